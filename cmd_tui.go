@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"curate/workspace"
+)
+
+func init() { register(newTUICmd) }
+
+func newTUICmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:     "tui",
+		Short:   "Open the workbench (the same as running curate with no command)",
+		Example: "  curate tui --workspace ~/bench/my-benchmark",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return openWorkbench(cmd.Context(), app)
+		},
+	}
+}
+
+// runDefault is `curate` with no command: the workbench when a workspace is
+// around, else an offer to open the demo.
+func runDefault(ctx context.Context, app *App) error {
+	_, err := workspace.Find(app.WorkspaceFlag)
+	if errors.Is(err, workspace.ErrNoWorkspace) {
+		if !isTerminal(os.Stdin) || !isTerminal(os.Stdout) {
+			return err
+		}
+		fmt.Fprint(app.Out, "No curate workspace here. Open the demo workspace instead? [Y/n] ")
+		answer, _ := bufio.NewReader(app.In).ReadString('\n')
+		if a := strings.TrimSpace(strings.ToLower(answer)); a != "" && a != "y" && a != "yes" {
+			return err
+		}
+		root, derr := makeDemo(ctx, app, "")
+		if derr != nil {
+			return derr
+		}
+		app.WorkspaceFlag = root
+	} else if err != nil {
+		return err
+	}
+	return openWorkbench(ctx, app)
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,147 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations are applied in order, forward only; the database's
+// PRAGMA user_version is the number applied. Never edit a shipped entry:
+// append a new one.
+var migrations = []string{
+	// 1: tasks and the label event log.
+	`CREATE TABLE tasks (
+		id TEXT PRIMARY KEY,
+		benchmark TEXT NOT NULL DEFAULT '',
+		source TEXT NOT NULL DEFAULT '',
+		source_path TEXT NOT NULL DEFAULT '',
+		repo TEXT NOT NULL DEFAULT '',
+		pr INTEGER NOT NULL DEFAULT 0,
+		base_commit TEXT NOT NULL DEFAULT '',
+		head_commit TEXT NOT NULL DEFAULT '',
+		title TEXT NOT NULL DEFAULT '',
+		body TEXT NOT NULL DEFAULT '',
+		language TEXT NOT NULL DEFAULT '',
+		category TEXT NOT NULL DEFAULT '',
+		sdlc_phase TEXT NOT NULL DEFAULT '',
+		phase_rule TEXT NOT NULL DEFAULT '',
+		features TEXT NOT NULL DEFAULT '{}',
+		score REAL NOT NULL DEFAULT 0,
+		breakdown TEXT NOT NULL DEFAULT '{}',
+		difficulty_imported TEXT NOT NULL DEFAULT '',
+		difficulty_calibrated TEXT NOT NULL DEFAULT '',
+		difficulty_rule TEXT NOT NULL DEFAULT '',
+		label_difficulty TEXT NOT NULL DEFAULT '',
+		label_phase TEXT NOT NULL DEFAULT '',
+		label_category TEXT NOT NULL DEFAULT '',
+		label_note TEXT NOT NULL DEFAULT '',
+		excluded INTEGER NOT NULL DEFAULT 0,
+		exclude_reason TEXT NOT NULL DEFAULT '',
+		pinned INTEGER NOT NULL DEFAULT 0,
+		status TEXT NOT NULL DEFAULT '',
+		reasons TEXT NOT NULL DEFAULT '[]',
+		task_dir TEXT NOT NULL DEFAULT '',
+		digest TEXT NOT NULL DEFAULT '',
+		extra TEXT NOT NULL DEFAULT '{}',
+		created_at TEXT NOT NULL DEFAULT '',
+		updated_at TEXT NOT NULL DEFAULT ''
+	);
+	CREATE INDEX tasks_benchmark ON tasks(benchmark);
+	CREATE TABLE batches (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		kind TEXT NOT NULL,
+		ref INTEGER NOT NULL DEFAULT 0,
+		time TEXT NOT NULL,
+		actor TEXT NOT NULL
+	);
+	CREATE TABLE events (
+		seq INTEGER PRIMARY KEY AUTOINCREMENT,
+		batch INTEGER NOT NULL REFERENCES batches(id),
+		time TEXT NOT NULL,
+		actor TEXT NOT NULL,
+		task_id TEXT NOT NULL,
+		field TEXT NOT NULL,
+		old TEXT NOT NULL,
+		new TEXT NOT NULL,
+		note TEXT NOT NULL DEFAULT ''
+	);
+	CREATE INDEX events_task ON events(task_id, seq);
+	CREATE INDEX events_batch ON events(batch);`,
+
+	// 2: validation runs.
+	`CREATE TABLE runs (
+		id TEXT PRIMARY KEY,
+		task_id TEXT NOT NULL,
+		mode TEXT NOT NULL,
+		attempt INTEGER NOT NULL DEFAULT 1,
+		outcome TEXT NOT NULL,
+		reward REAL,
+		digest TEXT NOT NULL DEFAULT '',
+		detail TEXT NOT NULL DEFAULT '',
+		fail_to_pass TEXT NOT NULL DEFAULT '[]',
+		pass_to_pass TEXT NOT NULL DEFAULT '[]',
+		flaky TEXT NOT NULL DEFAULT '[]',
+		docker_host TEXT NOT NULL DEFAULT '',
+		container TEXT NOT NULL DEFAULT '',
+		pid INTEGER NOT NULL DEFAULT 0,
+		log_path TEXT NOT NULL DEFAULT '',
+		started_at TEXT NOT NULL DEFAULT '',
+		finished_at TEXT NOT NULL DEFAULT ''
+	);
+	CREATE INDEX runs_task ON runs(task_id, started_at);
+	CREATE INDEX runs_outcome ON runs(outcome);`,
+
+	// 3: named selections.
+	`CREATE TABLE selections (
+		name TEXT PRIMARY KEY,
+		created_at TEXT NOT NULL,
+		source TEXT NOT NULL DEFAULT '',
+		config TEXT NOT NULL DEFAULT '{}',
+		stats TEXT NOT NULL DEFAULT '{}'
+	);
+	CREATE TABLE selection_tasks (
+		selection TEXT NOT NULL REFERENCES selections(name) ON DELETE CASCADE,
+		task_id TEXT NOT NULL,
+		rationale TEXT NOT NULL DEFAULT '',
+		rank INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (selection, task_id)
+	);`,
+}
+
+// SchemaVersion is the version a freshly migrated database has.
+func SchemaVersion() int { return len(migrations) }
+
+// migrate applies every migration past the stored version, each in its own
+// transaction together with the version bump.
+func (s *Store) migrate(ctx context.Context) error {
+	return migrateTo(ctx, s.db, len(migrations))
+}
+
+func migrateTo(ctx context.Context, db *sql.DB, target int) error {
+	var v int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this curate understands (%d); upgrade curate", v, len(migrations))
+	}
+	for i := v; i < target; i++ {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	return nil
+}

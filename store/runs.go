@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"curate/pipeline"
+)
+
+const runColumns = `id, task_id, mode, attempt, outcome, reward, digest, detail, fail_to_pass, pass_to_pass, flaky,
+	docker_host, container, pid, log_path, started_at, finished_at`
+
+// SaveRun inserts or replaces a run record.
+func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
+	f2p, _ := json.Marshal(nonNil(r.FailToPass))
+	p2p, _ := json.Marshal(nonNil(r.PassToPass))
+	flaky, _ := json.Marshal(nonNil(r.Flaky))
+	var reward any
+	if r.Reward != nil {
+		reward = *r.Reward
+	}
+	fin := ""
+	if !r.FinishedAt.IsZero() {
+		fin = r.FinishedAt.UTC().Format(timeFormat)
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			r.ID, r.TaskID, r.Mode, r.Attempt, string(r.Outcome), reward, r.Digest, r.Detail, string(f2p), string(p2p), string(flaky),
+			r.DockerHost, r.Container, r.PID, r.LogPath, r.StartedAt.UTC().Format(timeFormat), fin)
+		if err != nil {
+			return fmt.Errorf("save run %s: %w", r.ID, describe(err))
+		}
+		return nil
+	})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Run loads one run.
+func (s *Store) Run(ctx context.Context, id string) (*pipeline.Run, error) {
+	runs, err := s.queryRuns(ctx, "WHERE id = ?", id)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("run %q: %w (see `curate runs`)", id, ErrNotFound)
+	}
+	return runs[0], nil
+}
+
+// Runs lists runs newest first, for one task or (taskID "") all.
+func (s *Store) Runs(ctx context.Context, taskID string) ([]*pipeline.Run, error) {
+	if taskID == "" {
+		return s.queryRuns(ctx, "ORDER BY started_at DESC, id DESC")
+	}
+	return s.queryRuns(ctx, "WHERE task_id = ? ORDER BY started_at DESC, id DESC", taskID)
+}
+
+// RunsByOutcome lists runs with one of the given outcomes, newest first.
+func (s *Store) RunsByOutcome(ctx context.Context, outcomes ...pipeline.Outcome) ([]*pipeline.Run, error) {
+	all, err := s.Runs(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	want := map[pipeline.Outcome]bool{}
+	for _, o := range outcomes {
+		want[o] = true
+	}
+	var out []*pipeline.Run
+	for _, r := range all {
+		if want[r.Outcome] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) queryRuns(ctx context.Context, where string, args ...any) ([]*pipeline.Run, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+runColumns+" FROM runs "+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", describe(err))
+	}
+	defer rows.Close()
+	var out []*pipeline.Run
+	for rows.Next() {
+		var r pipeline.Run
+		var outcome, f2p, p2p, flaky, started, finished string
+		var reward sql.NullFloat64
+		if err := rows.Scan(&r.ID, &r.TaskID, &r.Mode, &r.Attempt, &outcome, &reward, &r.Digest, &r.Detail, &f2p, &p2p, &flaky,
+			&r.DockerHost, &r.Container, &r.PID, &r.LogPath, &started, &finished); err != nil {
+			return nil, err
+		}
+		r.Outcome = pipeline.Outcome(outcome)
+		if reward.Valid {
+			v := reward.Float64
+			r.Reward = &v
+		}
+		_ = decodeJSON(f2p, &r.FailToPass)
+		_ = decodeJSON(p2p, &r.PassToPass)
+		_ = decodeJSON(flaky, &r.Flaky)
+		r.StartedAt, _ = time.Parse(timeFormat, started)
+		r.FinishedAt, _ = time.Parse(timeFormat, finished)
+		out = append(out, &r)
+	}
+	return out, rows.Err()
+}
+
+// MarkInterrupted marks runs left pending or running by a process that is
+// no longer alive as interrupted and returns them, so their containers can
+// be removed. alive reports whether a pid still runs curate.
+func (s *Store) MarkInterrupted(ctx context.Context, alive func(pid int) bool) ([]*pipeline.Run, error) {
+	runs, err := s.RunsByOutcome(ctx, pipeline.OutcomePending, pipeline.OutcomeRunning)
+	if err != nil {
+		return nil, err
+	}
+	var dead []*pipeline.Run
+	for _, r := range runs {
+		if r.PID != 0 && alive(r.PID) {
+			continue
+		}
+		r.Outcome = pipeline.OutcomeInterrupted
+		r.Detail = "curate stopped while this run was in flight"
+		r.FinishedAt = time.Now().UTC()
+		if err := s.SaveRun(ctx, r); err != nil {
+			return dead, err
+		}
+		dead = append(dead, r)
+	}
+	return dead, nil
+}

@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"curate/pipeline"
+)
+
+const timeFormat = time.RFC3339Nano
+
+// taskColumns are read by every task query, in scanTask's order. body is
+// left out of listings (it can be large) and read by Task alone.
+const taskColumns = `id, benchmark, source, source_path, repo, pr, base_commit, head_commit, title,
+	language, category, sdlc_phase, phase_rule, features, score, breakdown,
+	difficulty_imported, difficulty_calibrated, difficulty_rule,
+	label_difficulty, label_phase, label_category, label_note, excluded, exclude_reason, pinned,
+	status, reasons, task_dir, digest, extra, created_at, updated_at`
+
+// UpsertTasks inserts tasks or updates what a source or a re-score computes,
+// in one transaction. The curator's labels are never touched here.
+func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
+	now := time.Now().UTC()
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO tasks (id, benchmark, source, source_path, repo, pr, base_commit, head_commit,
+			title, body, language, category, sdlc_phase, phase_rule, features, score, breakdown,
+			difficulty_imported, difficulty_calibrated, difficulty_rule, status, reasons, task_dir, digest, extra, created_at, updated_at)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+			ON CONFLICT(id) DO UPDATE SET benchmark=excluded.benchmark, source=excluded.source, source_path=excluded.source_path,
+			repo=excluded.repo, pr=excluded.pr, base_commit=excluded.base_commit, head_commit=excluded.head_commit,
+			title=excluded.title, body=excluded.body, language=excluded.language, category=excluded.category,
+			sdlc_phase=excluded.sdlc_phase, phase_rule=excluded.phase_rule, features=excluded.features, score=excluded.score,
+			breakdown=excluded.breakdown, difficulty_imported=excluded.difficulty_imported,
+			difficulty_calibrated=excluded.difficulty_calibrated, difficulty_rule=excluded.difficulty_rule,
+			status=excluded.status, reasons=excluded.reasons, task_dir=excluded.task_dir, digest=excluded.digest,
+			extra=excluded.extra, updated_at=excluded.updated_at`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, t := range tasks {
+			if t.ID == "" {
+				return fmt.Errorf("upsert task: empty id (source %s)", t.SourcePath)
+			}
+			created := t.CreatedAt
+			if created.IsZero() {
+				created = now
+			}
+			features, breakdown, reasons, extra, err := encodeTaskJSON(t)
+			if err != nil {
+				return fmt.Errorf("upsert task %s: %w", t.ID, err)
+			}
+			if _, err := stmt.ExecContext(ctx, t.ID, t.Benchmark, t.Source, t.SourcePath, t.Repo, t.PR, t.BaseCommit, t.HeadCommit,
+				t.Title, t.Body, t.Language, t.Category, t.SDLCPhase, t.PhaseRule, features, t.Score, breakdown,
+				string(t.DifficultyImported), string(t.DifficultyCalibrated), t.DifficultyRule, string(t.Status), reasons,
+				t.TaskDir, t.Digest, extra, created.Format(timeFormat), now.Format(timeFormat)); err != nil {
+				return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
+			}
+		}
+		return nil
+	})
+}
+
+func encodeTaskJSON(t *pipeline.Task) (features, breakdown, reasons, extra string, err error) {
+	enc := func(v any, empty string) string {
+		if err != nil {
+			return ""
+		}
+		b, e := json.Marshal(v)
+		if e != nil {
+			err = e
+			return ""
+		}
+		if string(b) == "null" {
+			return empty
+		}
+		return string(b)
+	}
+	return enc(t.Features, "{}"), enc(t.Breakdown, "{}"), enc(t.Reasons, "[]"), enc(t.Extra, "{}"), err
+}
+
+// Task loads one task with its body; a missing id is ErrNotFound.
+func (s *Store) Task(ctx context.Context, id string) (*pipeline.Task, error) {
+	row := s.db.QueryRowContext(ctx, "SELECT "+taskColumns+", body FROM tasks WHERE id = ?", id)
+	t, err := scanTask(row, true)
+	if err == sql.ErrNoRows {
+		return nil, fmt.Errorf("task %q: %w in this workspace (see `curate list`)", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load task %s: %w", id, describe(err))
+	}
+	return t, nil
+}
+
+// Tasks loads every task, ordered by id, without bodies.
+func (s *Store) Tasks(ctx context.Context) ([]*pipeline.Task, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks ORDER BY id")
+	if err != nil {
+		return nil, fmt.Errorf("list tasks: %w", describe(err))
+	}
+	defer rows.Close()
+	var out []*pipeline.Task
+	for rows.Next() {
+		t, err := scanTask(rows, false)
+		if err != nil {
+			return nil, fmt.Errorf("list tasks: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// CountTasks returns how many tasks the workspace has.
+func (s *Store) CountTasks(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM tasks").Scan(&n)
+	return n, err
+}
+
+// ResolveID finds a task by exact id, else by a unique prefix, so a curator
+// can type the start of a long id.
+func (s *Store) ResolveID(ctx context.Context, id string) (string, error) {
+	var got string
+	err := s.db.QueryRowContext(ctx, "SELECT id FROM tasks WHERE id = ?", id).Scan(&got)
+	if err == nil {
+		return got, nil
+	}
+	if err != sql.ErrNoRows {
+		return "", describe(err)
+	}
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(id)
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM tasks WHERE id LIKE ? ESCAPE '\' ORDER BY id LIMIT 6`, esc+"%")
+	if err != nil {
+		return "", describe(err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var x string
+		if err := rows.Scan(&x); err != nil {
+			return "", err
+		}
+		ids = append(ids, x)
+	}
+	switch len(ids) {
+	case 0:
+		return "", fmt.Errorf("task %q: %w in this workspace (see `curate list`)", id, ErrNotFound)
+	case 1:
+		return ids[0], nil
+	}
+	return "", fmt.Errorf("task id %q is ambiguous: %s…", id, strings.Join(ids, ", "))
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanTask(r scanner, withBody bool) (*pipeline.Task, error) {
+	var t pipeline.Task
+	var features, breakdown, reasons, extra, created, updated string
+	var dImp, dCal, dLab, status string
+	var excluded, pinned int
+	dest := []any{&t.ID, &t.Benchmark, &t.Source, &t.SourcePath, &t.Repo, &t.PR, &t.BaseCommit, &t.HeadCommit, &t.Title,
+		&t.Language, &t.Category, &t.SDLCPhase, &t.PhaseRule, &features, &t.Score, &breakdown,
+		&dImp, &dCal, &t.DifficultyRule,
+		&dLab, &t.Labels.Phase, &t.Labels.Category, &t.Labels.Note, &excluded, &t.Labels.ExcludeReason, &pinned,
+		&status, &reasons, &t.TaskDir, &t.Digest, &extra, &created, &updated}
+	if withBody {
+		dest = append(dest, &t.Body)
+	}
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	t.DifficultyImported, t.DifficultyCalibrated, t.Labels.Difficulty = pipeline.Difficulty(dImp), pipeline.Difficulty(dCal), pipeline.Difficulty(dLab)
+	t.Status = pipeline.Status(status)
+	t.Labels.Excluded, t.Labels.Pinned = excluded != 0, pinned != 0
+	if err := decodeJSON(features, &t.Features); err != nil {
+		return nil, fmt.Errorf("task %s features: %w", t.ID, err)
+	}
+	if err := decodeJSON(breakdown, &t.Breakdown); err != nil {
+		return nil, fmt.Errorf("task %s breakdown: %w", t.ID, err)
+	}
+	if err := decodeJSON(reasons, &t.Reasons); err != nil {
+		return nil, fmt.Errorf("task %s reasons: %w", t.ID, err)
+	}
+	if err := decodeJSON(extra, &t.Extra); err != nil {
+		return nil, fmt.Errorf("task %s extra: %w", t.ID, err)
+	}
+	t.CreatedAt, _ = time.Parse(timeFormat, created)
+	t.UpdatedAt, _ = time.Parse(timeFormat, updated)
+	return &t, nil
+}
+
+// decodeJSON skips the decoder for the empty values most rows hold.
+func decodeJSON(s string, v any) error {
+	switch s {
+	case "", "{}", "[]", "null":
+		return nil
+	}
+	return json.Unmarshal([]byte(s), v)
+}

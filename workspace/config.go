@@ -1,0 +1,161 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Config is curate.toml. Decoding is strict: an unknown key or a value of
+// the wrong type is an error naming the file, line and column, because a
+// silently ignored setting is worse than a refusal.
+//
+// Each stage owns its section's type; add a field here when a stage grows
+// a setting, and document it in the README's configuration section.
+type Config struct {
+	Workspace WorkspaceConfig       `toml:"workspace"`
+	Profile   ProfileConfig         `toml:"profile"`
+	Filter    FilterConfig          `toml:"filter"`
+	Docker    DockerConfig          `toml:"docker"`
+	UI        UIConfig              `toml:"ui"`
+	Repos     map[string]RepoConfig `toml:"repos"`
+}
+
+// WorkspaceConfig names the workspace.
+type WorkspaceConfig struct {
+	Name string `toml:"name"`
+}
+
+// ProfileConfig picks the rule profile: an embedded one by name, or a file.
+type ProfileConfig struct {
+	Name string `toml:"name"`
+	File string `toml:"file"`
+}
+
+// FilterConfig picks the candidate filter preset.
+type FilterConfig struct {
+	Preset       string `toml:"preset"`
+	RequireIssue *bool  `toml:"require_issue"`
+}
+
+// DockerConfig says where and how validation runs.
+type DockerConfig struct {
+	BaseImage      string            `toml:"base_image"`
+	LanguageImages map[string]string `toml:"language_images"`
+	Hosts          []string          `toml:"hosts"`
+	Concurrency    int               `toml:"concurrency"`
+	Timeout        string            `toml:"timeout"`
+}
+
+// UIConfig holds workbench preferences.
+type UIConfig struct {
+	Theme string            `toml:"theme"`
+	Mouse *bool             `toml:"mouse"`
+	Keys  map[string]string `toml:"keys"`
+}
+
+// RepoConfig overrides environment detection for every task of one repo.
+type RepoConfig struct {
+	Language    string   `toml:"language"`
+	BaseImage   string   `toml:"base_image"`
+	Install     []string `toml:"install"`
+	TestCommand string   `toml:"test_command"`
+	Dockerfile  string   `toml:"dockerfile"`
+}
+
+// DefaultConfigText is what `curate init` writes: every section, commented.
+const DefaultConfigText = `# curate workspace configuration. Unknown keys are errors.
+
+[workspace]
+name = "%s"
+
+[profile]
+# Rule profile: an embedded one by name ("ccb"), or a TOML file that
+# overrides it (relative to this file).
+name = "ccb"
+# file = "my-profile.toml"
+
+[filter]
+# Candidate filter preset for mined pull requests: taskgen, swesmith or none.
+preset = "taskgen"
+
+[docker]
+# Base image for built task environments; "curate env bootstrap" makes one
+# without a registry.
+base_image = "ubuntu:24.04"
+concurrency = 2
+timeout = "10m"
+# hosts = ["unix:///var/run/docker.sock"]
+
+[ui]
+theme = "dark"   # dark, light or high-contrast
+mouse = true
+
+# Per-repository overrides for building tasks:
+# [repos."owner/name"]
+# install = ["pip install -e ."]
+# test_command = "python -m pytest -rA"
+`
+
+// LoadConfig reads and strictly decodes a curate.toml.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig decodes config text; path is used in messages only.
+func ParseConfig(path string, data []byte) (*Config, error) {
+	var cfg Config
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, TOMLError(path, err)
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &cfg, nil
+}
+
+// TOMLError renders a go-toml error as "file:line:col: message", the form
+// editors jump to. Unknown keys are reported one per line.
+func TOMLError(path string, err error) error {
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) {
+		var lines []string
+		for _, e := range strict.Errors {
+			row, col := e.Position()
+			lines = append(lines, fmt.Sprintf("%s:%d:%d: unknown key %q", path, row, col, strings.Join(e.Key(), ".")))
+		}
+		return errors.New(strings.Join(lines, "\n"))
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return fmt.Errorf("%s:%d:%d: %s", path, row, col, de.Error())
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+func (c *Config) validate() error {
+	switch c.UI.Theme {
+	case "", "dark", "light", "high-contrast":
+	default:
+		return fmt.Errorf("ui.theme %q: want dark, light or high-contrast", c.UI.Theme)
+	}
+	switch c.Filter.Preset {
+	case "", "taskgen", "swesmith", "none":
+	default:
+		return fmt.Errorf("filter.preset %q: want taskgen, swesmith or none", c.Filter.Preset)
+	}
+	if c.Docker.Concurrency < 0 {
+		return fmt.Errorf("docker.concurrency %d: must be at least 1", c.Docker.Concurrency)
+	}
+	return nil
+}
