@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 )
@@ -83,6 +84,11 @@ func (s *Store) Close() error {
 // checkHeader refuses a file that exists but is not SQLite before the driver
 // gets a chance to touch it.
 func checkHeader(path string) error {
+	// SQLite in WAL mode must create -wal and -shm files beside the
+	// database, so a read-only folder fails late and cryptically; say so now.
+	if err := syscall.Access(filepath.Dir(path), 2 /* W_OK */); err != nil {
+		return fmt.Errorf("open workspace database %s: the folder is read-only (%v); curate needs write access to .curate/", path, err)
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		dir := filepath.Dir(path)
