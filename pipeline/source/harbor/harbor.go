@@ -285,7 +285,7 @@ func setPatch(t *pipeline.Task, st score.PatchStats, src string) {
 func jsonError(data []byte, err error) string {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := lineCol(data, se.Offset)
+		line, col := lineCol(data, se.Offset-1)
 		return fmt.Sprintf("line %d, column %d: %v", line, col, err)
 	}
 	return err.Error()
