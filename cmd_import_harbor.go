@@ -1,0 +1,66 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"curate/pipeline/source/harbor"
+)
+
+func init() { importSubs = append(importSubs, newImportHarborCmd) }
+
+func newImportHarborCmd(app *App) *cobra.Command {
+	var opt importOptions
+	var inPlace bool
+	cmd := &cobra.Command{
+		Use:   "harbor PATH...",
+		Short: "Import Harbor task directories (every folder with a task.toml under each PATH)",
+		Long: `Import Harbor task directories: every folder holding a task.toml under each
+PATH (a task dir or a folder of them). The files are copied into the
+workspace's tasks/ folder (or referenced where they are with --in-place) and
+their digest recorded. Without --benchmark the benchmark comes from the
+task.toml or the nearest parent folder (e.g. benchmarks/ccb_pytorch/sgt-001
+-> ccb_pytorch). A task dir is refused, with its reason, when task.toml does
+not parse, instruction.md is missing or not UTF-8 text, a symlink points
+outside the dir, or a file is over 50 MB.`,
+		Example: `  curate import harbor ~/benchmarks/ccb_pytorch ~/benchmarks/ccb_locobench
+  curate import harbor ./tasks-from-taskgen --benchmark taskgen --in-place
+  curate import harbor ./bench --strict --json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			im, scorer, profile, err := newImporter(ctx, app, opt, "harbor")
+			if err != nil {
+				return err
+			}
+			var items []importItem
+			var failures []importFailure
+			for _, root := range args {
+				dirs, err := harbor.Find(root)
+				if err != nil {
+					failures = append(failures, importFailure{root, err.Error()})
+					continue
+				}
+				for _, dir := range dirs {
+					t, err := harbor.Read(dir, harbor.Options{Benchmark: opt.benchmark})
+					if err != nil {
+						failures = append(failures, importFailure{dir, err.Error()})
+						continue
+					}
+					it := importItem{task: t} // Read set TaskDir to the source dir
+					if !inPlace {
+						it.copyDir = t.TaskDir
+					}
+					items = append(items, it)
+				}
+			}
+			sum, err := im.run(ctx, scorer, profile, items, failures)
+			if err != nil {
+				return err
+			}
+			return im.report(sum)
+		},
+	}
+	opt.register(cmd, true)
+	cmd.Flags().BoolVar(&inPlace, "in-place", false, "reference the task dirs where they are instead of copying them into tasks/")
+	return cmd
+}
