@@ -134,14 +134,18 @@ func (im *importer) run(ctx context.Context, s *score.Scorer, profile string, it
 	if im.opt.strict && len(sum.Failed) > 0 {
 		return sum, nil
 	}
+	copyErrs := make([]error, len(write))
+	parallel(len(write), func(i int) {
+		if write[i].copyDir != "" {
+			copyErrs[i] = harbor.CopyTask(write[i].copyDir, write[i].task.TaskDir)
+		}
+	})
 	var tasks []*pipeline.Task
-	for _, it := range write {
-		if it.copyDir != "" {
-			if err := harbor.CopyTask(it.copyDir, it.task.TaskDir); err != nil {
-				sum.Failed = append(sum.Failed, importFailure{it.copyDir, err.Error()})
-				sum.Imported, sum.Updated = remove(sum.Imported, it.task.ID), remove(sum.Updated, it.task.ID)
-				continue
-			}
+	for i, it := range write {
+		if copyErrs[i] != nil {
+			sum.Failed = append(sum.Failed, importFailure{it.copyDir, copyErrs[i].Error()})
+			sum.Imported, sum.Updated = remove(sum.Imported, it.task.ID), remove(sum.Updated, it.task.ID)
+			continue
 		}
 		tasks = append(tasks, it.task)
 	}

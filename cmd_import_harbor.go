@@ -34,24 +34,34 @@ outside the dir, or a file is over 50 MB.`,
 			}
 			var items []importItem
 			var failures []importFailure
+			var dirs []string
 			for _, root := range args {
-				dirs, err := harbor.Find(root)
+				found, err := harbor.Find(root)
 				if err != nil {
 					failures = append(failures, importFailure{root, err.Error()})
 					continue
 				}
-				for _, dir := range dirs {
-					t, err := harbor.Read(dir, harbor.Options{Benchmark: opt.benchmark})
-					if err != nil {
-						failures = append(failures, importFailure{dir, err.Error()})
-						continue
-					}
-					it := importItem{task: t} // Read set TaskDir to the source dir
-					if !inPlace {
-						it.copyDir = t.TaskDir
-					}
-					items = append(items, it)
+				dirs = append(dirs, found...)
+			}
+			read := make([]importItem, len(dirs))
+			errs := make([]error, len(dirs))
+			parallel(len(dirs), func(i int) {
+				t, err := harbor.Read(dirs[i], harbor.Options{Benchmark: opt.benchmark})
+				if err != nil {
+					errs[i] = err
+					return
 				}
+				read[i] = importItem{task: t} // Read set TaskDir to the source dir
+				if !inPlace {
+					read[i].copyDir = t.TaskDir
+				}
+			})
+			for i := range dirs {
+				if errs[i] != nil {
+					failures = append(failures, importFailure{dirs[i], errs[i].Error()})
+					continue
+				}
+				items = append(items, read[i])
 			}
 			sum, err := im.run(ctx, scorer, profile, items, failures)
 			if err != nil {

@@ -15,15 +15,13 @@ func CopyTask(src, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".import-")
-	if err != nil {
+	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".import")
+	os.RemoveAll(tmp) // left by an interrupted import
+	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
 	defer os.RemoveAll(tmp)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return fmt.Errorf("copy %s: %w", src, err)
-	}
-	err = filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
+	err := filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -34,7 +32,7 @@ func CopyTask(src, dst string) error {
 		out := filepath.Join(tmp, rel)
 		switch {
 		case e.IsDir():
-			return os.MkdirAll(out, 0o755)
+			return os.Mkdir(out, 0o755)
 		case e.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(path)
 			if err != nil {
@@ -49,18 +47,24 @@ func CopyTask(src, dst string) error {
 	if err != nil {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	old := dst + ".old"
-	os.RemoveAll(old)
+	old := ""
 	if _, err := os.Lstat(dst); err == nil {
+		old = filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".old")
+		os.RemoveAll(old)
 		if err := os.Rename(dst, old); err != nil {
 			return fmt.Errorf("copy %s: %w", src, err)
 		}
 	}
 	if err := os.Rename(tmp, dst); err != nil {
-		os.Rename(old, dst)
+		if old != "" {
+			os.Rename(old, dst)
+		}
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	return os.RemoveAll(old)
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
 }
 
 func copyFile(src, dst string) error {
