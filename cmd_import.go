@@ -164,8 +164,11 @@ func (im *importer) report(sum *importSummary) error {
 		}
 	} else {
 		w := im.app.Out
-		fmt.Fprintf(w, "import %s (profile %s): %d imported, %d updated, %d unchanged, %d failed\n", im.kind, sanitize.Line(sum.Profile),
-			len(sum.Imported), len(sum.Updated), len(sum.Unchanged), len(sum.Failed))
+		format := "import %s (profile %s): %d imported, %d updated, %d unchanged, %d failed\n"
+		if !sum.Written {
+			format = "import %s (profile %s): nothing written; would be %d imported, %d updated, %d unchanged; %d failed\n"
+		}
+		fmt.Fprintf(w, format, im.kind, sanitize.Line(sum.Profile), len(sum.Imported), len(sum.Updated), len(sum.Unchanged), len(sum.Failed))
 		for _, f := range sum.Failed {
 			fmt.Fprintf(w, "  FAILED %s\n         %s\n", sanitize.Line(f.Source), sanitize.Line(f.Reason))
 		}

@@ -104,3 +104,18 @@ func FuzzCountPatch(f *testing.F) {
 		InstructionStats(s)
 	})
 }
+
+func TestLanguageFromPatch(t *testing.T) {
+	cases := map[string]string{
+		twoFiles: "go",
+		"diff --git a/x.py b/x.py\ndiff --git a/y.TS b/y.TS\ndiff --git a/z.ts b/z.ts\n": "typescript",
+		"diff --git a/README b/README\n":                                                 "",
+		"diff --git\n":                                                                   "",
+		"":                                                                               "",
+	}
+	for in, want := range cases {
+		if got := LanguageFromPatch(in); got != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}

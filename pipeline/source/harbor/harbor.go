@@ -170,7 +170,7 @@ func checkTree(root string) error {
 				return err
 			}
 			if fi.Size() > MaxFileSize {
-				return fmt.Errorf("%s: %.1f MB is over the %d MB per-file limit", path, float64(fi.Size())/(1<<20), MaxFileSize>>20)
+				return fmt.Errorf("%s: %d bytes is over the %d MB (%d bytes) per-file limit", path, fi.Size(), MaxFileSize>>20, MaxFileSize)
 			}
 		}
 		return nil
@@ -231,6 +231,9 @@ func readTestsConfig(root string, t *pipeline.Task) error {
 	if c.Patch != "" {
 		st := score.CountPatch(c.Patch)
 		setPatch(t, st, "tests/config.json patch")
+		if t.Language == "" {
+			t.Language = score.LanguageFromPatch(c.Patch)
+		}
 	}
 	return nil
 }
@@ -242,6 +245,9 @@ func patchFeatures(root string, t *pipeline.Task, instruction string) error {
 	if data, err := readRegular(root, "solution/fix.patch"); err == nil {
 		if st := score.CountPatch(string(data)); st.Files > 0 {
 			setPatch(t, st, "solution/fix.patch")
+			if t.Language == "" {
+				t.Language = score.LanguageFromPatch(string(data))
+			}
 			return nil
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {

@@ -129,7 +129,7 @@ func TestReadBadInput(t *testing.T) {
 		{"no-instruction", "no instruction.md"},
 		{"escape-link", "expected.txt: symlink to \"../../../../../../../../etc/hostname\""},
 		{"latin1-instruction", "instruction.md: not UTF-8 text"},
-		{"huge-file", "dataset.bin: 50.0 MB is over the 50 MB per-file limit"},
+		{"huge-file", "dataset.bin: 52428801 bytes is over the 50 MB (52428800 bytes) per-file limit"},
 	}
 	for _, c := range cases {
 		t.Run(c.dir, func(t *testing.T) {

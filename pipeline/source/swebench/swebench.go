@@ -164,6 +164,12 @@ func parseLine(raw []byte, benchmark string) (*pipeline.Task, error) {
 		t.Features.Set(pipeline.FeatLinesRemoved, float64(st.Removed), src)
 		t.Features.Set(pipeline.FeatLOCChanged, float64(st.LOC()), src)
 	}
+	if t.Language == "" {
+		if l := score.LanguageFromPatch(patch); l != "" {
+			t.Language = l
+			t.Features.Sources = withSource(t.Features.Sources, "language", "patch column file extensions")
+		}
+	}
 	if tp, _ := t.Extra["test_patch"].(string); tp != "" {
 		t.Features.Set(pipeline.FeatTestFiles, float64(score.CountPatch(tp).Files), "test_patch column")
 	}
@@ -240,4 +246,12 @@ func clip(b []byte) string {
 		return string(b[:60]) + "…"
 	}
 	return string(b)
+}
+
+func withSource(m map[string]string, k, v string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[k] = v
+	return m
 }

@@ -36,11 +36,11 @@ func TestReadDatasets(t *testing.T) {
 		files, loc, tests           int
 		f2p                         []string
 	}{
-		{"verified.jsonl", "astropy__astropy-14508", "swebench_verified", "", "medium", 1, 2, 1,
+		{"verified.jsonl", "astropy__astropy-14508", "swebench_verified", "python", "medium", 1, 2, 1,
 			[]string{"astropy/io/fits/tests/test_header.py::test_floating_point_string_representation_card"}},
-		{"verified.jsonl", "django__django-11099", "swebench_verified", "", "easy", 2, 2, 0,
+		{"verified.jsonl", "django__django-11099", "swebench_verified", "python", "easy", 2, 2, 0,
 			[]string{"test_ascii_validator (auth_tests.test_validators.UsernameValidatorsTests)"}},
-		{"swesmith.jsonl", "pandas-dev__pandas.95280573.pr_53652", "swesmith", "", "", 2, 2, 0,
+		{"swesmith.jsonl", "pandas-dev__pandas.95280573.pr_53652", "swesmith", "python", "", 2, 2, 0,
 			[]string{"pandas/tests/io/test_html.py::test_bs4_version_fails"}},
 		{"pro.jsonl", "instance_NodeBB__NodeBB-04998908ba6721d64eba79ae3b65a351dcfbc5b5", "swebenchpro", "js", "", 3, 4, 0,
 			[]string{"test/topics.js | should move posts"}},
