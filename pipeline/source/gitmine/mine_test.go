@@ -155,13 +155,13 @@ func TestMeasureLines(t *testing.T) {
 
 func TestRepoFromRemote(t *testing.T) {
 	for in, want := range map[string]string{
-		"https://github.com/acme/widgets.git":   "acme/widgets",
-		"https://github.com/acme/widgets":       "acme/widgets",
-		"git@github.com:acme/widgets.git":       "acme/widgets",
+		"https://github.com/acme/widgets.git":    "acme/widgets",
+		"https://github.com/acme/widgets":        "acme/widgets",
+		"git@github.com:acme/widgets.git":        "acme/widgets",
 		"ssh://git@github.com/acme/wid.gets.git": "acme/wid.gets",
-		"https://user@example.org/a/b/":         "a/b",
-		"/local/path/repo":                      "",
-		"https://github.com/only":               "",
+		"https://user@example.org/a/b/":          "a/b",
+		"/local/path/repo":                       "",
+		"https://github.com/only":                "",
 	} {
 		if got := RepoFromRemote(in); got != want {
 			t.Errorf("RepoFromRemote(%q) = %q, want %q", in, got, want)
