@@ -72,6 +72,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, err
+	}
 
 	fcfg := cfg.Filter
 	if fcfg == nil {

@@ -67,7 +67,11 @@ func TaskTOML(t *pipeline.Task, lang string, linked []string) ([]byte, error) {
 		"linked_issues": linked,
 	}
 	for k, v := range t.Features.Values {
-		meta[k] = v
+		if v == float64(int64(v)) {
+			meta[k] = int64(v)
+		} else {
+			meta[k] = v
+		}
 	}
 	doc := taskTOML{
 		SchemaVersion: "1.1",

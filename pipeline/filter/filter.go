@@ -47,6 +47,12 @@ func (c *Config) Evaluate(pr *source.PR, opt Options) ([]string, error) {
 	if len(pr.Files) == 0 {
 		reasons = append(reasons, "changes no files")
 	}
+	if pr.BaseRef != "" && pr.DefaultBranch != "" && pr.BaseRef != pr.DefaultBranch && opt.Preset == "taskgen" {
+		reasons = append(reasons, fmt.Sprintf("merged into %s, not the default branch %s", pr.BaseRef, pr.DefaultBranch))
+	}
+	if pr.HeadCommit == "" || pr.BaseCommit == "" {
+		reasons = append(reasons, "merge commit unknown or missing from the clone")
+	}
 	switch opt.Preset {
 	case "none", "":
 	case "taskgen":

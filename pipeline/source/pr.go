@@ -23,6 +23,9 @@ type PR struct {
 	MergedAt   time.Time
 	// Kind is how it was merged: "merge", "squash" or "github".
 	Kind string
+	// BaseRef is the branch the PR merged into; DefaultBranch the
+	// repository's default (both known only from GitHub).
+	BaseRef, DefaultBranch string
 	// Parents counts the merge commit's parents; more than 2 is an octopus.
 	Parents int
 	Files   []FileChange
