@@ -184,7 +184,11 @@ func testRunner(lang string, files, names []string, override string) (runner, er
 	case "go":
 		pkgs := map[string]bool{}
 		for _, f := range files {
-			pkgs["./"+path.Dir(f)] = true
+			if d := path.Dir(f); d == "." {
+				pkgs["."] = true
+			} else {
+				pkgs["./"+d] = true
+			}
 		}
 		var list []string
 		for p := range pkgs {

@@ -168,7 +168,7 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 				map[string]any{"event": "cross-referenced", "actor": user, "created_at": "2025-01-01T00:00:00Z",
 					"source": map[string]any{"type": "issue", "issue": map[string]any{"number": 40, "title": "a PR",
 						"pull_request": map[string]any{"url": "https://api.github.com/repos/acme/calc/pulls/40"},
-						"repository": map[string]any{"full_name": "acme/calc"}}}})
+						"repository":   map[string]any{"full_name": "acme/calc"}}}})
 		}
 		writeJSON(w, 200, events)
 	})
