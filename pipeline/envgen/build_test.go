@@ -294,3 +294,36 @@ func TestInstructionRedacts(t *testing.T) {
 	}
 	_ = source.TaskID
 }
+
+func FuzzInstruction(f *testing.F) {
+	f.Add("Fix it", "body with calc/ops.py", "calc/ops.py")
+	f.Add("t", "", "caf\xe9.py")
+	f.Fuzz(func(t *testing.T, title, body, hide string) {
+		got := Instruction(title, "", body, []string{hide, "test_secret_name"})
+		if strings.Contains(got, "test_secret_name") {
+			t.Fatalf("test name leaked: %q", got)
+		}
+		if strings.ContainsRune(got, 0x1b) {
+			t.Fatalf("escape sequence reached the instruction: %q", got)
+		}
+	})
+}
+
+func TestBuildNonUTF8AndRename(t *testing.T) {
+	fc := testFilter(t)
+	hist, err := fixtures.GitHistory(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := minedTasks(t, hist, fc)
+	for _, n := range []int{3, 8} {
+		res, err := Build(context.Background(), tasks[n], t.TempDir(), Config{Filter: fc})
+		if err != nil {
+			t.Fatalf("PR %d: %v", n, err)
+		}
+		sh := read(t, res.Dir, "tests/test.sh")
+		if n == 8 && !strings.Contains(sh, "python3 -m pytest") {
+			t.Errorf("PR 8 test.sh:\n%s", sh)
+		}
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"curate/pipeline/sanitize"
+	"curate/pipeline/source"
 )
 
 // Instruction renders instruction.md from the linked issue's text, else
@@ -38,6 +40,9 @@ func stripTrailers(s string) string { return trailerRe.ReplaceAllString(s, "") }
 func redact(s string, hide []string) string {
 	words := map[string]bool{}
 	for _, h := range hide {
+		if !utf8.ValidString(h) {
+			h = source.DisplayPath(h) // as the text would show it, if at all
+		}
 		if len(h) < 3 {
 			continue
 		}
