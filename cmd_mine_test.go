@@ -177,3 +177,41 @@ func TestDemoBuildsFixtureTasks(t *testing.T) {
 		}
 	}
 }
+
+// TestMineGitHubThenBuild mines the fake GitHub (rate limits, pagination,
+// a 404 issue), resumes, and builds from the partial clone.
+func TestMineGitHubThenBuild(t *testing.T) {
+	f := fixtures.NewFakeGitHub(t)
+	ws := mineWorkspace(t)
+	t.Setenv("GITHUB_TOKEN", "")
+	t.Setenv("PATH", "/usr/bin:/bin") // no gh: unauthenticated, with a warning
+	code, out, errOut := cli(t, "-w", ws, "mine", "github", "acme/calc", "--api-url", f.URL, "--limit", "1")
+	if code != 0 {
+		t.Fatalf("first run: %s", errOut)
+	}
+	if !strings.Contains(errOut, "warning: no GitHub token") || !strings.Contains(out, "acme__calc-2") || strings.Contains(out, "acme__calc-1 ") {
+		t.Errorf("first run:\n%s\n%s", out, errOut)
+	}
+	code, out, errOut = cli(t, "-w", ws, "mine", "github", "acme/calc", "--api-url", f.URL)
+	if code != 0 {
+		t.Fatalf("second run: %s", errOut)
+	}
+	if !strings.Contains(out, "1 PRs were mined by an earlier run") || !strings.Contains(out, "acme__calc-1") || !strings.Contains(errOut, "resuming at") {
+		t.Errorf("second run:\n%s\n%s", out, errOut)
+	}
+	if f.Count("files 2") != 2 {
+		t.Errorf("PR 2 files fetched %d times, want once (2 pages)", f.Count("files 2"))
+	}
+	code, out, errOut = cli(t, "-w", ws, "build", "acme__calc-1", "--json")
+	if code != 0 {
+		t.Fatalf("build from the partial clone: %s %s", out, errOut)
+	}
+	instr, err := os.ReadFile(filepath.Join(ws, "tasks", "acme__calc-1", "instruction.md"))
+	if err != nil || !strings.Contains(string(instr), "Expected 0.5 from divide(1, 2).") {
+		t.Errorf("instruction should come from linked issue #11: %s %v", instr, err)
+	}
+	code, _, errOut = cli(t, "-w", ws, "mine", "github", "acme/missing", "--api-url", f.URL)
+	if code == 0 || !strings.Contains(errOut, "not found (404)") {
+		t.Errorf("missing repo: %d %s", code, errOut)
+	}
+}

@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"curate/internal/fixtures"
 	"curate/pipeline/source"
 )
 
-func newMiner(t *testing.T, f *fakeGitHub) (*Miner, *[]string) {
+func newMiner(t *testing.T, f *fixtures.FakeGitHub) (*Miner, *[]string) {
 	c, err := NewClient(f.URL, "test-token")
 	if err != nil {
 		t.Fatal(err)
@@ -19,7 +20,7 @@ func newMiner(t *testing.T, f *fakeGitHub) (*Miner, *[]string) {
 }
 
 func TestMineAgainstFakeGitHub(t *testing.T) {
-	f := newFakeGitHub(t)
+	f := fixtures.NewFakeGitHub(t)
 	m, msgs := newMiner(t, f)
 	ctx := context.Background()
 	repo, err := m.Repository(ctx, "acme", "calc")
@@ -71,7 +72,7 @@ func TestMineAgainstFakeGitHub(t *testing.T) {
 }
 
 func TestMineResumes(t *testing.T) {
-	f := newFakeGitHub(t)
+	f := fixtures.NewFakeGitHub(t)
 	m, _ := newMiner(t, f)
 	ctx := context.Background()
 	repo, err := m.Repository(ctx, "acme", "calc")
@@ -101,7 +102,7 @@ func TestMineResumes(t *testing.T) {
 	if got := run(0); len(got) != 1 || got[0] != 1 {
 		t.Fatalf("second run should continue with PR 1: %v", got)
 	}
-	if n := f.count("files 2"); n != 2 { // two pages, fetched once
+	if n := f.Count("files 2"); n != 2 { // two pages, fetched once
 		t.Errorf("PR 2 files fetched %d times, want once (2 pages)", n)
 	}
 	if got := run(0); len(got) != 0 {
@@ -110,7 +111,7 @@ func TestMineResumes(t *testing.T) {
 }
 
 func TestNotFoundAndBadURL(t *testing.T) {
-	f := newFakeGitHub(t)
+	f := fixtures.NewFakeGitHub(t)
 	m, _ := newMiner(t, f)
 	_, err := m.Repository(context.Background(), "acme", "missing")
 	if err == nil || !strings.Contains(err.Error(), "not found (404)") || !strings.Contains(err.Error(), "GITHUB_TOKEN") {
