@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"curate/pipeline/patch"
 	"curate/pipeline/source"
 )
 
@@ -39,6 +40,13 @@ func (c *Config) Evaluate(pr *source.PR, opt Options) ([]string, error) {
 		}
 		if c.Supported(f.Path) {
 			supported = true
+		}
+		for _, p := range []string{f.Path, f.OldPath} {
+			if p != "" {
+				if err := patch.CheckPath(p); err != nil {
+					reasons = append(reasons, "unsafe file path: "+err.Error())
+				}
+			}
 		}
 	}
 	if pr.Parents > 2 {

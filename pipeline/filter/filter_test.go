@@ -157,3 +157,12 @@ func TestValidateRejectsBadRegex(t *testing.T) {
 		t.Errorf("bad regex: %v", err)
 	}
 }
+
+func TestUnsafePathIsAReason(t *testing.T) {
+	c := defaults(t)
+	pr := &source.PR{Title: "x", HeadCommit: "abc", BaseCommit: "def", Files: []source.FileChange{{Path: "../evil.py", Added: 3}, {Path: "ok.py", OldPath: "/etc/x", Added: 1}}}
+	got, err := c.Evaluate(pr, Options{Preset: "none"})
+	if err != nil || len(got) != 2 || !strings.Contains(got[0], "unsafe file path") || !strings.Contains(got[1], "absolute") {
+		t.Errorf("reasons %q (%v)", got, err)
+	}
+}
