@@ -1,0 +1,18 @@
+package selection_test
+
+import (
+	"testing"
+
+	"curate/internal/fixtures"
+	"curate/pipeline"
+)
+
+// seedCatalog is fixtures.SeedSpec with synthetic scores until the scorer
+// lands: a deterministic function of the task's features.
+func seedCatalog(t testing.TB) []*pipeline.Task {
+	tasks := fixtures.Catalog(fixtures.SeedSpec, 1)
+	for i, tk := range tasks {
+		tk.Score = float64((i*7919)%1000) / 1000
+	}
+	return tasks
+}
