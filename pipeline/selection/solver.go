@@ -21,8 +21,8 @@ type Violation struct {
 	Have    int            `json:"have"`
 	Min     int            `json:"min"`
 	Max     int            `json:"max,omitempty"`
-	Short   int            `json:"short"`  // below min by
-	Over    int            `json:"over"`   // above max by
+	Short   int            `json:"short"` // below min by
+	Over    int            `json:"over"`  // above max by
 	Message string         `json:"message"`
 }
 
