@@ -3,6 +3,7 @@ package export
 import (
 	"encoding/json"
 	"io"
+	"strings"
 
 	"curate/pipeline"
 	"curate/pipeline/stats"
@@ -74,7 +75,7 @@ func BuildManifest(in *Input) *Manifest {
 			TotalAvailable: st.TotalAvailable, TotalSelected: st.TotalSelected,
 		},
 		Methodology: ManifestMethodology{
-			Description:       overview(in),
+			Description:       strings.ReplaceAll(overview(in), "**", ""),
 			SDLCPhases:        pipeline.SDLCPhases,
 			MCPScoringWeights: map[string]float64{},
 			SelectionTargets:  map[string]any{},

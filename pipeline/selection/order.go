@@ -54,7 +54,10 @@ func describeSort(keys []sortKey) string {
 			parts = append(parts, k.name+" asc")
 		}
 	}
-	parts = append(parts, "score desc, id")
+	if len(keys) == 0 || keys[len(keys)-1] != (sortKey{"score", true}) {
+		parts = append(parts, "score desc")
+	}
+	parts = append(parts, "id")
 	return strings.Join(parts, ", ")
 }
 

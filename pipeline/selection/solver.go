@@ -310,7 +310,27 @@ func (s *Solver) strategies() ([]Pick, []Shortfall, error) {
 	}
 	room := s.budget - len(s.pinned)
 	if sum > room {
-		scaleTakes(takes, room)
+		// "all" benchmarks keep every task while the counted takes can
+		// absorb the cut; only then are they scaled too.
+		allSum := 0
+		counted := make([]int, len(takes))
+		for i := range takes {
+			if alls[i] {
+				allSum += takes[i]
+			} else {
+				counted[i] = takes[i]
+			}
+		}
+		if allSum <= room {
+			scaleTakes(counted, room-allSum)
+			for i := range takes {
+				if !alls[i] {
+					takes[i] = counted[i]
+				}
+			}
+		} else {
+			scaleTakes(takes, room)
+		}
 	}
 	for i, name := range names {
 		all := alls[i] && takes[i] == len(cands[i])
