@@ -149,14 +149,7 @@ func snapshot(name string, cfg selection.Config, tasks []*pipeline.Task, res *se
 }
 
 func statsOptions(cfg selection.Config) stats.Options {
-	opt := stats.Options{Order: cfg.BenchmarkNames(), Strategies: map[string]string{}}
-	for name, b := range cfg.Benchmarks {
-		opt.Strategies[name] = b.Description
-		if b.Description == "" {
-			opt.Strategies[name] = b.Strategy
-		}
-	}
-	return opt
+	return stats.Options{Order: cfg.BenchmarkNames(), Strategies: cfg.Descriptions()}
 }
 
 func toMap(v any) (map[string]any, error) {

@@ -299,3 +299,16 @@ func bounds(q pipeline.Quota, budget int) (lo, hi int) {
 	}
 	return lo, hi
 }
+
+// Descriptions maps each configured benchmark to its one-line strategy
+// (the description, else the strategy's name) for coverage tables.
+func (c *Config) Descriptions() map[string]string {
+	out := map[string]string{}
+	for name, b := range c.Benchmarks {
+		out[name] = b.Description
+		if b.Description == "" {
+			out[name] = b.Strategy
+		}
+	}
+	return out
+}
