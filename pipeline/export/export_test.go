@@ -49,7 +49,7 @@ func testInput(t testing.TB, n int, withDirs bool) *Input {
 			Language: []string{"go", "python", "=cmd|' /C calc'!A0"}[i%3], Category: "debugging", SDLCPhase: "Implementation (bug fix)",
 			DifficultyCalibrated: "hard", DifficultyRule: "files 4-10", Score: float64(i%10) / 10,
 			Breakdown: pipeline.ScoreBreakdown{ContextComplexity: 0.5, CrossFileDeps: 0.25, SemanticSearchPotential: 0.6, TaskCategoryWeight: 0.75},
-			Extra: map[string]any{"FAIL_TO_PASS": `["test_a"]`, "PASS_TO_PASS": []any{"test_b"}, "base_commit": "abc"}}
+			Extra:     map[string]any{"FAIL_TO_PASS": `["test_a"]`, "PASS_TO_PASS": []any{"test_b"}, "base_commit": "abc"}}
 		if withDirs {
 			tk.TaskDir = makeTaskDir(t, src, tk.ID)
 		}
