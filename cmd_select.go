@@ -176,6 +176,17 @@ func printSolve(app *App, name string, res *selection.Result, st *stats.Stats) {
 			fmt.Fprintln(app.Out, "  "+sanitize.Line(v.Message))
 		}
 	}
+	for _, q := range res.Quotas {
+		mark := "ok "
+		if !q.Met {
+			mark = "NOT"
+		}
+		bound := fmt.Sprintf("min %d", q.Min)
+		if q.Max >= 0 {
+			bound += fmt.Sprintf(", max %d", q.Max)
+		}
+		fmt.Fprintf(app.Out, "  [%s] %s: have %d (%s; %d eligible)\n", mark, sanitize.Line(q.Label), q.Have, bound, q.Available)
+	}
 	fmt.Fprintf(app.Out, "Total score %.4f, upper bound %.4f, gap %.4f\n", res.TotalScore, res.UpperBound, res.Gap)
 	for _, s := range res.Shortfalls {
 		fmt.Fprintf(app.Out, "Shortfall: %s has %d tasks, target %d (short by %d)\n", sanitize.Line(s.Benchmark), s.Available, s.Take, s.Short)

@@ -15,10 +15,10 @@ const maxFailedCandidates = 64
 // holds, moving as few tasks as it can: each swap adds the best task the
 // quota wants and removes the weakest task that no quota or pin needs,
 // preferring one from the same benchmark so benchmark targets keep.
-func (s *Solver) repair(base []Pick) ([]Pick, []Violation) {
+func (s *Solver) repair(base []Pick) ([]Pick, []Violation, []QuotaStatus) {
 	qs := s.cfg.Quotas
 	if len(qs) == 0 {
-		return base, nil
+		return base, nil, nil
 	}
 	picks := append([]Pick(nil), base...)
 	sel := make([]bool, len(s.eligible))
@@ -130,6 +130,15 @@ func (s *Solver) repair(base []Pick) ([]Pick, []Violation) {
 		}
 	}
 	var vs []Violation
+	var status []QuotaStatus
+	for i, q := range qs {
+		st := QuotaStatus{Label: QuotaLabel(q), Have: counts[i], Min: lo[i], Max: -1, Available: len(s.index[q.Dimension][q.Value])}
+		if hi[i] != math.MaxInt {
+			st.Max = hi[i]
+		}
+		st.Met = counts[i] >= lo[i] && counts[i] <= hi[i]
+		status = append(status, st)
+	}
 	for i, q := range qs {
 		v := Violation{Quota: q, Label: QuotaLabel(q), Have: counts[i], Min: lo[i]}
 		if hi[i] != math.MaxInt {
@@ -154,7 +163,17 @@ func (s *Solver) repair(base []Pick) ([]Pick, []Violation) {
 		}
 		vs = append(vs, v)
 	}
-	return picks, vs
+	return picks, vs, status
+}
+
+// QuotaStatus is where one quota stands after a solve, for a live display.
+type QuotaStatus struct {
+	Label     string `json:"label"`
+	Have      int    `json:"have"`
+	Min       int    `json:"min"`
+	Max       int    `json:"max"` // -1: no maximum
+	Available int    `json:"available"`
+	Met       bool   `json:"met"`
 }
 
 func matches(t *pipeline.Task, q pipeline.Quota) bool { return Value(t, q.Dimension) == q.Value }

@@ -40,10 +40,12 @@ type Result struct {
 	Budget     int         `json:"budget"`
 	Feasible   bool        `json:"feasible"`
 	Violations []Violation `json:"violations,omitempty"`
-	Shortfalls []Shortfall `json:"shortfalls,omitempty"`
-	TotalScore float64     `json:"total_score"`
-	UpperBound float64     `json:"upper_bound"`
-	Gap        float64     `json:"gap"`
+	// Quotas reports every quota in config order (count, bounds, met).
+	Quotas     []QuotaStatus `json:"quotas,omitempty"`
+	Shortfalls []Shortfall   `json:"shortfalls,omitempty"`
+	TotalScore float64       `json:"total_score"`
+	UpperBound float64       `json:"upper_bound"`
+	Gap        float64       `json:"gap"`
 	// Entered and Left are task ids that changed since the previous solve
 	// of the same Solver (both empty on the first solve).
 	Entered []string `json:"entered,omitempty"`
@@ -215,8 +217,8 @@ func (s *Solver) Solve() (*Result, error) {
 	if s.baseErr != nil {
 		return nil, s.baseErr
 	}
-	picks, violations := s.repair(s.base)
-	r := &Result{Picks: picks, Budget: s.budget, Feasible: len(violations) == 0, Violations: violations, Shortfalls: s.shortage}
+	picks, violations, status := s.repair(s.base)
+	r := &Result{Picks: picks, Budget: s.budget, Feasible: len(violations) == 0, Violations: violations, Quotas: status, Shortfalls: s.shortage}
 	for _, p := range picks {
 		r.TotalScore += p.Task.Score
 	}

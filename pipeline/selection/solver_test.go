@@ -156,6 +156,9 @@ func TestQuotaChangeMovesOnlyWhatItMust(t *testing.T) {
 		if !r.Feasible || len(r.Entered) != moved || len(r.Left) != moved || len(r.Picks) != 116 {
 			t.Fatalf("step %d: feasible=%v entered %v left %v", step, r.Feasible, r.Entered, r.Left)
 		}
+		if q := r.Quotas[0]; !q.Met || q.Have != want || q.Min != want || q.Max != -1 {
+			t.Errorf("step %d: quota status %+v", step, q)
+		}
 		for _, p := range r.Picks {
 			for _, id := range r.Entered {
 				if p.Task.ID == id && (p.Task.Language != "rust" || !strings.HasPrefix(p.Rationale, "quota language=rust")) {
