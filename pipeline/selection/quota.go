@@ -61,6 +61,8 @@ func (s *Solver) repair(base []Pick) ([]Pick, []Violation, []QuotaStatus) {
 		picks[slot] = Pick{in, why}
 	}
 	// victim finds the weakest removable pick for in (same benchmark first).
+	// Picks are in strategy order, so a later pick of a benchmark is one its
+	// strategy valued less.
 	victim := func(in *pipeline.Task, qi int, wantMatch bool) int {
 		best, bestSame := -1, -1
 		for k, p := range picks {
@@ -68,10 +70,12 @@ func (s *Solver) repair(base []Pick) ([]Pick, []Violation, []QuotaStatus) {
 			if t.Labels.Pinned || matches(t, qs[qi]) != wantMatch || !ok(in, t, qi) {
 				continue
 			}
-			if best < 0 || better(picks[best].Task, t) {
+			// across benchmarks the lowest score leaves (the later pick on a
+			// tie); within one, the strategy's own last pick leaves
+			if best < 0 || t.Score <= picks[best].Task.Score {
 				best = k
 			}
-			if t.Benchmark == in.Benchmark && (bestSame < 0 || better(picks[bestSame].Task, t)) {
+			if t.Benchmark == in.Benchmark {
 				bestSame = k
 			}
 		}
