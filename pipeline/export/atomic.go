@@ -62,14 +62,18 @@ func WriteDir(dest string, fill func(tmp string) error) (err error) {
 	return swapInto(tmp, dest)
 }
 
-// swapInto renames tmp to dest, moving an existing dest aside first and
-// putting it back if the second rename fails.
+// swapInto renames tmp to dest. An existing dest is swapped atomically
+// where the system can (Linux), else moved aside first and put back if
+// the second rename fails.
 func swapInto(tmp, dest string) error {
 	if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
 		if err := os.Rename(tmp, dest); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
 		return nil
+	}
+	if exchange(tmp, dest) == nil {
+		return os.RemoveAll(tmp) // tmp now holds the old export
 	}
 	old := tmp + ".old"
 	if err := os.Rename(dest, old); err != nil {

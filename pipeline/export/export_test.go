@@ -301,3 +301,22 @@ func BenchmarkHarborExport1000(b *testing.B) {
 		}
 	}
 }
+
+func TestHarborExportReplacesOldDataset(t *testing.T) {
+	in := testInput(t, 3, true)
+	out := filepath.Join(t.TempDir(), "dataset")
+	if _, err := Write("harbor", out, in); err != nil {
+		t.Fatal(err)
+	}
+	in.Selected = in.Selected[:1]
+	if _, err := Write("harbor", out, in); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 2 { // one task dir and registry.json
+		t.Errorf("dataset holds %d entries after re-export, want 2", len(entries))
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
+		t.Errorf("leftovers beside the dataset: %v", entries)
+	}
+}

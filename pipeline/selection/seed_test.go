@@ -1,7 +1,10 @@
 package selection_test
 
 import (
+	"fmt"
 	"testing"
+
+	"curate/pipeline"
 
 	"curate/pipeline/profiles"
 	"curate/pipeline/selection"
@@ -23,7 +26,12 @@ func ccbConfig(t testing.TB) selection.Config {
 }
 
 func TestSeedReproduction(t *testing.T) {
-	tasks := seedCatalog(t)
+	for seed := uint64(1); seed <= 12; seed++ {
+		t.Run(fmt.Sprint("catalogue seed ", seed), func(t *testing.T) { checkSeed(t, seedCatalogWith(seed)) })
+	}
+}
+
+func checkSeed(t *testing.T, tasks []*pipeline.Task) {
 	s, err := selection.NewSolver(tasks, ccbConfig(t))
 	if err != nil {
 		t.Fatal(err)
@@ -66,5 +74,4 @@ func TestSeedReproduction(t *testing.T) {
 			t.Errorf("swebenchpro %s: %d selected, want >= 3", l, langs[l])
 		}
 	}
-	t.Logf("swebenchpro repos %v langs %v", repos, langs)
 }
