@@ -34,12 +34,14 @@ type selectOutput struct {
 func newSelectCmd(app *App) *cobra.Command {
 	var budget int
 	var name string
+	var quotas []string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "select",
 		Short: "Choose a set of tasks under the profile's strategies, the budget and quotas, and save it as a named snapshot",
 		Example: `  curate select                       # the profile's targets (ccb: seed 000's 116)
   curate select --budget 80 --name small
+  curate select --quota language=rust:min=12 --quota 'sdlc_phase=Documentation:max=3'
   curate select --json | jq .violations
   curate select diff small default
   curate select list`,
@@ -59,6 +61,13 @@ func newSelectCmd(app *App) *cobra.Command {
 					return fmt.Errorf("--budget %d: must be at least 1", budget)
 				}
 				cfg.Budget = &budget
+			}
+			for _, qs := range quotas {
+				q, err := selection.ParseQuota(qs)
+				if err != nil {
+					return fmt.Errorf("--quota: %w", err)
+				}
+				cfg.Quotas = append(cfg.Quotas, q)
 			}
 			tasks, err := ws.Store.Tasks(ctx)
 			if err != nil {
@@ -90,6 +99,7 @@ func newSelectCmd(app *App) *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&budget, "budget", 0, "total number of tasks (default: the profile's budget or the sum of its takes)")
+	cmd.Flags().StringArrayVar(&quotas, "quota", nil, "extra quota DIMENSION=VALUE:min=N,max=N,target=N,min_share=F,max_share=F (repeatable)")
 	cmd.Flags().StringVar(&name, "name", "", "snapshot name (default: sel-<UTC time>)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	cmd.AddCommand(newSelectDiffCmd(app), newSelectListCmd(app))

@@ -155,6 +155,10 @@ func TestSelectDiffListAndBadInput(t *testing.T) {
 	if len(d.Left) != 16 || len(d.Entered) != 0 || d.Kept != 100 {
 		t.Errorf("diff: %d entered, %d left, %d kept", len(d.Entered), len(d.Left), d.Kept)
 	}
+	out, errs, code = cli(t, root, "select", "--name", "java", "--quota", "language=java:min=500")
+	if code != 0 || !strings.Contains(out, "quota language=java min 500 cannot be met") || !strings.Contains(out, "short by") {
+		t.Errorf("infeasible quota: code %d\n%s%s", code, out, errs)
+	}
 	out, _, _ = cli(t, root, "select", "list")
 	if !strings.Contains(out, "a ") || !strings.Contains(out, "b ") {
 		t.Errorf("list:\n%s", out)
@@ -168,6 +172,8 @@ func TestSelectDiffListAndBadInput(t *testing.T) {
 		{[]string{"select", "--budget", "0"}, "--budget 0: must be at least 1"},
 		{[]string{"select", "--budget", "5000"}, "larger than the catalogue"},
 		{[]string{"select", "diff", "a", "nope"}, `selection "nope"`},
+		{[]string{"select", "--quota", "colour=red:min=1"}, `unknown dimension "colour"`},
+		{[]string{"select", "--quota", "language=go:min=4,max=1"}, "min 4 is above max 1"},
 		{[]string{"export", "--format", "report", "--out", file}, "is a file, not a folder"},
 		{[]string{"export", "--format", "pdf", "--out", file}, "unknown format"},
 		{[]string{"export", "--format", "csv", "--out", t.TempDir(), "--selection", "nope"}, `selection "nope"`},
