@@ -206,3 +206,56 @@ func TestSelectDiffListAndBadInput(t *testing.T) {
 		t.Error("a rejected config saved a selection")
 	}
 }
+
+func TestExportHarborFromWorkspace(t *testing.T) {
+	root := seedWorkspace(t)
+	ctx := context.Background()
+	ws, err := workspace.Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, _ := ws.Store.Tasks(ctx)
+	var built []*pipeline.Task
+	for _, tk := range tasks {
+		if tk.Benchmark == "ccb_tac" { // all selected by the ccb profile
+			dir := filepath.Join(ws.TasksPath(), tk.ID)
+			for rel, body := range map[string]string{"instruction.md": "Do " + tk.ID, "task.toml": "[task]\nname = \"tac/" + tk.ID + "\"\n",
+				"environment/Dockerfile": "FROM ubuntu:24.04\n", "tests/test.sh": "#!/bin/bash\n"} {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
+				os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o644)
+			}
+			tk.TaskDir = dir
+			built = append(built, tk)
+		}
+	}
+	if err := ws.Store.UpsertTasks(ctx, built); err != nil {
+		t.Fatal(err)
+	}
+	ws.Close()
+	if _, errs, code := cli(t, root, "select", "--name", "s"); code != 0 {
+		t.Fatal(errs)
+	}
+	out := filepath.Join(t.TempDir(), "dataset")
+	stdout, errs, code := cli(t, root, "export", "--format", "harbor", "--out", out, "--git-url", "https://example.com/b.git", "--git-commit", "abc")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(stdout, "108 selected tasks have no task dir") {
+		t.Errorf("stdout %q", stdout)
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "registry.json"))
+	var reg []struct {
+		Name  string `json:"name"`
+		Tasks []struct {
+			Name, Path, GitURL, GitCommitID string
+		} `json:"tasks"`
+	}
+	if err := json.Unmarshal(data, &reg); err != nil || len(reg) != 1 || len(reg[0].Tasks) != 8 || reg[0].Name != "s" {
+		t.Fatalf("registry %s (%v)", data, err)
+	}
+	for _, tk := range built {
+		if _, err := os.Stat(filepath.Join(out, tk.ID, "environment", "Dockerfile")); err != nil {
+			t.Errorf("%s not copied: %v", tk.ID, err)
+		}
+	}
+}
