@@ -53,3 +53,28 @@ func BenchmarkFullSolve835(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkResolveBudget100000 changes the total budget, which re-runs the
+// strategies (on pre-sorted candidates).
+func BenchmarkResolveBudget100000(b *testing.B) {
+	tasks := fixtures.Large(100000)
+	for i, t := range tasks {
+		t.Score = float64((i*7919)%1000) / 1000
+	}
+	s, err := selection.NewSolver(tasks, ccbConfig(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Solve(); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := s.SetBudget(100 + i%10); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Solve(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -72,11 +72,14 @@ type Solver struct {
 	index    map[string]map[string][]*pipeline.Task // dim -> value -> tasks (score desc, id)
 	budget   int
 
-	base     []Pick // strategies' picks for the current budget
+	sorted   [][]*pipeline.Task // per configured benchmark, in its sort order
+	base     []Pick             // strategies' picks for the current budget
 	baseFor  int
 	baseErr  error
 	shortage []Shortfall
-	last     map[string]bool
+	// the previous solve's set, by position in eligible, for Entered/Left
+	last, now []bool
+	lastPicks []*pipeline.Task
 }
 
 // Eligible reports whether a task may be selected: not excluded by the
@@ -225,22 +228,40 @@ func (s *Solver) Solve() (*Result, error) {
 	r.UpperBound = s.upperBound()
 	r.TotalScore, r.UpperBound = round4(r.TotalScore), round4(r.UpperBound)
 	r.Gap = round4(r.UpperBound - r.TotalScore)
-	now := map[string]bool{}
-	for _, p := range picks {
-		now[p.Task.ID] = true
-		if s.last != nil && !s.last[p.Task.ID] {
+	s.diff(r)
+	return r, nil
+}
+
+// diff fills r.Entered and r.Left against the previous solve, using flags
+// indexed by task position (no per-solve maps: a set may hold thousands).
+func (s *Solver) diff(r *Result) {
+	if s.now == nil {
+		s.now = make([]bool, len(s.eligible))
+	}
+	for _, p := range r.Picks {
+		i := s.pos[p.Task]
+		s.now[i] = true
+		if s.last != nil && !s.last[i] {
 			r.Entered = append(r.Entered, p.Task.ID)
 		}
 	}
-	for id := range s.last {
-		if !now[id] {
-			r.Left = append(r.Left, id)
+	if s.last != nil {
+		for _, t := range s.lastPicks {
+			if !s.now[s.pos[t]] {
+				r.Left = append(r.Left, t.ID)
+			}
+			s.last[s.pos[t]] = false // clear for reuse as the next "now"
 		}
+	} else {
+		s.last = make([]bool, len(s.eligible))
 	}
 	sort.Strings(r.Entered)
 	sort.Strings(r.Left)
-	s.last = now
-	return r, nil
+	s.last, s.now = s.now, s.last
+	s.lastPicks = s.lastPicks[:0]
+	for _, p := range r.Picks {
+		s.lastPicks = append(s.lastPicks, p.Task)
+	}
 }
 
 func round4(x float64) float64 {
@@ -284,20 +305,14 @@ func (s *Solver) strategies() ([]Pick, []Shortfall, error) {
 	pinnedIn := s.pinnedPerBenchmark()
 	takes := make([]int, len(names))
 	alls := make([]bool, len(names))
-	cands := make([][]*pipeline.Task, len(names))
+	cands, err := s.candidates()
+	if err != nil {
+		return nil, nil, err
+	}
 	var shortfalls []Shortfall
 	sum := 0
 	for i, name := range names {
 		b := s.cfg.Benchmarks[name]
-		q, err := query.Parse(b.Where)
-		if err != nil {
-			return nil, nil, fmt.Errorf("selection benchmark %s: where: %w", name, err)
-		}
-		for _, t := range s.index["benchmark"][name] {
-			if !t.Labels.Pinned && q.Match(t) {
-				cands[i] = append(cands[i], t)
-			}
-		}
 		n, all, _ := b.take()
 		if all {
 			n = len(cands[i]) + pinnedIn[name]
@@ -353,6 +368,32 @@ func (s *Solver) strategies() ([]Pick, []Shortfall, error) {
 		}
 	}
 	return picks, shortfalls, nil
+}
+
+// candidates are each configured benchmark's selectable tasks in its sort
+// order, computed once: a budget change then re-runs only the strategies.
+func (s *Solver) candidates() ([][]*pipeline.Task, error) {
+	if s.sorted != nil {
+		return s.sorted, nil
+	}
+	names := s.cfg.BenchmarkNames()
+	out := make([][]*pipeline.Task, len(names))
+	for i, name := range names {
+		b := s.cfg.Benchmarks[name]
+		q, err := query.Parse(b.Where)
+		if err != nil {
+			return nil, fmt.Errorf("selection benchmark %s: where: %w", name, err)
+		}
+		for _, t := range s.index["benchmark"][name] {
+			if !t.Labels.Pinned && q.Match(t) {
+				out[i] = append(out[i], t)
+			}
+		}
+		keys, _ := parseSort(b.Sort)
+		sortTasks(out[i], keys)
+	}
+	s.sorted = out
+	return out, nil
 }
 
 // scaleTakes shrinks takes to sum to room: floor of the proportional

@@ -15,20 +15,19 @@ type pick struct {
 }
 
 // runStrategy picks up to take tasks (all of them when all) of one
-// benchmark's candidates. Candidates exclude pinned and excluded tasks.
-func runStrategy(bench string, b Benchmark, cands []*pipeline.Task, take int, all bool) []pick {
+// benchmark's candidates, already in the benchmark's sort order.
+// Candidates exclude pinned and excluded tasks.
+func runStrategy(bench string, b Benchmark, sorted []*pipeline.Task, take int, all bool) []pick {
 	keys, _ := parseSort(b.Sort)
 	if all {
-		take = len(cands)
+		take = len(sorted)
 	}
-	if take > len(cands) {
-		take = len(cands)
+	if take > len(sorted) {
+		take = len(sorted)
 	}
 	if take == 0 {
 		return nil
 	}
-	sorted := append([]*pipeline.Task(nil), cands...)
-	sortTasks(sorted, keys)
 	var picks []pick
 	switch b.Strategy {
 	case "all":
