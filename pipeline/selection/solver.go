@@ -182,10 +182,10 @@ func (s *Solver) SetQuota(i int, q pipeline.Quota) error {
 func (s *Solver) defaultBudget() int {
 	total := len(s.pinned)
 	pinnedIn := s.pinnedPerBenchmark()
-	for _, name := range s.cfg.BenchmarkNames() {
-		b := s.cfg.Benchmarks[name]
-		n, all, _ := b.take()
-		avail := len(s.index["benchmark"][name]) - pinnedIn[name]
+	cands, _ := s.candidates() // where clauses were checked by Validate
+	for i, name := range s.cfg.BenchmarkNames() {
+		n, all, _ := s.cfg.Benchmarks[name].take()
+		avail := len(cands[i]) + pinnedIn[name]
 		if all || n > avail {
 			n = avail
 		}

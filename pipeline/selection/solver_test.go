@@ -295,3 +295,24 @@ func TestProportionalAllocation(t *testing.T) {
 		t.Errorf("within-group order: first pick %s, want the most files changed", r.Picks[0].Task.ID)
 	}
 }
+
+func TestWhereRestrictsCandidatesAndDefaultBudget(t *testing.T) {
+	tasks := seedCatalog(t)
+	cfg := ccbConfig(t)
+	b := cfg.Benchmarks["ccb_tac"]
+	b.Where = "category=implement"
+	cfg.Benchmarks["ccb_tac"] = b
+	r := solve(t, tasks, cfg)
+	tac := 0
+	for _, p := range r.Picks {
+		if p.Task.Benchmark == "ccb_tac" {
+			tac++
+			if p.Task.Category != "implement" {
+				t.Errorf("%s passed where", p.Task.ID)
+			}
+		}
+	}
+	if tac != 2 || len(r.Picks) != 110 {
+		t.Errorf("tac %d, total %d; want 2 and 110", tac, len(r.Picks))
+	}
+}
