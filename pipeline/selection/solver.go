@@ -63,7 +63,8 @@ func (r *Result) IDs() []string {
 
 // Solver holds a catalogue prepared for repeated solves: candidates sorted
 // by score per dimension value, and the strategies' base selection per
-// budget, so that changing one quota only re-runs the quota repair.
+// budget, so that changing one quota only re-runs the quota repair. A
+// Solver is not safe for concurrent use; the workbench owns one.
 type Solver struct {
 	cfg      Config
 	eligible []*pipeline.Task // not excluded, sorted by score desc, id
