@@ -10,6 +10,8 @@ var (
 	pytestSummary = regexp.MustCompile(`^(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)\s+(\S+::\S.*?)(?:\s+-\s+.*)?$`)
 	// "tests/test_a.py::test_x PASSED   [ 50%]"
 	pytestVerbose = regexp.MustCompile(`^(\S+::\S.*?)\s+(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)(?:\s+\(.*\))?(?:\s+\[\s*\d+%\])?\s*$`)
+	// "ERROR tests/test_a.py - ImportError: ..." : a module that failed to collect.
+	pytestCollect = regexp.MustCompile(`^ERROR\s+(\S+\.py)(?:\s+-\s+.*)?$`)
 	pytestRan     = regexp.MustCompile(`^(collected \d+ items?|=+ .*(passed|failed|error|no tests ran|skipped).* in [\d.]+s.*=+|=+ test session starts =+)`)
 )
 
@@ -26,6 +28,10 @@ func Pytest(log []byte) *Report {
 		}
 		if m := pytestVerbose.FindStringSubmatch(l); m != nil {
 			r.set(m[1], pytestStatus(m[2]))
+			return
+		}
+		if m := pytestCollect.FindStringSubmatch(l); m != nil {
+			r.set(m[1], Error)
 		}
 	})
 	return r
