@@ -18,6 +18,7 @@ import (
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/pkg/stdcopy"
 )
@@ -440,3 +441,49 @@ func (d *DockerRunner) RemoveRunContainers(ctx context.Context, ids ...string) (
 
 // ReadBuildOutput copies an engine build or import stream to out and returns its error, if any.
 func ReadBuildOutput(r io.Reader, out io.Writer) error { return readBuildStream(r, out) }
+
+// PruneReport says what Prune removed.
+type PruneReport struct {
+	Containers []string `json:"containers"`
+	Images     []string `json:"images"`
+}
+
+// Prune removes this workspace's containers and environment images, and
+// its bootstrap base images when base is true. Objects without both the
+// managed and the workspace label are never touched.
+func (d *DockerRunner) Prune(ctx context.Context, base bool) (*PruneReport, error) {
+	rep := &PruneReport{Containers: []string{}, Images: []string{}}
+	mine := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelWorkspace+"="+d.workspace))
+	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: mine})
+	if err != nil {
+		return rep, infra("list containers: %w", err)
+	}
+	var errs []error
+	for _, c := range list {
+		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+			errs = append(errs, err)
+			continue
+		}
+		rep.Containers = append(rep.Containers, short(c.ID))
+	}
+	images, err := d.cli.ImageList(ctx, image.ListOptions{All: false, Filters: mine})
+	if err != nil {
+		return rep, infra("list images: %w", err)
+	}
+	for _, im := range images {
+		kind := im.Labels[LabelKind]
+		if kind != "env" && !(base && kind == "base") {
+			continue
+		}
+		name := short(strings.TrimPrefix(im.ID, "sha256:"))
+		if len(im.RepoTags) > 0 {
+			name = im.RepoTags[0]
+		}
+		if _, err := d.cli.ImageRemove(ctx, im.ID, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil && !client.IsErrNotFound(err) {
+			errs = append(errs, fmt.Errorf("remove image %s: %w", name, err))
+			continue
+		}
+		rep.Images = append(rep.Images, name)
+	}
+	return rep, errors.Join(errs...)
+}
