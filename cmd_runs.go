@@ -223,7 +223,7 @@ as cancelled. If that process is gone, cancel removes the run's containers
 			if err := os.WriteFile(cancelPath(ws, r.ID), []byte(workspace.Actor()+"\n"), 0o644); err != nil {
 				return fmt.Errorf("cancel %s: %w", r.ID, err)
 			}
-			if processAlive(r.PID) && r.PID != os.Getpid() {
+			if processAlive(r.PID) {
 				deadline := time.Now().Add(wait)
 				for time.Now().Before(deadline) {
 					time.Sleep(200 * time.Millisecond)

@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -101,8 +103,14 @@ func (d *DockerRunner) Labels(kind string, extra map[string]string) map[string]s
 	return l
 }
 
-// ImageTag is the tag of the environment image of a digest.
-func ImageTag(envDigest string) string { return EnvImageRepo + ":" + envDigest[:12] }
+// ImageTag is the tag of the environment image of a digest in a workspace.
+// The workspace is part of it so `curate env prune` in one workspace never
+// removes an image another relies on; a second workspace's build of the
+// same environment still reuses every layer from the engine's cache.
+func ImageTag(workspace, envDigest string) string {
+	h := sha256.Sum256([]byte(workspace + "\x00" + envDigest))
+	return EnvImageRepo + ":" + hex.EncodeToString(h[:])[:12]
+}
 
 // Image implements Runner.
 func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer) (string, bool, error) {
@@ -110,7 +118,7 @@ func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer)
 	if err != nil {
 		return "", false, &BuildError{Msg: err.Error()}
 	}
-	tag := ImageTag(digest)
+	tag := ImageTag(d.workspace, digest)
 	lock := d.buildLock(tag)
 	lock.Lock()
 	defer lock.Unlock()

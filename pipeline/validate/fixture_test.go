@@ -58,7 +58,10 @@ func testValidator(t testing.TB) (*Validator, *DockerRunner) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.Close() })
+	t.Cleanup(func() {
+		r.Prune(context.Background(), false)
+		r.Close()
+	})
 	v := &Validator{
 		Runners: []Runner{r}, Concurrency: 2, Runs: 1, LogDir: t.TempDir(),
 		NewID: func() string { return fmt.Sprintf("t%d-%d", os.Getpid(), idSeq.Add(1)) },
