@@ -50,11 +50,11 @@ type Candidates struct {
 
 // NewCandidates builds the table over ctx.Catalog.
 func NewCandidates(c *Context) *Candidates {
-	fi := textinput.New()
+	fi := newInput()
 	fi.Prompt = "/ "
 	fi.Placeholder = "substring, or an expression: language=go score>0.5"
 	fi.CharLimit = 300
-	ni := textinput.New()
+	ni := newInput()
 	ni.Prompt = "Save view as: "
 	ni.CharLimit = 60
 	s := &Candidates{ctx: c, marked: map[string]bool{}, facets: facetSet{}, filterInput: fi, nameInput: ni, label: newLabeler(c)}
@@ -207,7 +207,9 @@ func (s *Candidates) refilter() {
 	s.clamp()
 }
 
-func hasOperator(text string) bool { return strings.ContainsAny(text, "=~<>!") || strings.HasPrefix(text, "-") }
+func hasOperator(text string) bool {
+	return strings.ContainsAny(text, "=~<>!") || strings.HasPrefix(text, "-")
+}
 
 // fuzzyMatch: the pattern's letters appear in order in id, repo or title.
 func fuzzyMatch(pat string, t *pipeline.Task) bool {

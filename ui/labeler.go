@@ -34,7 +34,7 @@ const (
 )
 
 func newLabeler(c *Context) labeler {
-	in := textinput.New()
+	in := newInput()
 	in.CharLimit = 500
 	return labeler{ctx: c, input: in}
 }

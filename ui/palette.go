@@ -26,7 +26,7 @@ type paletteItem struct {
 type paletteRunMsg struct{ key tea.KeyMsg }
 
 func newPalette(a *App) *palette {
-	in := textinput.New()
+	in := newInput()
 	in.Prompt = ": "
 	in.Placeholder = "type to find an action"
 	in.Focus()

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/textinput"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -80,4 +82,12 @@ func columns(text string, w, h int) string {
 		rendered[i] = lipgloss.NewStyle().Width(colW).Render(c)
 	}
 	return lipgloss.JoinHorizontal(lipgloss.Top, rendered...)
+}
+
+// newInput is a text input with a steady cursor: no blink timer keeps
+// the program busy, and frames are the same every time.
+func newInput() textinput.Model {
+	in := textinput.New()
+	in.Cursor.SetMode(cursor.CursorStatic)
+	return in
 }

@@ -75,7 +75,7 @@ func (s *TaskScreen) build() {
 	field("calibrated", string(t.DifficultyCalibrated)+rule)
 	lab := string(t.Labels.Difficulty)
 	if lab != "" {
-		lab = st.Label.Render(lab + "*") + st.Muted.Render("  (curator's label; wins)")
+		lab = st.Label.Render(lab+"*") + st.Muted.Render("  (curator's label; wins)")
 	}
 	field("label", lab)
 
