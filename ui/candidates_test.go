@@ -194,13 +194,17 @@ func TestCandidatesMarkAllAndMouse(t *testing.T) {
 	for i := tabCandidates; i < tabTask; i++ {
 		x += len(a.tabLabel(i, a.screens[i])) + 4
 	}
-	run(t, a, func() tea.Msg { return tea.MouseMsg{X: x + 1, Y: 0, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress} })
+	run(t, a, func() tea.Msg {
+		return tea.MouseMsg{X: x + 1, Y: 0, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}
+	})
 	if a.active != tabTask {
 		t.Errorf("click on the Task tab left tab %d active", a.active)
 	}
 	// M turns the mouse off: clicks are ignored.
 	press(t, a, "M")
-	run(t, a, func() tea.Msg { return tea.MouseMsg{X: 1, Y: 0, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress} })
+	run(t, a, func() tea.Msg {
+		return tea.MouseMsg{X: 1, Y: 0, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}
+	})
 	if a.active != tabTask {
 		t.Error("mouse off, but a click switched tabs")
 	}
@@ -239,11 +243,11 @@ func TestSavedViews(t *testing.T) {
 
 func TestParseViewsRejectsBadInput(t *testing.T) {
 	for name, text := range map[string]string{
-		"not json":    "{",
-		"no name":     `[{"filter":"x"}]`,
-		"bad filter":  `[{"name":"a","filter":"score>x"}]`,
-		"bad sort":    `[{"name":"a","sort":"colour"}]`,
-		"bad facet":   `[{"name":"a","facets":{"mood":["x"]}}]`,
+		"not json":   "{",
+		"no name":    `[{"filter":"x"}]`,
+		"bad filter": `[{"name":"a","filter":"score>x"}]`,
+		"bad sort":   `[{"name":"a","sort":"colour"}]`,
+		"bad facet":  `[{"name":"a","facets":{"mood":["x"]}}]`,
 	} {
 		if _, err := ParseViews(".curate/views.json", []byte(text)); err == nil || !strings.Contains(err.Error(), ".curate/views.json") {
 			t.Errorf("%s: error %v", name, err)

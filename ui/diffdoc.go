@@ -248,6 +248,9 @@ func changedSpan(a, b string) (int, int) {
 	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
 		s++
 	}
+	if len(a)-s <= p {
+		return 0, 0 // a is all in b: the partner only adds
+	}
 	for p > 0 && isWord(a[p-1]) {
 		p--
 	}
