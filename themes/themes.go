@@ -185,8 +185,8 @@ func Build(p Palette, r *lipgloss.Renderer) *Styles {
 			st = st.Italic(true)
 		}
 		s.tokens[tt] = st
-		s.wordAdd[tt] = st.Background(c(p.WordAddBg)).Bold(true).Underline(true)
-		s.wordDel[tt] = st.Background(c(p.WordDelBg)).Bold(true).Underline(true)
+		s.wordAdd[tt] = st.Background(c(p.WordAddBg)).Bold(true)
+		s.wordDel[tt] = st.Background(c(p.WordDelBg)).Bold(true)
 	}
 	return s
 }

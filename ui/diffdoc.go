@@ -166,7 +166,7 @@ func (d *diffDoc) renderRow(i int) string {
 		return st.FileHeader.Render(padRight(label, w))
 	case rowHunk:
 		h := r.hunk
-		return st.HunkHeader.Render(truncate(fmt.Sprintf("@@ -%d +%d @@ %s", h.OldStart, h.NewStart, cleanLine(h.Header)), w))
+		return st.HunkHeader.Render(truncate(fmt.Sprintf("@@ -%d,%d +%d,%d @@ %s", h.OldStart, h.OldLines, h.NewStart, h.NewLines, cleanLine(h.Header)), w))
 	}
 	if !d.sideBySide {
 		return d.unifiedLine(int(r.file), r.a, r.b, w)

@@ -26,7 +26,7 @@ func TestDiffScreenPatchesAndViews(t *testing.T) {
 		t.Fatalf("fix.patch not shown first: kind %d doc %v", s.kind, s.doc)
 	}
 	v := plain(a.View())
-	for _, want := range []string{"fix.patch +5 -4", "calc/total.py  +2 -2", "calc/money.go  +3 -2", "unified", "@@ -1 +1 @@"} {
+	for _, want := range []string{"fix.patch +5 -4", "calc/total.py  +2 -2", "calc/money.go  +3 -2", "unified", "@@ -1,9 +1,9 @@"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("diff view lacks %q:\n%s", want, v)
 		}

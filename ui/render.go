@@ -58,30 +58,31 @@ func fit(body string, w, h int) string {
 }
 
 // columns flows a long list into side-by-side columns when it is taller
-// than h (help on a short terminal).
+// than h (help on a short terminal), cutting lines that do not fit.
 func columns(text string, w, h int) string {
 	lines := strings.Split(text, "\n")
 	if len(lines) <= h || h < 3 {
 		return text
 	}
-	var cols []string
-	for i := 0; i < len(lines); i += h {
-		end := min(i+h, len(lines))
-		cols = append(cols, strings.Join(lines[i:end], "\n"))
-	}
-	colW := 0
+	n := (len(lines) + h - 1) / h
+	colW := w / n
 	for _, l := range lines {
-		colW = max(colW, lipgloss.Width(l))
+		colW = min(colW, max(lipgloss.Width(l)+2, 1))
 	}
-	colW += 2
-	if colW*len(cols) > w {
-		return text
+	colW = max(colW, w/n)
+	var b strings.Builder
+	for r := 0; r < h; r++ {
+		for c := 0; c < n; c++ {
+			i := c*h + r
+			if i < len(lines) {
+				b.WriteString(padRight(truncate(lines[i], colW-1), colW))
+			}
+		}
+		if r < h-1 {
+			b.WriteString("\n")
+		}
 	}
-	rendered := make([]string, len(cols))
-	for i, c := range cols {
-		rendered[i] = lipgloss.NewStyle().Width(colW).Render(c)
-	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, rendered...)
+	return b.String()
 }
 
 // newInput is a text input with a steady cursor: no blink timer keeps

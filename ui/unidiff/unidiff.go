@@ -33,6 +33,7 @@ type Line struct {
 type Hunk struct {
 	Header             string // the text after the second @@ (a function name, often)
 	OldStart, NewStart int
+	OldLines, NewLines int
 	Lines              []Line
 }
 
@@ -206,7 +207,7 @@ func parseHunkHeader(line string) (Hunk, int, int, error) {
 	if ol > 10_000_000 || nl > 10_000_000 {
 		return Hunk{}, 0, 0, fmt.Errorf("hunk header %q claims too many lines", clip(line))
 	}
-	return Hunk{Header: strings.TrimSpace(rest[end+2:]), OldStart: os, NewStart: ns}, ol, nl, nil
+	return Hunk{Header: strings.TrimSpace(rest[end+2:]), OldStart: os, NewStart: ns, OldLines: ol, NewLines: nl}, ol, nl, nil
 }
 
 func rangeOf(s string) (start, n int, err error) {
