@@ -22,7 +22,12 @@ import (
 	"curate/workspace"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+// updateGoldens reports -update, the flag teatest's golden package
+// defines (go test ./ui -run Golden -update rewrites testdata/golden).
+func updateGoldens() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // evilTitle tries to retitle the window, clear the screen, move the
 // cursor, hide text and reverse it.
@@ -206,7 +211,7 @@ func plain(s string) string { return sgr.ReplaceAllString(s, "") }
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".golden")
-	if *update {
+	if updateGoldens() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
