@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -14,23 +13,6 @@ import (
 	"curate/pipeline/taskdir"
 	"curate/workspace"
 )
-
-// cli runs curate in-process and returns exit code, stdout, stderr.
-func cli(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
-func mineWorkspace(t *testing.T) string {
-	t.Helper()
-	ws := filepath.Join(t.TempDir(), "ws")
-	if code, _, e := cli(t, "init", ws); code != 0 {
-		t.Fatal(e)
-	}
-	return ws
-}
 
 func countTasks(t *testing.T, ws string) int {
 	t.Helper()
@@ -47,7 +29,7 @@ func countTasks(t *testing.T, ws string) int {
 }
 
 func TestMineGitCommand(t *testing.T) {
-	ws := mineWorkspace(t)
+	ws := newWorkspace(t)
 	hist, err := fixtures.GitHistory(filepath.Join(t.TempDir(), "widgets"))
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +54,7 @@ func TestMineGitCommand(t *testing.T) {
 }
 
 func TestMineGitBadInput(t *testing.T) {
-	ws := mineWorkspace(t)
+	ws := newWorkspace(t)
 	empty := t.TempDir()
 	exec.Command("git", "init", "-q", empty).Run()
 	hist, err := fixtures.GitHistory(filepath.Join(t.TempDir(), "src"))
@@ -109,7 +91,7 @@ func TestMineGitBadInput(t *testing.T) {
 }
 
 func TestBuildCommand(t *testing.T) {
-	ws := mineWorkspace(t)
+	ws := newWorkspace(t)
 	py, err := fixtures.PythonRepo(filepath.Join(t.TempDir(), "calc"))
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +164,7 @@ func TestDemoBuildsFixtureTasks(t *testing.T) {
 // a 404 issue), resumes, and builds from the partial clone.
 func TestMineGitHubThenBuild(t *testing.T) {
 	f := fixtures.NewFakeGitHub(t)
-	ws := mineWorkspace(t)
+	ws := newWorkspace(t)
 	t.Setenv("GITHUB_TOKEN", "")
 	t.Setenv("PATH", "/usr/bin:/bin") // no gh: unauthenticated, with a warning
 	code, out, errOut := cli(t, "-w", ws, "mine", "github", "acme/calc", "--api-url", f.URL, "--limit", "1")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -43,16 +42,16 @@ func seedWorkspace(t *testing.T) string {
 	return root
 }
 
-func cli(t *testing.T, root string, args ...string) (string, string, int) {
+// cliIn runs curate in-process on the workspace at root.
+func cliIn(t *testing.T, root string, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), append([]string{"--workspace", root}, args...), strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
+	code, out, errs := cli(t, append([]string{"--workspace", root}, args...)...)
+	return out, errs, code
 }
 
 func TestSelectReproducesSeedAndReportAgreesWithStats(t *testing.T) {
 	root := seedWorkspace(t)
-	out, errs, code := cli(t, root, "select", "--name", "seed", "--json")
+	out, errs, code := cliIn(t, root, "select", "--name", "seed", "--json")
 	if code != 0 {
 		t.Fatalf("select: %s", errs)
 	}
@@ -75,7 +74,7 @@ func TestSelectReproducesSeedAndReportAgreesWithStats(t *testing.T) {
 		}
 	}
 
-	out, errs, code = cli(t, root, "stats", "--json")
+	out, errs, code = cliIn(t, root, "stats", "--json")
 	if code != 0 {
 		t.Fatalf("stats: %s", errs)
 	}
@@ -84,7 +83,7 @@ func TestSelectReproducesSeedAndReportAgreesWithStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	if _, errs, code = cli(t, root, "export", "--format", "report", "--out", dir); code != 0 {
+	if _, errs, code = cliIn(t, root, "export", "--format", "report", "--out", dir); code != 0 {
 		t.Fatalf("export: %s", errs)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "selection_methodology.md"))
@@ -114,7 +113,7 @@ func TestSelectReproducesSeedAndReportAgreesWithStats(t *testing.T) {
 	}
 
 	// the manifest agrees too
-	if _, errs, code = cli(t, root, "export", "--format", "manifest", "--out", dir); code != 0 {
+	if _, errs, code = cliIn(t, root, "export", "--format", "manifest", "--out", dir); code != 0 {
 		t.Fatalf("export manifest: %s", errs)
 	}
 	data, _ = os.ReadFile(filepath.Join(dir, "selected_benchmark_tasks.json"))
@@ -140,13 +139,13 @@ func TestSelectReproducesSeedAndReportAgreesWithStats(t *testing.T) {
 
 func TestSelectDiffListAndBadInput(t *testing.T) {
 	root := seedWorkspace(t)
-	if _, errs, code := cli(t, root, "select", "--name", "a"); code != 0 {
+	if _, errs, code := cliIn(t, root, "select", "--name", "a"); code != 0 {
 		t.Fatal(errs)
 	}
-	if _, errs, code := cli(t, root, "select", "--name", "b", "--budget", "100"); code != 0 {
+	if _, errs, code := cliIn(t, root, "select", "--name", "b", "--budget", "100"); code != 0 {
 		t.Fatal(errs)
 	}
-	out, errs, code := cli(t, root, "select", "diff", "a", "b", "--json")
+	out, errs, code := cliIn(t, root, "select", "diff", "a", "b", "--json")
 	if code != 0 {
 		t.Fatal(errs)
 	}
@@ -155,11 +154,11 @@ func TestSelectDiffListAndBadInput(t *testing.T) {
 	if len(d.Left) != 16 || len(d.Entered) != 0 || d.Kept != 100 {
 		t.Errorf("diff: %d entered, %d left, %d kept", len(d.Entered), len(d.Left), d.Kept)
 	}
-	out, errs, code = cli(t, root, "select", "--name", "java", "--quota", "language=java:min=500")
+	out, errs, code = cliIn(t, root, "select", "--name", "java", "--quota", "language=java:min=500")
 	if code != 0 || !strings.Contains(out, "quota language=java min 500 cannot be met") || !strings.Contains(out, "short by") {
 		t.Errorf("infeasible quota: code %d\n%s%s", code, out, errs)
 	}
-	out, _, _ = cli(t, root, "select", "list")
+	out, _, _ = cliIn(t, root, "select", "list")
 	if !strings.Contains(out, "a ") || !strings.Contains(out, "b ") {
 		t.Errorf("list:\n%s", out)
 	}
@@ -179,7 +178,7 @@ func TestSelectDiffListAndBadInput(t *testing.T) {
 		{[]string{"export", "--format", "csv", "--out", t.TempDir(), "--selection", "nope"}, `selection "nope"`},
 	}
 	for _, tc := range bad {
-		_, errs, code := cli(t, root, tc.args...)
+		_, errs, code := cliIn(t, root, tc.args...)
 		if code == 0 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: code %d, stderr %q, want %q", tc.args, code, errs, tc.want)
 		}
@@ -195,13 +194,13 @@ func TestSelectDiffListAndBadInput(t *testing.T) {
 		"\n[selection]\nbogus = 1\n",
 	} {
 		os.WriteFile(cfg, append(append([]byte(nil), data...), extra...), 0o644)
-		_, errs, code := cli(t, root, "select", "--name", "c")
+		_, errs, code := cliIn(t, root, "select", "--name", "c")
 		if code == 0 || !strings.Contains(errs, "curate.toml") {
 			t.Errorf("%q: code %d, stderr %q", extra, code, errs)
 		}
 	}
 	os.WriteFile(cfg, data, 0o644)
-	out, _, _ = cli(t, root, "select", "list", "--json")
+	out, _, _ = cliIn(t, root, "select", "list", "--json")
 	if strings.Contains(out, `"c"`) {
 		t.Error("a rejected config saved a selection")
 	}
@@ -232,11 +231,11 @@ func TestExportHarborFromWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws.Close()
-	if _, errs, code := cli(t, root, "select", "--name", "s"); code != 0 {
+	if _, errs, code := cliIn(t, root, "select", "--name", "s"); code != 0 {
 		t.Fatal(errs)
 	}
 	out := filepath.Join(t.TempDir(), "dataset")
-	stdout, errs, code := cli(t, root, "export", "--format", "harbor", "--out", out, "--git-url", "https://example.com/b.git", "--git-commit", "abc")
+	stdout, errs, code := cliIn(t, root, "export", "--format", "harbor", "--out", out, "--git-url", "https://example.com/b.git", "--git-commit", "abc")
 	if code != 0 {
 		t.Fatal(errs)
 	}
