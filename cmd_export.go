@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -8,11 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"curate/pipeline"
 	"curate/pipeline/export"
 	"curate/pipeline/profiles"
 	"curate/pipeline/sanitize"
 	"curate/pipeline/selection"
 	"curate/pipeline/stats"
+	"curate/workspace"
 )
 
 func init() { register(newExportCmd) }
@@ -50,38 +53,11 @@ func newExportCmd(app *App) *cobra.Command {
 			if sel == nil {
 				return fmt.Errorf("export: no saved selection; run `curate select` first")
 			}
-			tasks, err := ws.Store.Tasks(ctx)
+			in, err := exportInput(ctx, ws, sel, format, gitURL, gitCommit)
 			if err != nil {
 				return err
 			}
-			chosen, err := selectedTasks(sel, tasks)
-			if err != nil {
-				return err
-			}
-			cfg, err := snapshotConfig(sel)
-			if err != nil {
-				return err
-			}
-			p, err := loadProfile(ws)
-			if err != nil {
-				return err
-			}
-			in := &export.Input{
-				Name: sel.Name, GeneratedBy: "curate", Config: cfg, Catalogue: tasks,
-				Stats:   stats.Compute(tasks, chosen, statsOptions(cfg)),
-				Weights: profileWeights(p), CategoryWeights: profileCategoryWeights(p),
-				Solve: savedSolve(sel.Stats), GitURL: gitURL, GitCommit: gitCommit,
-			}
-			for i, t := range chosen {
-				if format == "swebench" { // the problem statement needs the body, which Tasks leaves out
-					full, err := ws.Store.Task(ctx, t.ID)
-					if err != nil {
-						return err
-					}
-					t = full
-				}
-				in.Selected = append(in.Selected, export.Item{Task: t, Rationale: sel.Tasks[i].Rationale})
-			}
+			chosen := in.Selected
 			sum, err := export.Write(format, out, in)
 			if err != nil {
 				return err
@@ -133,3 +109,41 @@ func savedSolve(st map[string]any) *export.Solve {
 func profileWeights(p *profiles.Profile) []export.Weight { return nil }
 
 func profileCategoryWeights(p *profiles.Profile) map[string]float64 { return nil }
+
+// exportInput builds the export of a saved (or, in the workbench, a just
+// solved) selection; `curate export` and the Export screen share it.
+func exportInput(ctx context.Context, ws *workspace.Workspace, sel *pipeline.Selection, format, gitURL, gitCommit string) (*export.Input, error) {
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	chosen, err := selectedTasks(sel, tasks)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := snapshotConfig(sel)
+	if err != nil {
+		return nil, err
+	}
+	p, err := loadProfile(ws)
+	if err != nil {
+		return nil, err
+	}
+	in := &export.Input{
+		Name: sel.Name, GeneratedBy: "curate", Config: cfg, Catalogue: tasks,
+		Stats:   stats.Compute(tasks, chosen, statsOptions(cfg)),
+		Weights: profileWeights(p), CategoryWeights: profileCategoryWeights(p),
+		Solve: savedSolve(sel.Stats), GitURL: gitURL, GitCommit: gitCommit,
+	}
+	for i, t := range chosen {
+		if format == "swebench" { // the problem statement needs the body, which Tasks leaves out
+			full, err := ws.Store.Task(ctx, t.ID)
+			if err != nil {
+				return nil, err
+			}
+			t = full
+		}
+		in.Selected = append(in.Selected, export.Item{Task: t, Rationale: sel.Tasks[i].Rationale})
+	}
+	return in, nil
+}

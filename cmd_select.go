@@ -122,7 +122,7 @@ func selectionConfig(ws *workspace.Workspace) (selection.Config, error) {
 	if b := ws.Config.Selection.Budget; b != nil {
 		cfg.Budget = b
 	}
-	cfg.Quotas = append(append([]pipeline.Quota(nil), cfg.Quotas...), ws.Config.Selection.Quotas...)
+	cfg.Quotas = selection.MergeQuotas(cfg.Quotas, ws.Config.Selection.Quotas)
 	if err := cfg.Validate(); err != nil {
 		return cfg, fmt.Errorf("%s or profile %s: %w", ws.ConfigPath(), p.Name, err)
 	}

@@ -101,21 +101,9 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 	if err != nil {
 		return err
 	}
-	var jobs []validate.Job
-	for _, t := range tasks {
-		dir, err := resolveTaskDir(ws, t)
-		if err != nil {
-			fmt.Fprintf(app.Err, "skip %s: %s\n", sanitize.Line(t.ID), sanitize.Line(err.Error()))
-			continue
-		}
-		digest, err := taskdir.Digest(dir)
-		if err != nil {
-			fmt.Fprintf(app.Err, "skip %s: digest %s: %s\n", sanitize.Line(t.ID), dir, sanitize.Line(err.Error()))
-			continue
-		}
-		for _, m := range modes {
-			jobs = append(jobs, validate.Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m})
-		}
+	jobs, skips := validate.Jobs(ws.Root, tasks, modes)
+	for _, sk := range skips {
+		fmt.Fprintf(app.Err, "skip %s: %s\n", sanitize.Line(sk.TaskID), sanitize.Line(sk.Reason))
 	}
 	if len(jobs) == 0 {
 		fmt.Fprintln(app.Out, "nothing to validate: no selected task has a task dir")
@@ -322,75 +310,12 @@ func taskForDir(ctx context.Context, ws *workspace.Workspace, dir string) (*pipe
 	return ws.Store.Task(ctx, id)
 }
 
-// resolveTaskDir turns a task's task_dir into an absolute folder inside
-// the workspace (relative paths) or as stored (absolute paths).
+// resolveTaskDir is validate.ResolveTaskDir in ws.
 func resolveTaskDir(ws *workspace.Workspace, t *pipeline.Task) (string, error) {
-	if t.TaskDir == "" {
-		return "", fmt.Errorf("no task dir (build or import it first)")
-	}
-	dir := t.TaskDir
-	if !filepath.IsAbs(dir) {
-		var err error
-		if dir, err = taskdir.SafeJoin(ws.Root, dir); err != nil {
-			return "", err
-		}
-	}
-	fi, err := os.Stat(filepath.Join(dir, "task.toml"))
-	if err != nil || !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("task dir %s has no task.toml", dir)
-	}
-	return filepath.Clean(dir), nil
+	return validate.ResolveTaskDir(ws.Root, t)
 }
 
-// recordResults updates each task's status from this validation (valid
-// when every finished run is ok, invalid when one failed on the task's own
-// merit) and keeps gold's lists on the task and in its SWE-bench record.
+// recordResults is validate.RecordResults on ws's store.
 func recordResults(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run) error {
-	byTask := map[string][]*pipeline.Run{}
-	var order []string
-	for _, r := range runs {
-		if _, ok := byTask[r.TaskID]; !ok {
-			order = append(order, r.TaskID)
-		}
-		byTask[r.TaskID] = append(byTask[r.TaskID], r)
-	}
-	var changed []*pipeline.Task
-	for _, id := range order {
-		t, err := ws.Store.Task(ctx, id)
-		if err != nil {
-			return err
-		}
-		verdict := pipeline.StatusValid
-		decided := false
-		for _, r := range byTask[id] {
-			switch r.Outcome {
-			case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
-				continue // says nothing about the task
-			case pipeline.OutcomeOK:
-			default:
-				verdict = pipeline.StatusInvalid
-			}
-			decided = true
-			if r.Mode == validate.ModeGold && r.Outcome == pipeline.OutcomeOK {
-				if t.Extra == nil {
-					t.Extra = map[string]any{}
-				}
-				t.Extra["FAIL_TO_PASS"] = r.FailToPass
-				t.Extra["PASS_TO_PASS"] = r.PassToPass
-				if dir, err := resolveTaskDir(ws, t); err == nil {
-					if err := validate.UpdateSWEBenchRecord(dir, r.FailToPass, r.PassToPass); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		if decided {
-			t.Status = verdict
-			changed = append(changed, t)
-		}
-	}
-	if len(changed) == 0 {
-		return nil
-	}
-	return ws.Store.UpsertTasks(ctx, changed)
+	return validate.RecordResults(ctx, ws.Store, ws.Root, runs)
 }

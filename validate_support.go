@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -17,12 +15,8 @@ import (
 	"curate/workspace"
 )
 
-// newRunID makes a sortable, unique run id like r261121-150405-3fa9.
-func newRunID() string {
-	var b [2]byte
-	rand.Read(b[:])
-	return "r" + time.Now().UTC().Format("060102-150405") + "-" + hex.EncodeToString(b[:])
-}
+// newRunID makes a sortable, unique run id (validate.NewRunID).
+func newRunID() string { return validate.NewRunID() }
 
 // processAlive reports whether pid is a live process (signal 0 probes it).
 func processAlive(pid int) bool {

@@ -29,6 +29,10 @@ type App struct {
 	// probeDocker is off in tests that must not depend on an engine.
 	probeDocker bool
 	candidates  *Candidates
+	runs        *Runs
+	quotas      *Quotas
+	export      *ExportScreen
+	long        longJobs
 }
 
 // Options configure a new App.
@@ -38,6 +42,8 @@ type Options struct {
 	// Catalog, when set, is used instead of loading tasks from the store
 	// (benchmarks, tests).
 	Catalog *Catalog
+	// Services drive the Runs, Quotas and Export screens (nil: none).
+	Services *Services
 }
 
 // New builds the workbench around ctx.
@@ -54,13 +60,21 @@ func New(o Options) *App {
 		c.Catalog = NewCatalog(nil, nil)
 	}
 	a.candidates = NewCandidates(c)
+	svc := o.Services
+	if svc == nil {
+		svc = &Services{}
+	}
+	a.runs = NewRuns(c, svc, &a.long)
+	a.runs.scope = a.candidateScope
+	a.quotas = NewQuotas(c, svc)
+	a.export = NewExportScreen(c, svc, a.quotas, &a.long)
 	a.screens = []Screen{
 		a.candidates,
 		NewTaskScreen(c),
 		NewDiffScreen(c),
-		&placeholder{ctx: c, title: "Runs", about: "Validation runs with live logs, failure review and reruns (issue 8)."},
-		&placeholder{ctx: c, title: "Quotas", about: "Budget and quotas with live re-solving (issue 8)."},
-		&placeholder{ctx: c, title: "Export", about: "Export formats, methodology preview and progress (issue 8)."},
+		a.runs,
+		a.quotas,
+		a.export,
 	}
 	if c.Width > 0 {
 		a.resize(c.Width, c.Height)
@@ -256,6 +270,8 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 		return a.switchTab((a.active + 1) % tabID(len(a.screens)))
 	case k.Is(m, "prev_tab"):
 		return a.switchTab((a.active + tabID(len(a.screens)) - 1) % tabID(len(a.screens)))
+	case k.Is(m, "cancel_job"):
+		return a.long.key()
 	case k.Is(m, "undo"):
 		return a.ctx.undoCmd(false)
 	case k.Is(m, "redo"):
@@ -382,6 +398,9 @@ func (a *App) statusBar(w int) string {
 	}
 	left := st.StatusKey.Render(sanitize.Line(name)) +
 		st.StatusBar.Render(fmt.Sprintf(" %d/%d tasks · marked %d · pinned %d · excluded %d · jobs %d", shown, total, marked, pinned, excluded, c.Jobs)) + docker
+	if p := a.long.text(); p != "" {
+		left += st.StatusOK.Render(" " + p)
+	}
 	msg := a.status
 	if msg != "" {
 		style := st.StatusBar
@@ -421,5 +440,6 @@ func (a *App) helpView(w, h int) string {
 func Run(a *App, opts ...tea.ProgramOption) error {
 	p := tea.NewProgram(a, opts...)
 	_, err := p.Run()
+	a.runs.Shutdown()
 	return err
 }

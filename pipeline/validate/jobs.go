@@ -1,0 +1,134 @@
+package validate
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"curate/pipeline"
+	"curate/pipeline/taskdir"
+)
+
+// ResolveTaskDir turns a task's task_dir into an absolute folder inside
+// root (relative paths) or as stored (absolute paths) that holds a
+// task.toml.
+func ResolveTaskDir(root string, t *pipeline.Task) (string, error) {
+	if t.TaskDir == "" {
+		return "", fmt.Errorf("no task dir (build or import it first)")
+	}
+	dir := t.TaskDir
+	if !filepath.IsAbs(dir) {
+		var err error
+		if dir, err = taskdir.SafeJoin(root, dir); err != nil {
+			return "", err
+		}
+	}
+	fi, err := os.Stat(filepath.Join(dir, "task.toml"))
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("task dir %s has no task.toml", dir)
+	}
+	return filepath.Clean(dir), nil
+}
+
+// Skip is a task left out of a validation, with why.
+type Skip struct {
+	TaskID string
+	Reason string
+}
+
+// Jobs makes one job per task and mode, in task order, for the tasks whose
+// task dir resolves under root and has a digest; the others are skipped.
+// `curate validate` and the workbench's Runs screen both start here.
+func Jobs(root string, tasks []*pipeline.Task, modes []string) ([]Job, []Skip) {
+	var jobs []Job
+	var skips []Skip
+	for _, t := range tasks {
+		dir, err := ResolveTaskDir(root, t)
+		if err != nil {
+			skips = append(skips, Skip{t.ID, err.Error()})
+			continue
+		}
+		digest, err := taskdir.Digest(dir)
+		if err != nil {
+			skips = append(skips, Skip{t.ID, fmt.Sprintf("digest %s: %s", dir, err)})
+			continue
+		}
+		for _, m := range modes {
+			jobs = append(jobs, Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m})
+		}
+	}
+	return jobs, skips
+}
+
+// TaskStore is what RecordResults needs of the workspace store.
+type TaskStore interface {
+	Task(ctx context.Context, id string) (*pipeline.Task, error)
+	UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error
+}
+
+// RecordResults updates each task's status from a validation (valid when
+// every finished run is ok, invalid when one failed on the task's own
+// merit) and keeps gold's lists on the task and in its SWE-bench record.
+func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipeline.Run) error {
+	byTask := map[string][]*pipeline.Run{}
+	var order []string
+	for _, r := range runs {
+		if r == nil {
+			continue
+		}
+		if _, ok := byTask[r.TaskID]; !ok {
+			order = append(order, r.TaskID)
+		}
+		byTask[r.TaskID] = append(byTask[r.TaskID], r)
+	}
+	var changed []*pipeline.Task
+	for _, id := range order {
+		t, err := st.Task(ctx, id)
+		if err != nil {
+			return err
+		}
+		verdict := pipeline.StatusValid
+		decided := false
+		for _, r := range byTask[id] {
+			switch r.Outcome {
+			case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
+				continue // says nothing about the task
+			case pipeline.OutcomeOK:
+			default:
+				verdict = pipeline.StatusInvalid
+			}
+			decided = true
+			if r.Mode == ModeGold && r.Outcome == pipeline.OutcomeOK {
+				if t.Extra == nil {
+					t.Extra = map[string]any{}
+				}
+				t.Extra["FAIL_TO_PASS"] = r.FailToPass
+				t.Extra["PASS_TO_PASS"] = r.PassToPass
+				if dir, err := ResolveTaskDir(root, t); err == nil {
+					if err := UpdateSWEBenchRecord(dir, r.FailToPass, r.PassToPass); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if decided {
+			t.Status = verdict
+			changed = append(changed, t)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	return st.UpsertTasks(ctx, changed)
+}
+
+// NewRunID makes a sortable, unique run id like r261121-150405-3fa9.
+func NewRunID() string {
+	var b [2]byte
+	rand.Read(b[:])
+	return "r" + time.Now().UTC().Format("060102-150405") + "-" + hex.EncodeToString(b[:])
+}
