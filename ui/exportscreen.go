@@ -346,4 +346,3 @@ func (s *ExportScreen) View() string {
 	}
 	return fit(b.String(), s.w, s.h)
 }
-

@@ -123,13 +123,13 @@ type (
 	}
 )
 
-func (runsLoadedMsg) target() tabID  { return tabRuns }
-func (runStartedMsg) target() tabID  { return tabRuns }
-func (runDoneMsg) target() tabID     { return tabRuns }
-func (batchDoneMsg) target() tabID   { return tabRuns }
-func (logBatchMsg) target() tabID    { return tabRuns }
-func (logFileMsg) target() tabID     { return tabRuns }
-func (editorDoneMsg) target() tabID  { return tabRuns }
+func (runsLoadedMsg) target() tabID { return tabRuns }
+func (runStartedMsg) target() tabID { return tabRuns }
+func (runDoneMsg) target() tabID    { return tabRuns }
+func (batchDoneMsg) target() tabID  { return tabRuns }
+func (logBatchMsg) target() tabID   { return tabRuns }
+func (logFileMsg) target() tabID    { return tabRuns }
+func (editorDoneMsg) target() tabID { return tabRuns }
 
 // NewRuns makes the Runs screen.
 func NewRuns(c *Context, svc *Services, long *longJobs) *Runs {
