@@ -257,6 +257,9 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 		}
 		return scr.Update(m)
 	}
+	if !k.Is(m, "cancel_job") {
+		a.long.confirm = false
+	}
 	switch {
 	case k.Is(m, "quit"):
 		return tea.Quit

@@ -23,7 +23,7 @@ func TestHelpIsTheActiveScreens(t *testing.T) {
 }
 
 func TestPaletteListsAndRunsActions(t *testing.T) {
-	a, _ := newTestApp(t, "dark", 160, 80)
+	a, _ := newTestApp(t, "dark", 160, 120)
 	press(t, a, ":")
 	v := plain(a.View())
 	for _, act := range actions {

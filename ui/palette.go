@@ -109,7 +109,7 @@ func keyMsg(s string) tea.KeyMsg {
 		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
 		"space": tea.KeySpace, " ": tea.KeySpace, "backspace": tea.KeyBackspace,
 		"ctrl+c": tea.KeyCtrlC, "ctrl+b": tea.KeyCtrlB, "ctrl+f": tea.KeyCtrlF, "ctrl+s": tea.KeyCtrlS,
-		"ctrl+z": tea.KeyCtrlZ, "ctrl+r": tea.KeyCtrlR, "ctrl+u": tea.KeyCtrlU, "ctrl+d": tea.KeyCtrlD,
+		"ctrl+x": tea.KeyCtrlX, "ctrl+z": tea.KeyCtrlZ, "ctrl+r": tea.KeyCtrlR, "ctrl+u": tea.KeyCtrlU, "ctrl+d": tea.KeyCtrlD,
 	}
 	if t, ok := named[s]; ok {
 		if t == tea.KeySpace {

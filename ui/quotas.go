@@ -278,7 +278,7 @@ func (s *Quotas) layout() {
 	s.cursor = min(s.cursor, len(rows)-1)
 }
 
-func (s *Quotas) listRows() int { return max(s.h-9, 3) }
+func (s *Quotas) listRows() int { return max(s.h-6, 3) }
 
 func (s *Quotas) key(m tea.KeyMsg) tea.Cmd {
 	k := s.ctx.Keys

@@ -498,6 +498,14 @@ func (s *Runs) cancelEntry(e *runEntry) tea.Cmd {
 		s.cancels.Store(e.key, true)
 		return statusCmd("cancelled "+e.run.TaskID+" "+e.run.Mode+" before it starts", false)
 	}
+	if s.batches[e.batch] == nil && s.svc.LogDir != "" {
+		// Another curate process runs it: leave the marker `curate runs
+		// cancel` leaves, which that process polls for.
+		if err := os.WriteFile(filepath.Join(s.svc.LogDir, e.run.ID+".cancel"), nil, 0o644); err != nil {
+			return statusCmd("cancel "+e.run.ID+": "+err.Error(), true)
+		}
+		return statusCmd("asked the process running "+e.run.ID+" to cancel it", false)
+	}
 	s.cancels.Store(e.run.ID, true)
 	return statusCmd("cancelling "+e.run.ID+"…", false)
 }

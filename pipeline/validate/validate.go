@@ -137,7 +137,11 @@ func (v *Validator) runJob(parent context.Context, runner Runner, job Job) *pipe
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	if v.CancelRequested != nil {
-		go v.pollCancel(ctx, cancel, id)
+		if v.CancelRequested(id) { // asked before it started (a queued run)
+			cancel(ErrCancelRequested)
+		} else {
+			go v.pollCancel(ctx, cancel, id)
+		}
 	}
 
 	v.execute(ctx, runner, job, run, log)
