@@ -309,7 +309,7 @@ func (s *ExportScreen) View() string {
 	if s.editing {
 		b.WriteString("  " + s.input.View() + "\n")
 	} else {
-		b.WriteString("  Destination: " + st.Accent.Render(sanitize.Line(s.dest)) + st.Muted.Render("  (o edits)") + "\n")
+		b.WriteString("  Destination: " + st.Accent.Render(sanitize.Line(s.shown(s.dest))) + st.Muted.Render("  (o edits)") + "\n")
 	}
 	switch {
 	case s.job != nil:
@@ -322,7 +322,7 @@ func (s *ExportScreen) View() string {
 	for _, w := range s.written {
 		files := make([]string, len(w.Files))
 		for i, f := range w.Files {
-			files[i] = filepath.Join(w.Out, f)
+			files[i] = s.shown(filepath.Join(w.Out, f))
 		}
 		msg := fmt.Sprintf("  ✓ %-8s %d tasks → %s", w.Format, w.Tasks, strings.Join(files, ", "))
 		if len(w.Skipped) > 0 {
@@ -345,4 +345,14 @@ func (s *ExportScreen) View() string {
 		b.WriteString(strings.Join(lines[s.scroll:end], "\n"))
 	}
 	return fit(b.String(), s.w, s.h)
+}
+
+// shown is a path relative to the workspace when it is inside it.
+func (s *ExportScreen) shown(p string) string {
+	if s.ctx.Root != "" {
+		if rel, err := filepath.Rel(s.ctx.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return "./" + rel
+		}
+	}
+	return p
 }

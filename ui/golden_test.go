@@ -18,7 +18,6 @@ func TestGoldenViews(t *testing.T) {
 		{"diff-side-by-side", []string{"d", "S"}},
 		{"help", []string{"?"}},
 		{"bulk", []string{"esc", "B", "3"}},
-		{"placeholder-runs", []string{"tab", "tab", "tab"}},
 	}
 	for _, theme := range []string{"dark", "light"} {
 		for _, w := range []int{80, 160} {

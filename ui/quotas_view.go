@@ -7,8 +7,18 @@ import (
 	"curate/pipeline/sanitize"
 )
 
-// quotaBarWidth is the cells of a bar at full scale.
-const quotaBarWidth = 24
+// columns of a quota row: dimension, value, the bar (what is left), then
+// selected, min, target, max and eligible.
+func (s *Quotas) valueWidth() int {
+	if s.w >= 120 {
+		return 24
+	}
+	return 16
+}
+
+func (s *Quotas) barWidth() int {
+	return max(min(s.w-(2+11+1+s.valueWidth()+1)-34, 40), 6)
+}
 
 // View: the verdict line, the editable rows with bars, entered/left and
 // the violations.
@@ -50,7 +60,7 @@ func (s *Quotas) View() string {
 			cols[i] = "[" + cols[i] + "]"
 		}
 	}
-	b.WriteString(st.Header.Render(padRight(fmt.Sprintf("  %-11s %-24s %-*s %-8s %6s %8s %6s %8s", "DIMENSION", "VALUE", quotaBarWidth, "SELECTED", "", cols[0], cols[1], cols[2], "ELIGIBLE"), s.w)) + "\n")
+	b.WriteString(st.Header.Render(padRight(fmt.Sprintf("  %-11s %-*s %-*s %6s %6s %6s %6s", "DIMENSION", s.valueWidth(), "VALUE", s.barWidth()+5, "SELECTED", cols[0], cols[1], cols[2], "ELIG"), s.w)) + "\n")
 	scale := s.scales()
 	rows := s.listRows()
 	for i := s.offset; i < len(s.rows) && i < s.offset+rows; i++ {
@@ -122,10 +132,11 @@ func (s *Quotas) rowView(i int, scale map[string]int) string {
 			cells[j] = "–"
 		}
 	}
-	n := r.have * quotaBarWidth / scale[r.dim]
-	bar := st.Bar.Render(strings.Repeat("█", n)) + st.BarEmpty.Render(strings.Repeat("░", quotaBarWidth-n))
+	bw := s.barWidth()
+	n := min(r.have*bw/scale[r.dim], bw)
+	bar := st.Bar.Render(strings.Repeat("█", n)) + st.BarEmpty.Render(strings.Repeat("░", bw-n))
 	if !met {
-		bar = st.Bad.Render(strings.Repeat("█", n)) + st.BarEmpty.Render(strings.Repeat("░", quotaBarWidth-n))
+		bar = st.Bad.Render(strings.Repeat("█", n)) + st.BarEmpty.Render(strings.Repeat("░", bw-n))
 	}
 	cur := "  "
 	if i == s.cursor {
@@ -139,8 +150,9 @@ func (s *Quotas) rowView(i int, scale map[string]int) string {
 	if r.dim == "" {
 		eligible = ""
 	}
-	left := fmt.Sprintf("%s%-11s %-24s ", cur, dim, truncate(val, 24))
-	right := fmt.Sprintf(" %-8d %6s %8s %6s %8s", r.have, cells[0], cells[1], cells[2], eligible)
+	vw := s.valueWidth()
+	left := fmt.Sprintf("%s%-11s %s ", cur, dim, padRight(val, vw))
+	right := fmt.Sprintf(" %4d %6s %6s %6s %6s", r.have, cells[0], cells[1], cells[2], eligible)
 	if i == s.cursor {
 		left = st.Cursor.Render(left)
 	}

@@ -40,7 +40,8 @@ func (s *Runs) View() string {
 func (s *Runs) listView() string {
 	st := s.ctx.Styles
 	var b strings.Builder
-	b.WriteString(st.Header.Render(padRight(fmt.Sprintf("  %-10s %-22s %-28s %-7s %-14s %s", "STATE", "RUN", "TASK", "MODE", "OUTCOME", "DETAIL"), s.w)) + "\n")
+	tw := max(min(s.w-61, 28), 12)
+	b.WriteString(st.Header.Render(padRight(fmt.Sprintf("  %-10s %-19s %-*s %-7s %-14s %s", "STATE", "RUN", tw, "TASK", "MODE", "OUTCOME", "DETAIL"), s.w)) + "\n")
 	v := s.visible()
 	rows := s.listRows()
 	if len(v) == 0 {
@@ -53,7 +54,7 @@ func (s *Runs) listView() string {
 	}
 	for i := s.offset; i < len(v) && i < s.offset+rows; i++ {
 		e := v[i]
-		line := fmt.Sprintf("%-10s %-22s %-28s %-7s %-14s %s", stateText(e), e.run.ID, truncate(sanitize.Line(e.run.TaskID), 28),
+		line := fmt.Sprintf("%-10s %-19s %s %-7s %-14s %s", stateText(e), e.run.ID, padRight(sanitize.Line(e.run.TaskID), tw),
 			e.run.Mode, outcomeText(e), sanitize.Line(e.run.Detail))
 		if i == s.cursor {
 			line = st.Cursor.Render(padRight("> "+line, s.w))
@@ -161,7 +162,7 @@ func (s *Runs) logView() string {
 			wrap = "wrap on"
 		}
 		src := ""
-		if e.fromFile {
+		if e.fromFile && e.run.LogPath != "" {
 			src = " · from " + sanitize.Line(e.run.LogPath)
 		}
 		focus := " "

@@ -86,9 +86,9 @@ func TestProgramDiff(t *testing.T) {
 	send(tm, "t")
 	waitFor(t, tm.Output(), "tests/test_calc.py")
 	send(tm, "tab")
-	waitFor(t, tm.Output(), "Validation runs with live logs")
+	waitFor(t, tm.Output(), "(f next class)")
 	send(tm, "tab", "tab")
-	waitFor(t, tm.Output(), "Export formats")
+	waitFor(t, tm.Output(), "Formats:")
 	a := finish(t, tm)
 	if a.active != tabExport {
 		t.Errorf("three tabs from Diff: tab %d", a.active)
