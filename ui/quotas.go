@@ -137,7 +137,7 @@ func (s *Quotas) Update(msg tea.Msg) tea.Cmd {
 		s.dirty = false
 		return statusCmd("saved budget and quotas to curate.toml", false)
 	case tea.KeyMsg:
-		return s.key(m)
+		return eachKey(m, s.Capturing, s.key)
 	}
 	return nil
 }
@@ -355,6 +355,9 @@ func (s *Quotas) nudge(d int) tea.Cmd {
 	if r.dim == "" {
 		return s.setBudget(s.budget + d)
 	}
+	if r.value == "" {
+		return statusCmd("tasks without a "+r.dim+" cannot carry a quota", true)
+	}
 	q := pipeline.Quota{Dimension: r.dim, Value: r.value}
 	if r.quota >= 0 {
 		q = s.quotas[r.quota]
@@ -388,6 +391,9 @@ func (s *Quotas) typed(text string) tea.Cmd {
 			return statusCmd(fmt.Sprintf("%q is not a count", text), true)
 		}
 		v = &n
+	}
+	if r.dim != "" && r.value == "" {
+		return statusCmd("tasks without a "+r.dim+" cannot carry a quota", true)
 	}
 	if r.dim == "" {
 		if v == nil {

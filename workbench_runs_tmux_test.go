@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"curate/internal/testenv"
+	"curate/pipeline"
+	"curate/pipeline/export"
+)
+
+// TestWorkbenchPart2InTmux drives the real binary on the demo workspace
+// with the real Docker engine: validate a built demo task from the Runs
+// screen and watch its log, change a quota and see the bars and the
+// entered/left lists change, export and find the files on disk.
+func TestWorkbenchPart2InTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	cli := testenv.RequireDocker(t)
+	base := testenv.BaseImage(t)
+	if err := cli.ImageTag(context.Background(), base, DemoBaseImage); err != nil {
+		t.Fatalf("tag %s as %s: %v", base, DemoBaseImage, err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "curate")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	demo := filepath.Join(dir, "demo")
+	if out, err := exec.Command(bin, "demo", "--dir", demo, "--no-open").CombinedOutput(); err != nil {
+		t.Fatalf("curate demo: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { exec.Command(bin, "-w", demo, "env", "prune").Run() })
+	id := "acme__calc-1"
+	if out, err := exec.Command(bin, "-w", demo, "show", id, "--json").Output(); err != nil || !strings.Contains(string(out), `"status": "built"`) {
+		t.Fatalf("demo task %s is not built: %v\n%s", id, err, out)
+	}
+
+	socket := fmt.Sprintf("curate-act-%d", os.Getpid())
+	tm := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tm("new-session", "-d", "-x", "160", "-y", "45", "-e", "USER=tmux-curator", "-e", "EDITOR=true", bin+" --workspace "+demo+" 2>"+filepath.Join(dir, "stderr"))
+	t.Cleanup(func() { exec.Command("tmux", "-L", socket, "kill-server").Run() })
+	pane := func() string { return tm("capture-pane", "-p", "-t", "0") }
+	wait := func(what string, limit time.Duration, texts ...string) string {
+		t.Helper()
+		deadline := time.Now().Add(limit)
+		for {
+			p := pane()
+			ok := true
+			for _, s := range texts {
+				ok = ok && strings.Contains(p, s)
+			}
+			if ok {
+				return p
+			}
+			if time.Now().After(deadline) {
+				errs, _ := os.ReadFile(filepath.Join(dir, "stderr"))
+				t.Fatalf("%s: %q not on screen:\n%s\nstderr: %s", what, texts, p, errs)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	keys := func(k ...string) { tm(append([]string{"send-keys", "-t", "0"}, k...)...) }
+	text := func(s string) { tm("send-keys", "-t", "0", "-l", s) }
+
+	wait("start", 30*time.Second, "[1 Candidates]", "tasks · marked 0")
+	keys("/")
+	text(id)
+	wait("filtered", 30*time.Second, "1/")
+	keys("Enter", "Tab", "Tab", "Tab")
+	wait("runs screen", 10*time.Second, "[4 Runs]", "(f next class)")
+
+	// Validate the current task: NOP then Oracle, with the log streaming.
+	keys("v")
+	wait("form", 5*time.Second, "Start a validation", "current task ("+id+")", "nop,oracle")
+	keys("Enter")
+	wait("log", 60*time.Second, "log r", "following", "curate: nop "+id) // the run may be over already (cached image)
+	wait("log lines", 240*time.Second, "test session starts")
+	p := wait("finished", 240*time.Second, "validation done: 2 ok, 0 not ok")
+	if !regexp.MustCompile(`nop\s+ok 0`).MatchString(p) || !regexp.MustCompile(`oracle\s+ok 1`).MatchString(p) {
+		t.Fatalf("want NOP 0 and Oracle 1:\n%s", p)
+	}
+	// Pause by scrolling up in the log, then follow again.
+	keys("Enter", "k")
+	wait("paused", 5*time.Second, "paused at line")
+	keys("G")
+	wait("following", 5*time.Second, "following")
+	keys("Escape")
+
+	// Quotas: put a minimum on the first dimension value and watch it move.
+	keys("Tab")
+	p = wait("quotas", 30*time.Second, "[5 Quotas]", "feasible", "entered (0)", "left (0)")
+	keys("j", "j")
+	before := rowOf(wait("row", 5*time.Second, "> sdlc_phase  Architecture"), "> ")
+	text("+")
+	p = wait("nudged", 10*time.Second, "unsaved (S saves, D discards)", "entered (1)", "left (1)")
+	after := rowOf(p, "> ")
+	if before == after {
+		t.Fatalf("the row did not change after +:\n%s", p)
+	}
+	entered := regexp.MustCompile(`entered \(1\): (\S+)`).FindStringSubmatch(p)
+	if entered == nil {
+		t.Fatalf("no entered id:\n%s", p)
+	}
+
+	// Export the current solve.
+	keys("Tab")
+	wait("export", 30*time.Second, "[6 Export]", "Task Selection Methodology")
+	keys("X")
+	wait("exported", 60*time.Second, "exported selection wb-", "✓ csv")
+	for _, f := range []string{export.ManifestFile, export.ReportFile, export.CSVFile} {
+		if _, err := os.Stat(filepath.Join(demo, "export", f)); err != nil {
+			t.Errorf("export: %v", err)
+		}
+	}
+	manifest, _ := os.ReadFile(filepath.Join(demo, "export", export.ManifestFile))
+	if !strings.Contains(string(manifest), entered[1]) {
+		t.Errorf("the task that entered (%s) is not in the exported manifest", entered[1])
+	}
+	keys("q")
+	deadline := time.Now().Add(10 * time.Second)
+	for exec.Command("tmux", "-L", socket, "has-session").Run() == nil && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	out, err := exec.Command(bin, "-w", demo, "runs", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []pipeline.Run
+	if err := json.Unmarshal(out, &runs); err != nil || len(runs) != 2 {
+		t.Fatalf("runs: %v\n%s", err, out)
+	}
+	for _, r := range runs {
+		if r.TaskID != id || r.Outcome != pipeline.OutcomeOK {
+			t.Errorf("run %+v", r)
+		}
+		if data, err := os.ReadFile(r.LogPath); err != nil || !strings.Contains(string(data), "curate: outcome ok") {
+			t.Errorf("log %s: %v", r.LogPath, err)
+		}
+	}
+}
+
+// rowOf is the screen line that starts with prefix.
+func rowOf(screen, prefix string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
+}
