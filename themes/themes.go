@@ -6,6 +6,7 @@ package themes
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
@@ -118,12 +119,8 @@ type Styles struct {
 
 // Build turns a palette into styles on renderer r.
 func Build(p Palette, r *lipgloss.Renderer) *Styles {
-	c := func(s string) lipgloss.TerminalColor {
-		if s == "" {
-			return lipgloss.NoColor{}
-		}
-		return lipgloss.Color(s)
-	}
+	profile := r.ColorProfile()
+	c := func(s string) lipgloss.TerminalColor { return convert(profile, s) }
 	n := r.NewStyle
 	s := &Styles{Palette: p, Profile: r.ColorProfile()}
 	s.Base = n().Foreground(c(p.Fg))
@@ -176,7 +173,7 @@ func Build(p Palette, r *lipgloss.Renderer) *Styles {
 		e := s.Chroma.Get(tt)
 		st := n()
 		if e.Colour.IsSet() {
-			st = st.Foreground(lipgloss.Color(e.Colour.String()))
+			st = st.Foreground(c(e.Colour.String()))
 		}
 		if e.Bold == chroma.Yes {
 			st = st.Bold(true)
@@ -189,6 +186,24 @@ func Build(p Palette, r *lipgloss.Renderer) *Styles {
 		s.wordDel[tt] = st.Background(c(p.WordDelBg)).Bold(true)
 	}
 	return s
+}
+
+// convert turns a hex colour into the profile's own colour once, so that
+// rendering never searches for the nearest ANSI colour (which costs more
+// than the rest of a frame).
+func convert(p termenv.Profile, hex string) lipgloss.TerminalColor {
+	if hex == "" {
+		return lipgloss.NoColor{}
+	}
+	switch col := p.Color(hex).(type) {
+	case termenv.ANSIColor:
+		return lipgloss.Color(strconv.Itoa(int(col)))
+	case termenv.ANSI256Color:
+		return lipgloss.Color(strconv.Itoa(int(col)))
+	case termenv.RGBColor:
+		return lipgloss.Color(string(col))
+	}
+	return lipgloss.NoColor{}
 }
 
 // tokenTypes are the chroma categories we colour; finer types fall back to

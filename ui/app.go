@@ -360,15 +360,7 @@ func (a *App) tabBar(w int) string {
 func (a *App) statusBar(w int) string {
 	st, c := a.ctx.Styles, a.ctx
 	shown, total, marked := a.candidates.counts()
-	pinned, excluded := 0, 0
-	for _, t := range c.Catalog.Tasks {
-		if t.Labels.Pinned {
-			pinned++
-		}
-		if t.Labels.Excluded {
-			excluded++
-		}
-	}
+	pinned, excluded := c.Catalog.Pinned, c.Catalog.Excluded
 	docker := st.StatusBar.Render(" docker ?")
 	switch c.Docker {
 	case dockerUp:

@@ -47,6 +47,18 @@ type Catalog struct {
 	Tasks  []*pipeline.Task
 	Latest map[string]*pipeline.Run
 	index  map[string]int
+	// Pinned and Excluded are kept up to date so the status bar never
+	// walks the catalogue.
+	Pinned, Excluded int
+}
+
+func (c *Catalog) count(t *pipeline.Task, d int) {
+	if t.Labels.Pinned {
+		c.Pinned += d
+	}
+	if t.Labels.Excluded {
+		c.Excluded += d
+	}
 }
 
 // NewCatalog indexes tasks (sorted by id) and runs (newest first, as
@@ -56,6 +68,7 @@ func NewCatalog(tasks []*pipeline.Task, runs []*pipeline.Run) *Catalog {
 	c := &Catalog{Tasks: tasks, Latest: map[string]*pipeline.Run{}, index: make(map[string]int, len(tasks))}
 	for i, t := range tasks {
 		c.index[t.ID] = i
+		c.count(t, 1)
 	}
 	for _, r := range runs {
 		if _, ok := c.Latest[r.TaskID]; !ok {
@@ -89,7 +102,9 @@ func (c *Catalog) Index(id string) int {
 func (c *Catalog) Replace(tasks []*pipeline.Task) {
 	for _, t := range tasks {
 		if i, ok := c.index[t.ID]; ok {
+			c.count(c.Tasks[i], -1)
 			c.Tasks[i] = t
+			c.count(t, 1)
 		}
 	}
 }

@@ -2,13 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"path"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 
-	"curate/pipeline/sanitize"
 	"curate/themes"
 	"curate/ui/unidiff"
 )
@@ -308,13 +309,30 @@ func (d *diffDoc) lexer(fi int) chroma.Lexer {
 	if lx, ok := d.lexers[fi]; ok {
 		return lx
 	}
-	lx := lexers.Match(d.files[fi].Name())
-	if lx == nil {
-		lx = lexers.Fallback
-	}
-	lx = chroma.Coalesce(lx)
+	lx := lexerFor(d.files[fi].Name())
 	d.lexers[fi] = lx
 	return lx
 }
 
-var _ = sanitize.Line
+// lexerCache maps a file extension (or a base name without one, such as
+// Dockerfile) to its lexer: chroma's Match tries every lexer's globs and
+// costs milliseconds.
+var lexerCache sync.Map
+
+func lexerFor(name string) chroma.Lexer {
+	key := path.Ext(name)
+	if key == "" {
+		key = path.Base(name)
+	}
+	if lx, ok := lexerCache.Load(key); ok {
+		return lx.(chroma.Lexer)
+	}
+	lx := lexers.Match(name)
+	if lx == nil {
+		lx = lexers.Fallback
+	}
+	lx = chroma.Coalesce(lx)
+	lexerCache.Store(key, lx)
+	return lx
+}
+
