@@ -74,7 +74,7 @@ func (s *Candidates) Init() tea.Cmd { return loadViewsCmd(s.ctx.Root) }
 func (s *Candidates) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.label.width = w
-	s.filterInput.Width = max(w-4, 10)
+	s.filterInput.Width = max(w-36, 10)
 	s.clamp()
 }
 

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"strings"
-
-	"github.com/charmbracelet/lipgloss"
 )
 
 func (s *Candidates) promptLines() int {
@@ -139,5 +137,3 @@ func (s *Candidates) View() string {
 	}
 	return b.String()
 }
-
-var _ = lipgloss.Width

@@ -28,6 +28,8 @@ type diffDoc struct {
 	styles *themes.Styles
 	cache  map[int]string
 	lexers map[int]chroma.Lexer
+	// paints of the gutter and markers, drawn on every line
+	lineNo, plus, minus themes.Paint
 }
 
 type rowKind uint8
@@ -49,7 +51,8 @@ type diffRow struct {
 }
 
 func newDiffDoc(files []unidiff.File, sideBySide bool, width int, st *themes.Styles) *diffDoc {
-	d := &diffDoc{files: files, sideBySide: sideBySide, width: width, styles: st, cache: map[int]string{}, lexers: map[int]chroma.Lexer{}}
+	d := &diffDoc{files: files, sideBySide: sideBySide, width: width, styles: st, cache: map[int]string{}, lexers: map[int]chroma.Lexer{},
+		lineNo: themes.PaintOf(st.LineNo), plus: themes.PaintOf(st.Added), minus: themes.PaintOf(st.Removed)}
 	n := 0
 	for i := range files {
 		n++
@@ -179,20 +182,18 @@ func (d *diffDoc) renderRow(i int) string {
 }
 
 func (d *diffDoc) unifiedLine(fi int, l, partner *unidiff.Line, w int) string {
-	st := d.styles
 	no := func(n int) string {
 		if n == 0 {
 			return "     "
 		}
 		return fmt.Sprintf("%5d", n)
 	}
-	gutter := st.LineNo.Render(no(l.OldNo) + " " + no(l.NewNo) + " ")
+	gutter := d.lineNo.Render(no(l.OldNo) + " " + no(l.NewNo) + " ")
 	return gutter + d.code(fi, l, partner, max(w-12, 1))
 }
 
 // half renders one side of a side-by-side row; l may be nil (padding).
 func (d *diffDoc) half(fi int, l, other *unidiff.Line, old bool, w int) string {
-	st := d.styles
 	if l == nil {
 		return strings.Repeat(" ", w)
 	}
@@ -204,20 +205,19 @@ func (d *diffDoc) half(fi int, l, other *unidiff.Line, old bool, w int) string {
 	if l.Kind != unidiff.Context && other != nil && other.Kind != unidiff.Context {
 		partner = other
 	}
-	return st.LineNo.Render(fmt.Sprintf("%5d ", n)) + padRight(d.code(fi, l, partner, max(w-6, 1)), max(w-6, 1))
+	return d.lineNo.Render(fmt.Sprintf("%5d ", n)) + padRight(d.code(fi, l, partner, max(w-6, 1)), max(w-6, 1))
 }
 
 // code renders marker and text of a line, highlighted for its file type,
 // with the words that differ from its partner line marked.
 func (d *diffDoc) code(fi int, l, partner *unidiff.Line, w int) string {
-	st := d.styles
 	text := displayText(l.Text)
 	marker := " "
 	switch l.Kind {
 	case unidiff.Added:
-		marker = st.Added.Render("+")
+		marker = d.plus.Render("+")
 	case unidiff.Removed:
-		marker = st.Removed.Render("-")
+		marker = d.minus.Render("-")
 	}
 	from, to := 0, 0
 	if partner != nil && partner.Kind != l.Kind {
@@ -293,11 +293,17 @@ func (d *diffDoc) highlight(fi int, text string, from, to int, added bool) strin
 				cut = from - pos
 			}
 			piece := v[:cut]
+			var mode int8
 			if marked {
-				b.WriteString(st.TokenChanged(tok.Type, added).Render(piece))
-			} else {
-				b.WriteString(st.Token(tok.Type).Render(piece))
+				mode = -1
+				if added {
+					mode = 1
+				}
 			}
+			p := st.TokenPaint(tok.Type, mode)
+			b.WriteString(p.Pre)
+			b.WriteString(piece)
+			b.WriteString(p.Post)
 			pos += cut
 			v = v[cut:]
 		}
@@ -335,4 +341,3 @@ func lexerFor(name string) chroma.Lexer {
 	lexerCache.Store(key, lx)
 	return lx
 }
-

@@ -7,9 +7,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"curate/pipeline/sanitize"
-	"curate/ui/unidiff"
 )
 
 // DiffScreen shows a task's bug, fix and test patches with a file list,
@@ -327,8 +327,9 @@ func (s *DiffScreen) fileList(w, h int) []string {
 		counts := fmt.Sprintf(" +%d -%d", f.Added, f.Removed)
 		name := sanitize.Line(f.Name())
 		room := w - len(counts) - 2
-		if len(name) > room && room > 1 {
-			name = "…" + name[len(name)-room+1:]
+		if ansi.StringWidth(name) > room && room > 1 {
+			// Keep the end of the path: the file name says most.
+			name = ansi.TruncateLeft(name, ansi.StringWidth(name)-room+1, "…")
 		}
 		line := padRight(name, max(room, 0)) + counts
 		if i == cur {
@@ -339,5 +340,3 @@ func (s *DiffScreen) fileList(w, h int) []string {
 	}
 	return out
 }
-
-var _ = unidiff.Added
