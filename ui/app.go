@@ -226,6 +226,15 @@ func describeEvents(what string, evs []pipeline.Event) string {
 }
 
 func (a *App) key(m tea.KeyMsg) tea.Cmd {
+	if m.Type == tea.KeyRunes && len(m.Runes) > 1 && !m.Paste {
+		// Bubble Tea delivers keys typed faster than a read (key repeat,
+		// tmux send-keys) as one message; each is a keypress here.
+		cmds := make([]tea.Cmd, 0, len(m.Runes))
+		for _, r := range m.Runes {
+			cmds = append(cmds, a.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: m.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	k := a.ctx.Keys
 	if a.palette != nil {
 		return a.palette.update(m, a)

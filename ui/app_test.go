@@ -98,3 +98,15 @@ func TestUntrustedTextIsSanitized(t *testing.T) {
 		t.Errorf("the visible text of the title should survive:\n%s", p)
 	}
 }
+
+func TestRunsOfKeysAreSeparateKeypresses(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 40)
+	run(t, a, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")} })
+	if a.candidates.cursor != 3 {
+		t.Errorf("jjj moved the cursor to %d, want 3", a.candidates.cursor)
+	}
+	run(t, a, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/sgt")} })
+	if a.candidates.filterText != "sgt" {
+		t.Errorf("/sgt typed as one message: filter %q", a.candidates.filterText)
+	}
+}
