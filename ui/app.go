@@ -134,7 +134,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.status, a.statErr = "load tasks: "+m.err.Error(), true
 		}
 		if m.catalog != nil {
-			a.ctx.Catalog = m.catalog
+			a.ctx.Catalog, a.ctx.Selection = m.catalog, m.selection
 			if a.ctx.Catalog.Task(a.ctx.CurrentID) == nil {
 				a.ctx.CurrentID = firstID(m.catalog)
 			}
@@ -381,8 +381,20 @@ func (a *App) statusBar(w int) string {
 	if name == "" {
 		name = "no workspace"
 	}
-	left := st.StatusKey.Render(sanitize.Line(name)) +
-		st.StatusBar.Render(fmt.Sprintf(" %d/%d tasks · marked %d · pinned %d · excluded %d · jobs %d", shown, total, marked, pinned, excluded, c.Jobs)) + docker
+	sel := "no selection"
+	if s := c.Selection; s.name != "" {
+		sel = fmt.Sprintf("selected %d", s.selected)
+		if s.budget > 0 {
+			sel = fmt.Sprintf("selected %d/%d", s.selected, s.budget)
+		}
+	}
+	counts := fmt.Sprintf(" · %d/%d tasks · marked %d · pinned %d · excluded %d · %s · jobs %d", shown, total, marked, pinned, excluded, sel, c.Jobs)
+	if w < 120 { // short labels so an 80-column bar keeps every number
+		sel = strings.NewReplacer("selected ", "sel ", "no selection", "sel -").Replace(sel)
+		counts = fmt.Sprintf(" · %d/%d · mk %d · pin %d · excl %d · %s · jobs %d", shown, total, marked, pinned, excluded, sel, c.Jobs)
+	}
+	// Docker first: it must not be cut off on a narrow terminal.
+	left := st.StatusKey.Render(sanitize.Line(name)) + docker + st.StatusBar.Render(counts)
 	msg := a.status
 	if msg != "" {
 		style := st.StatusBar

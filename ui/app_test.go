@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"context"
 	"regexp"
+	"time"
+
+	"curate/pipeline"
 	"strings"
 	"testing"
 
@@ -108,5 +112,29 @@ func TestRunsOfKeysAreSeparateKeypresses(t *testing.T) {
 	run(t, a, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/sgt")} })
 	if a.candidates.filterText != "sgt" {
 		t.Errorf("/sgt typed as one message: filter %q", a.candidates.filterText)
+	}
+}
+
+func TestStatusBarSelection(t *testing.T) {
+	ws := newTestWorkspace(t)
+	sel := &pipeline.Selection{Name: "v1", CreatedAt: time.Now(), Source: "solver", Config: map[string]any{"budget": 835},
+		Tasks: []pipeline.SelectedTask{{TaskID: "sgt-001", Rank: 1}, {TaskID: "sgt-002", Rank: 2}}}
+	if err := ws.Store.SaveSelection(context.Background(), sel); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := NewKeyMap(nil)
+	a := New(Options{Context: &Context{Styles: testStyles(t, "dark"), Keys: keys, Store: ws.Store, Root: ws.Root, Name: "w"}})
+	run(t, a, a.Init())
+	for _, w := range []int{160, 80} {
+		run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: w, Height: 20} })
+		lines := strings.Split(plain(a.View()), "\n")
+		bar := lines[len(lines)-1]
+		want := "selected 2/835"
+		if w < 120 {
+			want = "sel 2/835"
+		}
+		if !strings.Contains(bar, want) || !strings.Contains(bar, "docker ?") || !strings.Contains(bar, "26/26") {
+			t.Errorf("status bar at %d: %q", w, bar)
+		}
 	}
 }

@@ -30,7 +30,14 @@ type Context struct {
 	Jobs          int    // background commands in flight
 	Docker        dockerState
 	Mouse         bool
-	Active        tabID // the tab on screen, so hidden screens load lazily
+	Selection     selectionInfo // the newest saved selection
+	Active        tabID         // the tab on screen, so hidden screens load lazily
+}
+
+// selectionInfo is what the status bar says about the newest selection.
+type selectionInfo struct {
+	name             string
+	selected, budget int
 }
 
 type dockerState int
@@ -184,6 +191,33 @@ func loadCatalogCmd(c *Context) tea.Cmd {
 			return catalogMsg{err: err}
 		}
 		runs, err := st.Runs(ctx, "")
-		return catalogMsg{catalog: NewCatalog(tasks, runs), err: err}
+		if err != nil {
+			return catalogMsg{err: err}
+		}
+		sel, err := newestSelection(ctx, st)
+		return catalogMsg{catalog: NewCatalog(tasks, runs), selection: sel, err: err}
 	})
+}
+
+// newestSelection summarises the newest saved selection: its size and the
+// budget its config recorded (0 when it has none).
+func newestSelection(ctx context.Context, st *store.Store) (selectionInfo, error) {
+	names, err := st.Selections(ctx)
+	if err != nil || len(names) == 0 {
+		return selectionInfo{}, err
+	}
+	sel, err := st.Selection(ctx, names[0])
+	if err != nil {
+		return selectionInfo{}, err
+	}
+	info := selectionInfo{name: sel.Name, selected: len(sel.Tasks)}
+	switch b := sel.Config["budget"].(type) {
+	case float64:
+		info.budget = int(b)
+	case int:
+		info.budget = b
+	case int64:
+		info.budget = int(b)
+	}
+	return info, nil
 }
