@@ -61,6 +61,11 @@ func makeDemo(ctx context.Context, app *App, dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("demo: %w", err)
 	}
+	scorer, _, err := loadScorer(ws, "") // phase, MCP score, difficulty from the profile
+	if err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	rescore(scorer, tasks)
 	if err := ws.Store.UpsertTasks(ctx, tasks); err != nil {
 		return "", fmt.Errorf("demo: %w", err)
 	}

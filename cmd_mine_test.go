@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -15,24 +14,7 @@ import (
 	"curate/workspace"
 )
 
-// cli runs curate in-process and returns exit code, stdout, stderr.
-func mineCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
-func mineWorkspace(t *testing.T) string {
-	t.Helper()
-	ws := filepath.Join(t.TempDir(), "ws")
-	if code, _, e := mineCLI(t, "init", ws); code != 0 {
-		t.Fatal(e)
-	}
-	return ws
-}
-
-func mineCountTasks(t *testing.T, ws string) int {
+func countTasks(t *testing.T, ws string) int {
 	t.Helper()
 	w, err := workspace.Open(context.Background(), ws)
 	if err != nil {
@@ -47,12 +29,12 @@ func mineCountTasks(t *testing.T, ws string) int {
 }
 
 func TestMineGitCommand(t *testing.T) {
-	ws := mineWorkspace(t)
+	ws := newWorkspace(t)
 	hist, err := fixtures.GitHistory(filepath.Join(t.TempDir(), "widgets"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := mineCLI(t, "-w", ws, "mine", "git", hist)
+	code, out, errOut := cli(t, "-w", ws, "mine", "git", hist)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -61,18 +43,18 @@ func TestMineGitCommand(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, _ = mineCLI(t, "-w", ws, "mine", "git", hist, "--preset", "swesmith", "--json", "--limit", "3")
+	code, out, _ = cli(t, "-w", ws, "mine", "git", hist, "--preset", "swesmith", "--json", "--limit", "3")
 	var tasks []map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &tasks) != nil || len(tasks) != 3 {
 		t.Fatalf("--json --limit 3: exit %d, %d tasks:\n%s", code, len(tasks), out)
 	}
-	if mineCountTasks(t, ws) != 8 {
-		t.Errorf("store has %d tasks, want 8", mineCountTasks(t, ws))
+	if countTasks(t, ws) != 8 {
+		t.Errorf("store has %d tasks, want 8", countTasks(t, ws))
 	}
 }
 
 func TestMineGitBadInput(t *testing.T) {
-	ws := mineWorkspace(t)
+	ws := newWorkspace(t)
 	empty := t.TempDir()
 	exec.Command("git", "init", "-q", empty).Run()
 	hist, err := fixtures.GitHistory(filepath.Join(t.TempDir(), "src"))
@@ -98,26 +80,26 @@ func TestMineGitBadInput(t *testing.T) {
 		{[]string{"build"}, "--accepted"},
 		{[]string{"build", "--accepted"}, "no accepted candidates"},
 	} {
-		code, _, errOut := mineCLI(t, append([]string{"-w", ws}, c.args...)...)
+		code, _, errOut := cli(t, append([]string{"-w", ws}, c.args...)...)
 		if code == 0 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errOut, c.want)
 		}
 	}
-	if n := mineCountTasks(t, ws); n != 0 {
+	if n := countTasks(t, ws); n != 0 {
 		t.Errorf("bad input stored %d tasks", n)
 	}
 }
 
 func TestBuildCommand(t *testing.T) {
-	ws := mineWorkspace(t)
+	ws := newWorkspace(t)
 	py, err := fixtures.PythonRepo(filepath.Join(t.TempDir(), "calc"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, _, e := mineCLI(t, "-w", ws, "mine", "git", py.Path); code != 0 {
+	if code, _, e := cli(t, "-w", ws, "mine", "git", py.Path); code != 0 {
 		t.Fatal(e)
 	}
-	code, out, errOut := mineCLI(t, "-w", ws, "build", "--accepted", "--base-image", "curate/base:bookworm", "--json")
+	code, out, errOut := cli(t, "-w", ws, "build", "--accepted", "--base-image", "curate/base:bookworm", "--json")
 	if code != 0 {
 		t.Fatalf("build: %s", errOut)
 	}
@@ -144,7 +126,7 @@ func TestBuildCommand(t *testing.T) {
 		t.Fatalf("stored task after build: %+v %v", task, err)
 	}
 	// Re-mining keeps the build.
-	mineCLI(t, "-w", ws, "mine", "git", py.Path)
+	cli(t, "-w", ws, "mine", "git", py.Path)
 	w, _ = workspace.Open(context.Background(), ws)
 	task, _ = w.Store.Task(context.Background(), "acme__calc-1")
 	w.Close()
@@ -159,7 +141,7 @@ func TestBuildCommand(t *testing.T) {
 
 func TestDemoBuildsFixtureTasks(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
-	code, out, errOut := mineCLI(t, "demo", "--dir", dir, "--no-open")
+	code, out, errOut := cli(t, "demo", "--dir", dir, "--no-open")
 	if code != 0 {
 		t.Fatalf("demo: %s", errOut)
 	}
@@ -182,17 +164,17 @@ func TestDemoBuildsFixtureTasks(t *testing.T) {
 // a 404 issue), resumes, and builds from the partial clone.
 func TestMineGitHubThenBuild(t *testing.T) {
 	f := fixtures.NewFakeGitHub(t)
-	ws := mineWorkspace(t)
+	ws := newWorkspace(t)
 	t.Setenv("GITHUB_TOKEN", "")
 	t.Setenv("PATH", "/usr/bin:/bin") // no gh: unauthenticated, with a warning
-	code, out, errOut := mineCLI(t, "-w", ws, "mine", "github", "acme/calc", "--api-url", f.URL, "--limit", "1")
+	code, out, errOut := cli(t, "-w", ws, "mine", "github", "acme/calc", "--api-url", f.URL, "--limit", "1")
 	if code != 0 {
 		t.Fatalf("first run: %s", errOut)
 	}
 	if !strings.Contains(errOut, "warning: no GitHub token") || !strings.Contains(out, "acme__calc-2") || strings.Contains(out, "acme__calc-1 ") {
 		t.Errorf("first run:\n%s\n%s", out, errOut)
 	}
-	code, out, errOut = mineCLI(t, "-w", ws, "mine", "github", "acme/calc", "--api-url", f.URL)
+	code, out, errOut = cli(t, "-w", ws, "mine", "github", "acme/calc", "--api-url", f.URL)
 	if code != 0 {
 		t.Fatalf("second run: %s", errOut)
 	}
@@ -202,7 +184,7 @@ func TestMineGitHubThenBuild(t *testing.T) {
 	if f.Count("files 2") != 2 {
 		t.Errorf("PR 2 files fetched %d times, want once (2 pages)", f.Count("files 2"))
 	}
-	code, out, errOut = mineCLI(t, "-w", ws, "build", "acme__calc-1", "--json")
+	code, out, errOut = cli(t, "-w", ws, "build", "acme__calc-1", "--json")
 	if code != 0 {
 		t.Fatalf("build from the partial clone: %s %s", out, errOut)
 	}
@@ -210,7 +192,7 @@ func TestMineGitHubThenBuild(t *testing.T) {
 	if err != nil || !strings.Contains(string(instr), "Expected 0.5 from divide(1, 2).") {
 		t.Errorf("instruction should come from linked issue #11: %s %v", instr, err)
 	}
-	code, _, errOut = mineCLI(t, "-w", ws, "mine", "github", "acme/missing", "--api-url", f.URL)
+	code, _, errOut = cli(t, "-w", ws, "mine", "github", "acme/missing", "--api-url", f.URL)
 	if code == 0 || !strings.Contains(errOut, "not found (404)") {
 		t.Errorf("missing repo: %d %s", code, errOut)
 	}
