@@ -11,7 +11,7 @@ import (
 // file or flag, before the terminal is touched.
 func TestWorkbenchRejectsBadSettings(t *testing.T) {
 	ws := demoWorkspace(t)
-	code, _, errs := curate(t, "-w", ws, "tui", "--theme", "neon")
+	_, errs, code := curate(t, "-w", ws, "tui", "--theme", "neon")
 	if code == 0 || !strings.Contains(errs, "--theme: theme \"neon\": want one of dark, light, high-contrast") {
 		t.Errorf("--theme neon: code %d, %q", code, errs)
 	}
@@ -23,13 +23,13 @@ func TestWorkbenchRejectsBadSettings(t *testing.T) {
 	if err := os.WriteFile(cfg, append(data, "\n[ui.keys]\nfrobnicate = \"x\"\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = curate(t, "-w", ws, "tui")
+	_, errs, code = curate(t, "-w", ws, "tui")
 	if code == 0 || !strings.Contains(errs, "curate.toml: [ui.keys] frobnicate: unknown action") {
 		t.Errorf("bad key action: code %d, %q", code, errs)
 	}
 	// Outside a terminal the workbench says what to use instead.
 	os.WriteFile(cfg, data, 0o644)
-	code, _, errs = curate(t, "-w", ws, "tui")
+	_, errs, code = curate(t, "-w", ws, "tui")
 	if code == 0 || !strings.Contains(errs, "needs a terminal") {
 		t.Errorf("no terminal: code %d, %q", code, errs)
 	}
