@@ -188,13 +188,7 @@ func (a *App) labelled(m labelledMsg) tea.Cmd {
 		a.status, a.statErr = m.what+": "+m.err.Error(), true
 		return nil
 	}
-	if len(m.tasks) > 0 {
-		if len(m.tasks) == len(a.ctx.Catalog.Tasks) {
-			a.ctx.Catalog = NewCatalog(m.tasks, nil)
-		} else {
-			a.ctx.Catalog.Replace(m.tasks)
-		}
-	}
+	a.ctx.Catalog.Replace(m.tasks)
 	a.status, a.statErr = describeEvents(m.what, m.events), false
 	ids := make([]string, 0, len(m.tasks))
 	for _, t := range m.tasks {

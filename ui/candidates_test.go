@@ -287,3 +287,28 @@ func TestCandidatesLabelKeysMoveOn(t *testing.T) {
 	}
 	_ = pipeline.FieldDifficulty
 }
+
+func TestCandidatesHeaderClickSorts(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 30)
+	c := a.candidates
+	x := -1
+	cols, widths := layoutColumns(160)
+	pos := 2
+	for i, ci := range cols {
+		if tableColumns[ci].title == "SCORE" {
+			x = pos + 1
+		}
+		pos += widths[i] + 1
+	}
+	click := func() {
+		run(t, a, func() tea.Msg { return tea.MouseMsg{X: x, Y: 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress} })
+	}
+	click()
+	if tableColumns[c.sortCol].title != "SCORE" || c.desc {
+		t.Fatalf("click on SCORE: sort %s desc %v", tableColumns[c.sortCol].title, c.desc)
+	}
+	click()
+	if !c.desc || a.ctx.Catalog.Tasks[c.rows[0]].ID != "fixture-calc" {
+		t.Errorf("second click: desc %v, first %s", c.desc, a.ctx.Catalog.Tasks[c.rows[0]].ID)
+	}
+}

@@ -58,6 +58,16 @@ func (s *Candidates) mouse(m tea.MouseMsg) tea.Cmd {
 	case m.Button == tea.MouseButtonWheelDown:
 		s.offset = max(min(s.offset+3, len(s.rows)-s.tableRows()), 0)
 		return s.moveTo(max(s.cursor, s.offset))
+	case m.Button == tea.MouseButtonLeft && m.Action == tea.MouseActionPress && m.Y == 1:
+		// A click on a column title sorts by it; a second click reverses.
+		if ci := s.columnAt(m.X); ci >= 0 {
+			if ci == s.sortCol {
+				s.desc = !s.desc
+			} else {
+				s.sortCol, s.desc = ci, false
+			}
+			s.rebuild()
+		}
 	case m.Button == tea.MouseButtonLeft && m.Action == tea.MouseActionPress:
 		row := m.Y - 2 // filter line and header
 		if row >= 0 && row < s.tableRows() && s.offset+row < len(s.rows) {
@@ -65,6 +75,19 @@ func (s *Candidates) mouse(m tea.MouseMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// columnAt is the table column under screen column x, or -1.
+func (s *Candidates) columnAt(x int) int {
+	cols, widths := layoutColumns(s.w)
+	pos := 2
+	for i, ci := range cols {
+		if x >= pos && x < pos+widths[i]+1 {
+			return ci
+		}
+		pos += widths[i] + 1
+	}
+	return -1
 }
 
 func (s *Candidates) key(m tea.KeyMsg) tea.Cmd {
