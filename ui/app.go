@@ -388,14 +388,19 @@ func (a *App) statusBar(w int) string {
 		counts = fmt.Sprintf(" · %d/%d · mk %d · pin %d · excl %d · %s · jobs %d", shown, total, marked, pinned, excluded, sel, c.Jobs)
 	}
 	// Docker first: it must not be cut off on a narrow terminal.
-	left := st.StatusKey.Render(sanitize.Line(name)) + docker + st.StatusBar.Render(counts)
+	head := st.StatusKey.Render(sanitize.Line(name)) + docker
+	left := head + st.StatusBar.Render(counts)
 	msg := a.status
 	if msg != "" {
 		style := st.StatusBar
 		if a.statErr {
 			style = st.StatusBad
 		}
-		left += style.Render("  " + sanitize.Line(msg))
+		m := style.Render("  " + sanitize.Line(msg))
+		if lipgloss.Width(left)+lipgloss.Width(m) > w {
+			left = head // the answer to what the curator just did comes first
+		}
+		left += m
 	}
 	pad := w - lipgloss.Width(left)
 	if pad > 0 {
