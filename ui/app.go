@@ -135,6 +135,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.catalog != nil {
 			a.ctx.Catalog, a.ctx.Selection = m.catalog, m.selection
+			m.catalog.Selected = m.selection.ids
 			if a.ctx.Catalog.Task(a.ctx.CurrentID) == nil {
 				a.ctx.CurrentID = firstID(m.catalog)
 			}

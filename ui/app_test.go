@@ -138,3 +138,26 @@ func TestStatusBarSelection(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectedFlagColumn(t *testing.T) {
+	ws := newTestWorkspace(t)
+	sel := &pipeline.Selection{Name: "v1", CreatedAt: time.Now(), Tasks: []pipeline.SelectedTask{{TaskID: "sgt-001", Rank: 1}}}
+	if err := ws.Store.SaveSelection(context.Background(), sel); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := NewKeyMap(nil)
+	a := New(Options{Context: &Context{Styles: testStyles(t, "dark"), Keys: keys, Store: ws.Store, Root: ws.Root}})
+	run(t, a, a.Init())
+	run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: 160, Height: 40} })
+	press(t, a, "/")
+	typeText(t, a, "sgt-00")
+	press(t, a, "enter")
+	for _, l := range strings.Split(plain(a.View()), "\n") {
+		if strings.Contains(l, "sgt-001") && !strings.HasSuffix(strings.TrimSpace(l), "S") {
+			t.Errorf("sgt-001 is selected but its row is %q", l)
+		}
+		if strings.Contains(l, "sgt-002") && strings.HasSuffix(strings.TrimSpace(l), "S") {
+			t.Errorf("sgt-002 is not selected but its row is %q", l)
+		}
+	}
+}

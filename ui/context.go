@@ -38,6 +38,7 @@ type Context struct {
 type selectionInfo struct {
 	name             string
 	selected, budget int
+	ids              map[string]bool
 }
 
 type dockerState int
@@ -57,6 +58,8 @@ type Catalog struct {
 	// Pinned and Excluded are kept up to date so the status bar never
 	// walks the catalogue.
 	Pinned, Excluded int
+	// Selected holds the ids in the newest saved selection.
+	Selected map[string]bool
 }
 
 func (c *Catalog) count(t *pipeline.Task, d int) {
@@ -210,7 +213,10 @@ func newestSelection(ctx context.Context, st *store.Store) (selectionInfo, error
 	if err != nil {
 		return selectionInfo{}, err
 	}
-	info := selectionInfo{name: sel.Name, selected: len(sel.Tasks)}
+	info := selectionInfo{name: sel.Name, selected: len(sel.Tasks), ids: make(map[string]bool, len(sel.Tasks))}
+	for _, t := range sel.Tasks {
+		info.ids[t.TaskID] = true
+	}
 	switch b := sel.Config["budget"].(type) {
 	case float64:
 		info.budget = int(b)
