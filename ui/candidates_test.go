@@ -312,3 +312,17 @@ func TestCandidatesHeaderClickSorts(t *testing.T) {
 		t.Errorf("second click: desc %v, first %s", c.desc, a.ctx.Catalog.Tasks[c.rows[0]].ID)
 	}
 }
+
+func TestCandidatesEmptyStates(t *testing.T) {
+	keys, _ := NewKeyMap(nil)
+	c := &Context{Styles: testStyles(t, "dark"), Keys: keys}
+	a := New(Options{Context: c})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	if v := plain(a.View()); !strings.Contains(v, "no tasks in this workspace yet") {
+		t.Errorf("empty workspace:\n%s", v)
+	}
+	c.Jobs = 1
+	if v := plain(a.View()); !strings.Contains(v, "loading tasks…") {
+		t.Errorf("while loading:\n%s", v)
+	}
+}
