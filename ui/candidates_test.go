@@ -301,7 +301,9 @@ func TestCandidatesHeaderClickSorts(t *testing.T) {
 		pos += widths[i] + 1
 	}
 	click := func() {
-		run(t, a, func() tea.Msg { return tea.MouseMsg{X: x, Y: 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress} })
+		run(t, a, func() tea.Msg {
+			return tea.MouseMsg{X: x, Y: 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}
+		})
 	}
 	click()
 	if tableColumns[c.sortCol].title != "SCORE" || c.desc {
