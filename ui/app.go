@@ -165,7 +165,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.candidates.step(m.delta)
 	case paletteRunMsg:
 		a.palette = nil
-		return a.Update(m.key)
+		var cmds []tea.Cmd
+		for i, s := range a.screens {
+			if s.Title() == m.scope && tabID(i) != a.active {
+				cmds = append(cmds, a.switchTab(tabID(i)))
+			}
+		}
+		_, cmd := a.Update(m.key)
+		return a, tea.Sequence(tea.Batch(cmds...), cmd)
 	case tea.MouseMsg:
 		return a, a.mouse(m)
 	case tea.KeyMsg:

@@ -40,9 +40,11 @@ func TestPaletteListsAndRunsActions(t *testing.T) {
 	if a.palette != nil {
 		t.Fatal("palette still open")
 	}
-	// side_by_side runs on the active screen (Candidates ignores it); run
-	// one Candidates understands.
-	press(t, a, ":")
+	// A Diff action switches to the Diff screen and runs there.
+	if d := a.screens[tabDiff].(*DiffScreen); a.active != tabDiff || !d.sideBySide {
+		t.Fatalf("side_by_side from the palette: tab %d, side by side %v", a.active, d.sideBySide)
+	}
+	press(t, a, "esc", ":")
 	typeText(t, a, "reverse sort")
 	press(t, a, "enter")
 	if !a.candidates.desc {
