@@ -24,10 +24,11 @@ type diffDoc struct {
 	fileRows   []int // row index of each file header
 	hunkRows   []int // row index of each hunk header
 
-	width  int
-	styles *themes.Styles
-	cache  map[int]string
-	lexers map[int]chroma.Lexer
+	width   int
+	hscroll int // cells of code hidden on the left (long lines)
+	styles  *themes.Styles
+	cache   map[int]string
+	lexers  map[int]chroma.Lexer
 	// paints of the gutter and markers, drawn on every line
 	lineNo, plus, minus themes.Paint
 }
@@ -222,6 +223,13 @@ func (d *diffDoc) code(fi int, l, partner *unidiff.Line, w int) string {
 	from, to := 0, 0
 	if partner != nil && partner.Kind != l.Kind {
 		from, to = changedSpan(text, displayText(partner.Text))
+	}
+	if d.hscroll > 0 {
+		// Scrolled right: drop the first cells, shifting the changed span.
+		cut := ansi.Cut(text, d.hscroll, ansi.StringWidth(text))
+		shift := len(text) - len(cut)
+		text = cut
+		from, to = max(from-shift, 0), max(to-shift, 0)
 	}
 	if ansi.StringWidth(text) > w-1 {
 		text = ansi.Truncate(text, w-1, "…")
