@@ -11,12 +11,14 @@ import (
 
 	"curate/internal/fixtures"
 	"curate/pipeline"
+	"curate/pipeline/profiles"
+	"curate/pipeline/score"
 	"curate/pipeline/stats"
 	"curate/workspace"
 )
 
 // seedWorkspace makes a workspace holding fixtures.SeedSpec (seed 000's
-// Available column) with deterministic scores, phases and difficulties.
+// Available column) scored by the ccb profile's real scorer.
 func seedWorkspace(t *testing.T) string {
 	t.Helper()
 	root, err := workspace.Init(t.TempDir())
@@ -28,13 +30,17 @@ func seedWorkspace(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer ws.Close()
+	p, err := profiles.Load("ccb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := score.Compile(p.Score)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tasks := fixtures.Catalog(fixtures.SeedSpec, 1)
-	for i, tk := range tasks {
-		tk.Score = float64((i*7919)%1000) / 1000
-		tk.SDLCPhase = pipeline.SDLCPhases[i%len(pipeline.SDLCPhases)]
-		if tk.DifficultyImported == "" {
-			tk.DifficultyCalibrated = pipeline.Difficulties[i%3+1]
-		}
+	for _, tk := range tasks {
+		sc.Apply(tk)
 	}
 	if err := ws.Store.UpsertTasks(context.Background(), tasks); err != nil {
 		t.Fatal(err)
