@@ -115,6 +115,15 @@ func writeReport(w io.Writer, in *Input) error {
 	if len(small) > 0 {
 		p("### Small Benchmarks (all selected)\n%s -- all tasks selected due to small size.\n\n", strings.Join(small, ", "))
 	}
+	pinned := 0
+	for _, it := range in.Selected {
+		if it.Task.Labels.Pinned {
+			pinned++
+		}
+	}
+	if pinned > 0 {
+		p("### Pinned by the curator\n%d tasks were pinned and are always selected.\n\n", pinned)
+	}
 	if len(in.Config.Quotas) > 0 {
 		p("### Quotas\n")
 		for _, q := range in.Config.Quotas {
