@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -318,5 +319,20 @@ func TestHarborExportReplacesOldDataset(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
 		t.Errorf("leftovers beside the dataset: %v", entries)
+	}
+}
+
+// BenchmarkHarborExport1000CpBaseline is `cp -a` of the same 1,000 task
+// dirs, the baseline the export is compared with on a loaded machine.
+func BenchmarkHarborExport1000CpBaseline(b *testing.B) {
+	in := testInput(b, 1000, true)
+	src := filepath.Dir(in.Selected[0].Task.TaskDir)
+	root := b.TempDir()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dst := filepath.Join(root, fmt.Sprint("copy", i))
+		if out, err := exec.Command("cp", "-a", src, dst).CombinedOutput(); err != nil {
+			b.Fatalf("cp: %v %s", err, out)
+		}
 	}
 }
