@@ -336,3 +336,28 @@ func BenchmarkHarborExport1000CpBaseline(b *testing.B) {
 		}
 	}
 }
+
+func TestSWEBenchPrefersTaskRecord(t *testing.T) {
+	in := testInput(t, 2, true)
+	dir := in.Selected[0].Task.TaskDir
+	os.WriteFile(filepath.Join(dir, "swebench.json"), []byte(`{"instance_id":"org__repo-0000","FAIL_TO_PASS":"[\"tests/test_x.py::test_div\"]","PASS_TO_PASS":[],"version":"1.2"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "solution", "fix.patch"), []byte("diff --git a/x b/x\n"), 0o644)
+	var buf bytes.Buffer
+	if err := writeSWEBench(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	var inst SWEBenchInstance
+	json.Unmarshal([]byte(strings.SplitN(buf.String(), "\n", 2)[0]), &inst)
+	if len(inst.FailToPass) != 1 || inst.FailToPass[0] != "tests/test_x.py::test_div" || len(inst.PassToPass) != 0 || inst.Version != "1.2" || inst.Patch != "diff --git a/x b/x\n" || inst.BaseCommit != "abc" {
+		t.Errorf("instance %+v", inst)
+	}
+	os.WriteFile(filepath.Join(dir, "swebench.json"), []byte("{not json"), 0o644)
+	out := t.TempDir()
+	_, err := Write("swebench", out, in)
+	if err == nil || !strings.Contains(err.Error(), "swebench.json: not a JSON object") {
+		t.Fatalf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("a failed export left %v", entries)
+	}
+}
