@@ -264,3 +264,39 @@ func TestExportHarborFromWorkspace(t *testing.T) {
 		}
 	}
 }
+
+func TestExportedManifestImportsBack(t *testing.T) {
+	root := seedWorkspace(t)
+	if _, errs, code := cliIn(t, root, "select", "--name", "seed"); code != 0 {
+		t.Fatal(errs)
+	}
+	out := t.TempDir()
+	if _, errs, code := cliIn(t, root, "export", "--format", "manifest", "--out", out); code != 0 {
+		t.Fatal(errs)
+	}
+	other, err := workspace.Init(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := cliIn(t, other, "import", "manifest", filepath.Join(out, "selected_benchmark_tasks.json")); code != 0 {
+		t.Fatalf("import: %s", errs)
+	}
+	stdout, errs, code := cliIn(t, other, "select", "list", "--json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var rows []struct {
+		Name  string `json:"name"`
+		Tasks int    `json:"tasks"`
+	}
+	json.Unmarshal([]byte(stdout), &rows)
+	if len(rows) != 1 || rows[0].Tasks != 116 {
+		t.Fatalf("imported selections %+v", rows)
+	}
+	stdout, _, _ = cliIn(t, other, "stats", "--json")
+	var st stats.Stats
+	json.Unmarshal([]byte(stdout), &st)
+	if st.TotalSelected != 116 || len(st.Phases) == 0 {
+		t.Errorf("stats of the imported selection: %+v", st)
+	}
+}
