@@ -1,6 +1,7 @@
 package harbor
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,6 +184,7 @@ func FuzzParseTaskTOML(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("[metadata]\ncontext_length = \"nan\"\nfiles_count = -3\n[task]\nid = 5\n"))
+	f.Add([]byte("x = nan\ny = [inf, 1.5]\n[z]\nw = [{q = -inf}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tt, err := ParseTaskTOML("task.toml", data)
 		if err != nil {
@@ -190,6 +192,9 @@ func FuzzParseTaskTOML(f *testing.F) {
 				t.Fatalf("error does not name the file: %v", err)
 			}
 			return
+		}
+		if _, err := json.Marshal(tt.Extra); err != nil {
+			t.Fatalf("extra cannot be stored: %v", err)
 		}
 		for k, v := range tt.Features {
 			if v < 0 || v != v {
