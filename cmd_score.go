@@ -126,10 +126,20 @@ func rescore(s *score.Scorer, tasks []*pipeline.Task) []*pipeline.Task {
 	return changed
 }
 
-// computed is a comparable digest of what a score writes.
-func computed(t *pipeline.Task) string {
+// computedValues is what a score writes, in a comparable form.
+type computedValues struct {
+	language, phase, phaseRule, diff, diffRule, langSource string
+	score                                                  float64
+	parts                                                  [4]float64
+	rules                                                  [4]string
+}
+
+func computed(t *pipeline.Task) computedValues {
 	b := t.Breakdown
-	return fmt.Sprintf("%s|%s|%s|%v|%v|%v|%v|%v|%v|%s|%s|%s", t.Language, t.SDLCPhase, t.PhaseRule, t.Score, b.ContextComplexity,
-		b.CrossFileDeps, b.SemanticSearchPotential, b.TaskCategoryWeight, b.Rules, t.DifficultyCalibrated, t.DifficultyRule,
-		t.Features.Sources["language"])
+	return computedValues{
+		language: t.Language, phase: t.SDLCPhase, phaseRule: t.PhaseRule, diff: string(t.DifficultyCalibrated),
+		diffRule: t.DifficultyRule, langSource: t.Features.Sources["language"], score: t.Score,
+		parts: [4]float64{b.ContextComplexity, b.CrossFileDeps, b.SemanticSearchPotential, b.TaskCategoryWeight},
+		rules: [4]string{b.Rules[score.KeyContext], b.Rules[score.KeyCrossDep], b.Rules[score.KeySemantic], b.Rules[score.KeyCategory]},
+	}
 }
