@@ -341,3 +341,20 @@ func BenchmarkImportHarbor1000(b *testing.B) {
 		}
 	})
 }
+
+func TestDemoIsScored(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	if _, errs, code := curate(t, "demo", "--dir", dir, "--no-open"); code != 0 {
+		t.Fatal(errs)
+	}
+	w := openWS(t, dir)
+	tasks, err := w.Store.Tasks(context.Background())
+	if err != nil || len(tasks) < 300 {
+		t.Fatalf("%d tasks, %v", len(tasks), err)
+	}
+	for _, tk := range tasks {
+		if tk.SDLCPhase == "" || tk.PhaseRule == "" || tk.Score <= 0 || len(tk.Breakdown.Rules) != 4 || tk.DifficultyRule == "" {
+			t.Fatalf("%s not scored: %+v", tk.ID, tk)
+		}
+	}
+}

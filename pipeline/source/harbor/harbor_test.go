@@ -203,3 +203,22 @@ func FuzzParseTaskTOML(f *testing.F) {
 		}
 	})
 }
+
+// Without tests/config.json the diff embedded in solve.sh is counted.
+func TestReadSolveShEmbeddedDiff(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "instance_navidrome")
+	if err := CopyTask(filepath.Join(fixtures, "ccb_swebenchpro/instance_navidrome__navidrome-8e640bb8580affb7"), dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "tests", "config.json")); err != nil {
+		t.Fatal(err)
+	}
+	tk, err := Read(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk.Features.Int("files_changed") != 3 || tk.Features.Int("loc_changed") != 7 ||
+		tk.Features.Sources["files_changed"] != "solution/solve.sh embedded diff" {
+		t.Fatalf("features %v sources %v", tk.Features.Values, tk.Features.Sources)
+	}
+}
