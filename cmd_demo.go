@@ -70,5 +70,8 @@ func makeDemo(ctx context.Context, app *App, dir string) (string, error) {
 		return "", fmt.Errorf("demo: %w", err)
 	}
 	fmt.Fprintf(app.Out, "Demo workspace %s: %d catalogue tasks\n", root, len(tasks))
+	if err := demoBuild(ctx, app, ws); err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
 	return root, nil
 }

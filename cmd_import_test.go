@@ -17,21 +17,11 @@ import (
 	"curate/workspace"
 )
 
-// curate runs the CLI in-process and returns stdout, stderr and the code.
+// curate is cli with the results in the order these tests read them.
 func curate(t testing.TB, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
-}
-
-func newWorkspace(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "ws")
-	if _, errs, code := curate(t, "init", dir); code != 0 {
-		t.Fatalf("init: %s", errs)
-	}
-	return dir
+	code, out, errs := cli(t, args...)
+	return out, errs, code
 }
 
 func openWS(t testing.TB, dir string) *workspace.Workspace {

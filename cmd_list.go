@@ -2,10 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -121,18 +124,42 @@ func sortTasks(tasks []*pipeline.Task, key string) error {
 }
 
 // writeTaskArray prints a JSON array with one compact task object a line:
-// valid JSON for jq, and greppable.
+// valid JSON for jq, and greppable. Objects are encoded in parallel chunks
+// and written in order.
 func writeTaskArray(app *App, tasks []*pipeline.Task) error {
+	const chunk = 2048
+	chunks := make([][]byte, (len(tasks)+chunk-1)/chunk)
+	errs := make([]error, len(chunks))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for c := range chunks {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(c int) {
+			defer func() { <-sem; wg.Done() }()
+			var buf bytes.Buffer
+			end := min((c+1)*chunk, len(tasks))
+			for i := c * chunk; i < end; i++ {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				buf.WriteByte('\n')
+				b, err := json.Marshal(toTaskJSON(tasks[i]))
+				if err != nil {
+					errs[c] = err
+					return
+				}
+				buf.Write(b)
+			}
+			chunks[c] = buf.Bytes()
+		}(c)
+	}
+	wg.Wait()
 	w := bufio.NewWriterSize(app.Out, 1<<16)
 	w.WriteString("[")
-	for i, t := range tasks {
-		if i > 0 {
-			w.WriteString(",")
-		}
-		w.WriteString("\n")
-		b, err := json.Marshal(toTaskJSON(t))
-		if err != nil {
-			return err
+	for c, b := range chunks {
+		if errs[c] != nil {
+			return errs[c]
 		}
 		w.Write(b)
 	}

@@ -115,7 +115,7 @@ func SchemaVersion() int { return len(migrations) }
 // migrate applies every migration past the stored version, each in its own
 // transaction together with the version bump.
 func (s *Store) migrate(ctx context.Context) error {
-	return migrateTo(ctx, s.db, len(migrations))
+	return migrateTo(ctx, s.wdb, len(migrations))
 }
 
 func migrateTo(ctx context.Context, db *sql.DB, target int) error {

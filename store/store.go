@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 )
@@ -21,7 +22,8 @@ var ErrNotFound = errors.New("not found")
 
 // Store is an open workspace database.
 type Store struct {
-	db   *sql.DB
+	db   *sql.DB // readers: deferred transactions, several connections
+	wdb  *sql.DB // the writer: one connection, BEGIN IMMEDIATE
 	path string
 }
 
@@ -45,29 +47,48 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		// transaction; only a power loss can drop the last few.
 		"_pragma=synchronous(NORMAL)",
 		"_pragma=foreign_keys(1)",
-		"_txlock=immediate",
 	}, "&")
-	db, err := sql.Open("sqlite", dsn)
+	// One writer at a time is SQLite's model. Write transactions take the
+	// lock up front (IMMEDIATE) so two writers queue instead of failing on
+	// a lock upgrade; readers use their own pool and, in WAL mode, never
+	// wait for the writer nor block it.
+	wdb, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open workspace database %s: %w", path, err)
 	}
-	// One writer at a time is SQLite's model; a small pool lets readers run
-	// beside it (WAL).
-	db.SetMaxOpenConns(4)
-	s := &Store{db: db, path: path}
+	wdb.SetMaxOpenConns(1)
+	s := &Store{wdb: wdb, path: path}
 	if err := s.migrate(ctx); err != nil {
-		db.Close()
+		wdb.Close()
 		return nil, fmt.Errorf("open workspace database %s: %w", path, describe(err))
 	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("open workspace database %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	s.db = db
 	return s, nil
 }
 
 // Close releases the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if werr := s.wdb.Close(); err == nil {
+		err = werr
+	}
+	return err
+}
 
 // checkHeader refuses a file that exists but is not SQLite before the driver
 // gets a chance to touch it.
 func checkHeader(path string) error {
+	// SQLite in WAL mode must create -wal and -shm files beside the
+	// database, so a read-only folder fails late and cryptically; say so now.
+	if err := syscall.Access(filepath.Dir(path), 2 /* W_OK */); err != nil {
+		return fmt.Errorf("open workspace database %s: the folder is read-only (%v); curate needs write access to .curate/", path, err)
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		dir := filepath.Dir(path)
@@ -107,7 +128,7 @@ func describe(err error) error {
 
 // tx runs fn in one write transaction.
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return describe(err)
 	}

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"curate/pipeline"
@@ -80,7 +82,7 @@ func encodeTaskJSON(t *pipeline.Task) (features, breakdown, reasons, extra strin
 		}
 		return string(b)
 	}
-	return enc(t.Features, "{}"), enc(t.Breakdown, "{}"), enc(t.Reasons, "[]"), enc(t.Extra, "{}"), err
+	return encodeFeatures(t.Features), encodeBreakdown(t.Breakdown), enc(t.Reasons, "[]"), enc(t.Extra, "{}"), err
 }
 
 // Task loads one task with its body; a missing id is ErrNotFound.
@@ -96,9 +98,48 @@ func (s *Store) Task(ctx context.Context, id string) (*pipeline.Task, error) {
 	return t, nil
 }
 
-// Tasks loads every task, ordered by id, without bodies.
+// Tasks loads every task, ordered by id, without bodies. Rows are read in
+// parallel partitions (by rowid) on separate read connections, because
+// decoding rows is CPU-bound and a workspace can hold 100,000 tasks.
 func (s *Store) Tasks(ctx context.Context) ([]*pipeline.Task, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks ORDER BY id")
+	parts := runtime.GOMAXPROCS(0)
+	if parts > 4 {
+		parts = 4
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM tasks").Scan(&n); err != nil {
+		return nil, fmt.Errorf("list tasks: %w", describe(err))
+	}
+	if n < 2000 {
+		parts = 1
+	}
+	results := make([][]*pipeline.Task, parts)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := 0; p < parts; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			results[p], errs[p] = s.scanPartition(ctx, p, parts)
+		}(p)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return mergeByID(results, n), nil
+}
+
+func (s *Store) scanPartition(ctx context.Context, p, parts int) ([]*pipeline.Task, error) {
+	q := "SELECT " + taskColumns + " FROM tasks ORDER BY id"
+	var args []any
+	if parts > 1 {
+		q = "SELECT " + taskColumns + " FROM tasks WHERE rowid % ? = ? ORDER BY id"
+		args = []any{parts, p}
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", describe(err))
 	}
@@ -112,6 +153,28 @@ func (s *Store) Tasks(ctx context.Context) ([]*pipeline.Task, error) {
 		out = append(out, t)
 	}
 	return out, rows.Err()
+}
+
+// mergeByID merges lists each sorted by id into one sorted list.
+func mergeByID(lists [][]*pipeline.Task, n int) []*pipeline.Task {
+	if len(lists) == 1 {
+		return lists[0]
+	}
+	out := make([]*pipeline.Task, 0, n)
+	idx := make([]int, len(lists))
+	for {
+		best := -1
+		for i, l := range lists {
+			if idx[i] < len(l) && (best < 0 || l[idx[i]].ID < lists[best][idx[best]].ID) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		out = append(out, lists[best][idx[best]])
+		idx[best]++
+	}
 }
 
 // CountTasks returns how many tasks the workspace has.
@@ -176,10 +239,10 @@ func scanTask(r scanner, withBody bool) (*pipeline.Task, error) {
 	t.DifficultyImported, t.DifficultyCalibrated, t.Labels.Difficulty = pipeline.Difficulty(dImp), pipeline.Difficulty(dCal), pipeline.Difficulty(dLab)
 	t.Status = pipeline.Status(status)
 	t.Labels.Excluded, t.Labels.Pinned = excluded != 0, pinned != 0
-	if err := decodeJSON(features, &t.Features); err != nil {
+	if err := decodeFeatures(features, &t.Features); err != nil {
 		return nil, fmt.Errorf("task %s features: %w", t.ID, err)
 	}
-	if err := decodeJSON(breakdown, &t.Breakdown); err != nil {
+	if err := decodeBreakdown(breakdown, &t.Breakdown); err != nil {
 		return nil, fmt.Errorf("task %s breakdown: %w", t.ID, err)
 	}
 	if err := decodeJSON(reasons, &t.Reasons); err != nil {

@@ -1,0 +1,166 @@
+// Package testenv gives tests a Docker engine and cached images: a tiny
+// busybox image (built in about a second) and a real Debian base image
+// made by `curate env bootstrap` once per machine. Images are tagged by
+// their content, so they are built only when that content changes, and a
+// file lock keeps parallel test processes from building the same one twice.
+package testenv
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/client"
+
+	"curate/pipeline/validate"
+)
+
+// RequireDocker returns a client for the engine of the environment, or
+// skips the test when none answers. With CURATE_REQUIRE_DOCKER=1 (CI) a
+// missing engine fails the test instead.
+func RequireDocker(t testing.TB) *client.Client {
+	t.Helper()
+	cli, err := validate.NewClient("")
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err = cli.Ping(ctx)
+		cancel()
+	}
+	if err != nil {
+		if os.Getenv("CURATE_REQUIRE_DOCKER") == "1" {
+			t.Fatalf("CURATE_REQUIRE_DOCKER=1 but no Docker engine answers: %v", err)
+		}
+		t.Skipf("no Docker engine: %v", err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	return cli
+}
+
+var (
+	mu     sync.Mutex
+	images = map[string]string{}
+)
+
+// BusyboxImage returns a tiny image: Debian's static busybox FROM scratch,
+// with /bin/sh and a /bin/bash that runs it, enough for shell test scripts.
+func BusyboxImage(t testing.TB) string {
+	t.Helper()
+	cli := RequireDocker(t)
+	bin := "/bin/busybox"
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Skipf("busybox-static is not installed (%v): apt-get install busybox-static", err)
+	}
+	dockerfile := "FROM scratch\nCOPY busybox /bin/busybox\nRUN [\"/bin/busybox\",\"--install\",\"-s\",\"/bin\"]\nCOPY bash /bin/bash\nRUN [\"/bin/busybox\",\"mkdir\",\"-p\",\"/tmp\",\"/usr/bin\"]\n"
+	bash := "#!/bin/sh\nexec /bin/sh \"$@\"\n"
+	tag := "curate-test/busybox:" + hash(dockerfile, bash, string(data))
+	return cached(t, tag, func(ctx context.Context) error {
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		for _, f := range []struct {
+			name string
+			mode int64
+			body []byte
+		}{{"Dockerfile", 0o644, []byte(dockerfile)}, {"busybox", 0o755, data}, {"bash", 0o755, []byte(bash)}} {
+			tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.body)), Typeflag: tar.TypeReg})
+			tw.Write(f.body)
+		}
+		tw.Close()
+		resp, err := cli.ImageBuild(ctx, &buf, build.ImageBuildOptions{
+			Tags: []string{tag}, Remove: true, ForceRemove: true, Version: build.BuilderV1,
+			Labels: map[string]string{validate.LabelManaged: "true", validate.LabelKind: "test"},
+		})
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		var out bytes.Buffer
+		if err := validate.ReadBuildOutput(resp.Body, &out); err != nil {
+			return fmt.Errorf("%w\n%s", err, out.String())
+		}
+		return nil
+	})
+}
+
+// BasePackages are what the test base image holds: Python with pytest and Go.
+var BasePackages = []string{"python3", "python3-pytest", "golang-go", "bash", "patch", "git"}
+
+// BaseImage returns a Debian bookworm image made by validate.Bootstrap
+// (the code behind `curate env bootstrap`), built once per machine.
+func BaseImage(t testing.TB) string {
+	t.Helper()
+	cli := RequireDocker(t)
+	tag := "curate-test/base:" + hash(strings.Join(BasePackages, ","), validate.DefaultSuite)
+	return cached(t, tag, func(ctx context.Context) error {
+		var log bytes.Buffer
+		_, err := validate.Bootstrap(ctx, cli, validate.BootstrapOptions{
+			Name: tag, Packages: BasePackages, Log: &log,
+			Labels: map[string]string{validate.LabelManaged: "true", validate.LabelKind: "test"},
+		})
+		if err != nil {
+			return fmt.Errorf("%w\n%s", err, tail(log.String(), 2000))
+		}
+		return nil
+	})
+}
+
+// cached builds tag unless it exists, once per process and, through a
+// file lock, once per machine at a time.
+func cached(t testing.TB, tag string, make func(context.Context) error) string {
+	t.Helper()
+	mu.Lock()
+	defer mu.Unlock()
+	if _, ok := images[tag]; ok {
+		return tag
+	}
+	cli := RequireDocker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	lockPath := filepath.Join(os.TempDir(), "curate-testenv-"+strings.NewReplacer("/", "_", ":", "_").Replace(tag)+".lock")
+	lock, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	if _, err := cli.ImageInspect(ctx, tag); err != nil {
+		if !client.IsErrNotFound(err) {
+			t.Fatalf("inspect %s: %v", tag, err)
+		}
+		if err := make(ctx); err != nil {
+			t.Fatalf("build test image %s: %v", tag, err)
+		}
+	}
+	images[tag] = tag
+	return tag
+}
+
+func hash(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}

@@ -1,0 +1,228 @@
+package validate
+
+import (
+	"archive/tar"
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/client"
+)
+
+// Base image defaults for `curate env bootstrap`.
+const (
+	DefaultBaseImage = "curate/base:bookworm"
+	DefaultSuite     = "bookworm"
+	DefaultMirror    = "http://deb.debian.org/debian"
+)
+
+// DefaultBasePackages serve Python (pytest) and Go tasks.
+var DefaultBasePackages = []string{"python3", "python3-pytest", "git", "patch", "golang-go", "bash", "ca-certificates"}
+
+// BootstrapOptions configures a base image built without a registry.
+type BootstrapOptions struct {
+	Name     string   // image reference to create
+	Packages []string // extra Debian packages (--include)
+	Mirror   string   // "" = from /etc/apt/sources.list.d, else deb.debian.org
+	WorkDir  string   // where the root file system is made (removed after)
+	Force    bool     // rebuild even when the image exists
+	Labels   map[string]string
+	Log      io.Writer
+}
+
+// Bootstrap makes a Debian base image with debootstrap and imports it into
+// the engine, so validation works on a machine that cannot pull images.
+// It reports whether it built anything (false: the image already existed).
+func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (bool, error) {
+	if o.Name == "" {
+		o.Name = DefaultBaseImage
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if !o.Force {
+		if _, err := cli.ImageInspect(ctx, o.Name); err == nil {
+			fmt.Fprintf(o.Log, "image %s exists; nothing to do (use --force to rebuild)\n", o.Name)
+			return false, nil
+		} else if !client.IsErrNotFound(err) {
+			return false, infra("inspect %s: %w", o.Name, err)
+		}
+	}
+	if err := ensureDebootstrap(ctx, o.Log); err != nil {
+		return false, err
+	}
+	if o.Mirror == "" {
+		o.Mirror = DebianMirror("/etc/apt/sources.list.d", "/etc/apt/sources.list")
+	}
+	parent := o.WorkDir
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return false, fmt.Errorf("bootstrap: %w", err)
+	}
+	root, err := os.MkdirTemp(parent, "rootfs-")
+	if err != nil {
+		return false, fmt.Errorf("bootstrap: %w", err)
+	}
+	defer os.RemoveAll(root)
+	args := []string{"--variant=minbase"}
+	if len(o.Packages) > 0 {
+		args = append(args, "--include="+strings.Join(o.Packages, ","))
+	}
+	args = append(args, DefaultSuite, root, o.Mirror)
+	fmt.Fprintf(o.Log, "debootstrap %s\n", strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, "debootstrap", args...)
+	cmd.Stdout, cmd.Stderr = o.Log, o.Log
+	if err := cmd.Run(); err != nil {
+		return false, fmt.Errorf("debootstrap %s from %s: %w (see output above)", DefaultSuite, o.Mirror, err)
+	}
+	// Slim the image: package caches are not needed at validation time.
+	for _, d := range []string{"var/cache/apt/archives", "var/lib/apt/lists"} {
+		entries, _ := os.ReadDir(filepath.Join(root, d))
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				os.Remove(filepath.Join(root, d, e.Name()))
+			}
+		}
+	}
+	fmt.Fprintf(o.Log, "importing %s into the engine as %s\n", root, o.Name)
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(tarRootFS(root, pw)) }()
+	changes := []string{
+		"ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"ENV LANG=C.UTF-8",
+		`CMD ["/bin/bash"]`,
+	}
+	for k, v := range o.Labels {
+		changes = append(changes, fmt.Sprintf("LABEL %s=%q", k, v))
+	}
+	rc, err := cli.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, o.Name, image.ImportOptions{Changes: changes, Message: "curate env bootstrap"})
+	if err != nil {
+		pr.CloseWithError(err)
+		return false, infra("import %s: %w", o.Name, err)
+	}
+	defer rc.Close()
+	if err := readBuildStream(rc, io.Discard); err != nil {
+		return false, fmt.Errorf("import %s: %w", o.Name, err)
+	}
+	fmt.Fprintf(o.Log, "created %s\n", o.Name)
+	return true, nil
+}
+
+func ensureDebootstrap(ctx context.Context, log io.Writer) error {
+	if _, err := exec.LookPath("debootstrap"); err == nil {
+		return nil
+	}
+	fmt.Fprintln(log, "debootstrap is missing: apt-get install -y debootstrap")
+	cmd := exec.CommandContext(ctx, "apt-get", "install", "-y", "-q", "debootstrap")
+	cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("install debootstrap (needs root and an apt mirror): %w", err)
+	}
+	return nil
+}
+
+// DebianMirror finds the Debian archive URL apt uses (deb822 .sources or
+// one-line .list files), for the main archive rather than security.
+func DebianMirror(dir, listFile string) string {
+	var files []string
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".sources") || strings.HasSuffix(e.Name(), ".list") {
+				files = append(files, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	files = append(files, listFile)
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			var urls []string
+			switch {
+			case strings.HasPrefix(line, "URIs:"):
+				urls = strings.Fields(strings.TrimPrefix(line, "URIs:"))
+			case strings.HasPrefix(line, "deb "):
+				for _, f := range strings.Fields(line)[1:] {
+					if strings.Contains(f, "://") {
+						urls = append(urls, f)
+						break
+					}
+				}
+			}
+			for _, u := range urls {
+				if strings.Contains(u, "debian") && !strings.Contains(u, "security") {
+					fh.Close()
+					return strings.TrimRight(u, "/")
+				}
+			}
+		}
+		fh.Close()
+	}
+	return DefaultMirror
+}
+
+// tarRootFS writes a root file system as a tar stream, keeping owners,
+// modes, symlinks and device nodes (it is an OS image, so absolute links
+// are expected and never followed).
+func tarRootFS(root string, w io.Writer) error {
+	tw := tar.NewWriter(w)
+	err := filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, full)
+		if rel == "." {
+			return nil
+		}
+		fi, err := os.Lstat(full)
+		if err != nil {
+			return err
+		}
+		link := ""
+		if fi.Mode()&os.ModeSymlink != 0 {
+			if link, err = os.Readlink(full); err != nil {
+				return err
+			}
+		}
+		hdr, err := tar.FileInfoHeader(fi, link)
+		if err != nil {
+			return nil // sockets and the like
+		}
+		hdr.Name = filepath.ToSlash(rel)
+		if fi.IsDir() {
+			hdr.Name += "/"
+		}
+		hdr.Uname, hdr.Gname = "", ""
+		if err := tw.WriteHeader(hdr); err != nil {
+			return err
+		}
+		if fi.Mode().IsRegular() {
+			f, err := os.Open(full)
+			if err != nil {
+				return err
+			}
+			_, err = io.CopyN(tw, f, fi.Size())
+			f.Close()
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return tw.Close()
+}

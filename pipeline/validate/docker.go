@@ -1,0 +1,497 @@
+package validate
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/client"
+	"github.com/docker/docker/pkg/stdcopy"
+)
+
+// Labels on everything curate creates, so `curate env prune` finds its own
+// containers and images and nothing else.
+const (
+	LabelManaged   = "curate.managed"
+	LabelWorkspace = "curate.workspace"
+	LabelRun       = "curate.run"
+	LabelTask      = "curate.task"
+	LabelKind      = "curate.kind" // env, base, test
+	EnvImageRepo   = "curate-env"
+)
+
+// DockerRunner is a Runner on one Docker engine, through the official SDK.
+type DockerRunner struct {
+	cli       *client.Client
+	host      string
+	workspace string
+
+	mu     sync.Mutex
+	builds map[string]*sync.Mutex // one build per image tag at a time
+}
+
+// NewDockerRunner connects to host ("" = DOCKER_HOST or the default
+// socket; DOCKER_TLS_VERIFY and DOCKER_CERT_PATH are honoured) and labels
+// what it makes with the workspace root.
+func NewDockerRunner(host, workspace string) (*DockerRunner, error) {
+	cli, err := NewClient(host)
+	if err != nil {
+		return nil, err
+	}
+	name := host
+	if name == "" {
+		name = cli.DaemonHost()
+	}
+	return &DockerRunner{cli: cli, host: name, workspace: workspace, builds: map[string]*sync.Mutex{}}, nil
+}
+
+// NewClient opens an SDK client for host ("" = from the environment).
+func NewClient(host string) (*client.Client, error) {
+	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
+	if host != "" {
+		opts = append(opts, client.WithHost(host))
+	}
+	cli, err := client.NewClientWithOpts(opts...)
+	if err != nil {
+		return nil, infra("docker client for %q: %w", host, err)
+	}
+	return cli, nil
+}
+
+// Client exposes the SDK client (for prune and bootstrap).
+func (d *DockerRunner) Client() *client.Client { return d.cli }
+
+// Workspace is the workspace label value on everything this runner makes.
+func (d *DockerRunner) Workspace() string { return d.workspace }
+
+// Host implements Runner.
+func (d *DockerRunner) Host() string { return d.host }
+
+// Close releases the client.
+func (d *DockerRunner) Close() error { return d.cli.Close() }
+
+// Ping checks that the engine answers.
+func (d *DockerRunner) Ping(ctx context.Context) error {
+	if _, err := d.cli.Ping(ctx); err != nil {
+		return infra("docker engine %s: %w", d.host, err)
+	}
+	return nil
+}
+
+// Labels returns the labels every object of this workspace carries.
+func (d *DockerRunner) Labels(kind string, extra map[string]string) map[string]string {
+	l := map[string]string{LabelManaged: "true", LabelWorkspace: d.workspace, LabelKind: kind}
+	for k, v := range extra {
+		l[k] = v
+	}
+	return l
+}
+
+// ImageTag is the tag of the environment image of a digest in a workspace.
+// The workspace is part of it so `curate env prune` in one workspace never
+// removes an image another relies on; a second workspace's build of the
+// same environment still reuses every layer from the engine's cache.
+func ImageTag(workspace, envDigest string) string {
+	h := sha256.Sum256([]byte(workspace + "\x00" + envDigest))
+	return EnvImageRepo + ":" + hex.EncodeToString(h[:])[:12]
+}
+
+// Image implements Runner.
+func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer) (string, bool, error) {
+	digest, err := EnvDigest(taskDir)
+	if err != nil {
+		return "", false, &BuildError{Msg: err.Error()}
+	}
+	tag := ImageTag(d.workspace, digest)
+	lock := d.buildLock(tag)
+	lock.Lock()
+	defer lock.Unlock()
+	if _, err := d.cli.ImageInspect(ctx, tag); err == nil {
+		return tag, false, nil
+	} else if !client.IsErrNotFound(err) {
+		return "", false, infra("inspect image %s: %w", tag, err)
+	}
+	envDir := filepath.Join(taskDir, "environment")
+	if _, err := os.Stat(filepath.Join(envDir, "Dockerfile")); err != nil {
+		return "", false, &BuildError{Msg: fmt.Sprintf("%s/Dockerfile: missing (docker-compose environments are not supported yet)", envDir)}
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		tw := tar.NewWriter(pw)
+		err := writeTree(tw, envDir, "")
+		if err == nil {
+			err = tw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	resp, err := d.cli.ImageBuild(ctx, pr, build.ImageBuildOptions{
+		Tags:        []string{tag},
+		Labels:      d.Labels("env", nil),
+		Remove:      true,
+		ForceRemove: true,
+		Dockerfile:  "Dockerfile",
+		Version:     build.BuilderV1,
+	})
+	if err != nil {
+		pr.CloseWithError(err)
+		if ctx.Err() != nil {
+			return "", false, ctx.Err()
+		}
+		if strings.Contains(err.Error(), "leaves") || strings.Contains(err.Error(), "symlink") {
+			return "", false, &BuildError{Msg: err.Error()}
+		}
+		return "", false, infra("build %s: %w", tag, err)
+	}
+	defer resp.Body.Close()
+	if err := readBuildStream(resp.Body, out); err != nil {
+		if ctx.Err() != nil {
+			return "", false, ctx.Err()
+		}
+		return "", false, err
+	}
+	return tag, true, nil
+}
+
+func (d *DockerRunner) buildLock(tag string) *sync.Mutex {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	l, ok := d.builds[tag]
+	if !ok {
+		l = &sync.Mutex{}
+		d.builds[tag] = l
+	}
+	return l
+}
+
+// readBuildStream copies the legacy builder's JSON messages to out and
+// turns an error message into a BuildError naming the last step.
+func readBuildStream(r io.Reader, out io.Writer) error {
+	dec := json.NewDecoder(r)
+	step := ""
+	for {
+		var msg struct {
+			Stream      string `json:"stream"`
+			Error       string `json:"error"`
+			ErrorDetail struct {
+				Message string `json:"message"`
+			} `json:"errorDetail"`
+		}
+		if err := dec.Decode(&msg); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return infra("read build output: %w", err)
+		}
+		if msg.Stream != "" {
+			if out != nil {
+				io.WriteString(out, msg.Stream)
+			}
+			for _, l := range strings.Split(msg.Stream, "\n") {
+				if strings.HasPrefix(l, "Step ") {
+					step = strings.TrimSpace(l)
+				}
+			}
+		}
+		if msg.Error != "" {
+			text := msg.ErrorDetail.Message
+			if text == "" {
+				text = msg.Error
+			}
+			if out != nil {
+				fmt.Fprintln(out, text)
+			}
+			return &BuildError{Step: step, Msg: strings.TrimSpace(text)}
+		}
+	}
+}
+
+// script is what the container runs: the oracle first when asked, then the
+// verifier, teeing each to the files formats.md names.
+func script(oracle bool) string {
+	var b strings.Builder
+	b.WriteString("mkdir -p /logs/verifier /logs/agent /logs/curate 2>/dev/null\n")
+	if oracle {
+		b.WriteString("echo 'curate: oracle: bash /solution/solve.sh'\n")
+		b.WriteString("bash /solution/solve.sh 2>&1 | tee /logs/agent/oracle.txt\n")
+	}
+	b.WriteString("echo 'curate: verifier: bash /tests/test.sh'\n")
+	b.WriteString("{ bash /tests/test.sh; echo $? > /logs/curate/test-exit; } 2>&1 | tee /logs/verifier/test-stdout.txt\n")
+	return b.String()
+}
+
+// Exec implements Runner.
+func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*ExecResult, error) {
+	cfg := spec.Config
+	if cfg == nil {
+		cfg = &TaskConfig{NetworkMode: "no-network", PidsLimit: DefaultPidsLimit}
+	}
+	var env []string
+	for k, v := range cfg.Env {
+		env = append(env, k+"="+v)
+	}
+	network := container.NetworkMode("none")
+	if cfg.NetworkMode == "public" {
+		network = "bridge"
+	}
+	pids := cfg.PidsLimit
+	host := &container.HostConfig{
+		NetworkMode: network,
+		Privileged:  false,
+		SecurityOpt: []string{"no-new-privileges"},
+		LogConfig:   container.LogConfig{Type: "none"}, // output is streamed, never stored by the engine
+		Resources: container.Resources{
+			NanoCPUs:  int64(cfg.CPUs * 1e9),
+			Memory:    cfg.MemoryMB << 20,
+			PidsLimit: &pids,
+		},
+	}
+	created, err := d.cli.ContainerCreate(ctx, &container.Config{
+		Image:        spec.Image,
+		Cmd:          []string{"/bin/sh", "-c", script(spec.Oracle)},
+		Env:          env,
+		User:         cfg.User, // "" = the image's user
+		Labels:       d.Labels("run", spec.Labels),
+		AttachStdout: true,
+		AttachStderr: true,
+	}, host, nil, nil, "")
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, infra("create container from %s: %w", spec.Image, err)
+	}
+	res := &ExecResult{Container: created.ID, TestExit: -1}
+	defer d.remove(created.ID)
+
+	if err := d.copyIn(ctx, created.ID, spec); err != nil {
+		return res, err
+	}
+	hj, err := d.cli.ContainerAttach(ctx, created.ID, container.AttachOptions{Stream: true, Stdout: true, Stderr: true})
+	if err != nil {
+		return res, ctxOr(ctx, infra("attach %s: %w", short(created.ID), err))
+	}
+	defer hj.Close()
+	copied := make(chan error, 1)
+	go func() {
+		stdout, stderr := out.Stdout, out.Stderr
+		if stdout == nil {
+			stdout = io.Discard
+		}
+		if stderr == nil {
+			stderr = io.Discard
+		}
+		_, err := stdcopy.StdCopy(stdout, stderr, hj.Reader)
+		copied <- err
+	}()
+	waitCh, errCh := d.cli.ContainerWait(ctx, created.ID, container.WaitConditionNextExit)
+	if err := d.cli.ContainerStart(ctx, created.ID, container.StartOptions{}); err != nil {
+		return res, ctxOr(ctx, infra("start %s: %w", short(created.ID), err))
+	}
+	select {
+	case w := <-waitCh:
+		res.ExitCode = int(w.StatusCode)
+		if w.Error != nil {
+			return res, infra("wait %s: %s", short(created.ID), w.Error.Message)
+		}
+	case err := <-errCh:
+		return res, ctxOr(ctx, infra("wait %s: %w", short(created.ID), err))
+	case <-ctx.Done():
+		return res, ctx.Err()
+	}
+	select {
+	case <-copied:
+	case <-time.After(10 * time.Second): // output stream stuck after exit: carry on
+	case <-ctx.Done():
+		return res, ctx.Err()
+	}
+	if err := d.copyOut(ctx, created.ID, spec, res); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func ctxOr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// remove kills and removes a container even when the run's context ended.
+func (d *DockerRunner) remove(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_ = d.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true})
+}
+
+// copyIn puts /tests, /solution (oracle only) and writable /logs folders
+// into the created container in one archive.
+func (d *DockerRunner) copyIn(ctx context.Context, id string, spec ExecSpec) error {
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, dir := range []string{"logs", "logs/verifier", "logs/agent", "logs/curate"} {
+		if err := addDir(tw, dir, 0o777); err != nil {
+			return err
+		}
+	}
+	if err := addDir(tw, "tests", 0o755); err != nil {
+		return err
+	}
+	if err := writeTree(tw, filepath.Join(spec.TaskDir, "tests"), "tests/"); err != nil {
+		return fmt.Errorf("copy tests: %w", err)
+	}
+	if spec.Oracle {
+		if err := addDir(tw, "solution", 0o755); err != nil {
+			return err
+		}
+		if err := writeTree(tw, filepath.Join(spec.TaskDir, "solution"), "solution/"); err != nil {
+			return fmt.Errorf("copy solution: %w", err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	if err := d.cli.CopyToContainer(ctx, id, "/", &buf, container.CopyToContainerOptions{}); err != nil {
+		return ctxOr(ctx, infra("copy task files into %s: %w", short(id), err))
+	}
+	return nil
+}
+
+// copyOut reads the reward files, test.sh's exit code and (for gold) its
+// output from /logs.
+func (d *DockerRunner) copyOut(ctx context.Context, id string, spec ExecSpec, res *ExecResult) error {
+	rc, _, err := d.cli.CopyFromContainer(ctx, id, "/logs")
+	if err != nil {
+		return ctxOr(ctx, infra("read /logs from %s: %w", short(id), err))
+	}
+	defer rc.Close()
+	tr := tar.NewReader(rc)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return ctxOr(ctx, infra("read /logs archive: %w", err))
+		}
+		if hdr.Typeflag != tar.TypeReg {
+			continue
+		}
+		switch hdr.Name {
+		case "logs/verifier/reward.json":
+			res.RewardJSON, _ = io.ReadAll(io.LimitReader(tr, 1<<20))
+			res.HasJSON = true
+		case "logs/verifier/reward.txt":
+			res.RewardText, _ = io.ReadAll(io.LimitReader(tr, 1<<20))
+			res.HasText = true
+		case "logs/curate/test-exit":
+			b, _ := io.ReadAll(io.LimitReader(tr, 64))
+			if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				res.TestExit = n
+			}
+		case "logs/verifier/test-stdout.txt":
+			if spec.KeepTestLog {
+				res.TestLog, _ = io.ReadAll(io.LimitReader(tr, MaxTestLog))
+				res.TestLogTruncated = hdr.Size > MaxTestLog
+			}
+		}
+	}
+}
+
+// RemoveRunContainers force-removes the containers of the given run ids
+// (all of this workspace's run containers when ids is empty).
+func (d *DockerRunner) RemoveRunContainers(ctx context.Context, ids ...string) (int, error) {
+	f := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelWorkspace+"="+d.workspace))
+	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	if err != nil {
+		return 0, infra("list containers: %w", err)
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	n := 0
+	var errs []error
+	for _, c := range list {
+		if len(ids) > 0 && !want[c.Labels[LabelRun]] {
+			continue
+		}
+		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
+}
+
+// ReadBuildOutput copies an engine build or import stream to out and returns its error, if any.
+func ReadBuildOutput(r io.Reader, out io.Writer) error { return readBuildStream(r, out) }
+
+// PruneReport says what Prune removed.
+type PruneReport struct {
+	Containers []string `json:"containers"`
+	Images     []string `json:"images"`
+}
+
+// Prune removes this workspace's containers and environment images, and
+// its bootstrap base images when base is true. Objects without both the
+// managed and the workspace label are never touched.
+func (d *DockerRunner) Prune(ctx context.Context, base bool) (*PruneReport, error) {
+	rep := &PruneReport{Containers: []string{}, Images: []string{}}
+	mine := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelWorkspace+"="+d.workspace))
+	list, err := d.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: mine})
+	if err != nil {
+		return rep, infra("list containers: %w", err)
+	}
+	var errs []error
+	for _, c := range list {
+		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+			errs = append(errs, err)
+			continue
+		}
+		rep.Containers = append(rep.Containers, short(c.ID))
+	}
+	images, err := d.cli.ImageList(ctx, image.ListOptions{All: false, Filters: mine})
+	if err != nil {
+		return rep, infra("list images: %w", err)
+	}
+	for _, im := range images {
+		kind := im.Labels[LabelKind]
+		if kind != "env" && !(base && kind == "base") {
+			continue
+		}
+		name := short(strings.TrimPrefix(im.ID, "sha256:"))
+		if len(im.RepoTags) > 0 {
+			name = im.RepoTags[0]
+		}
+		if _, err := d.cli.ImageRemove(ctx, im.ID, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil && !client.IsErrNotFound(err) {
+			errs = append(errs, fmt.Errorf("remove image %s: %w", name, err))
+			continue
+		}
+		rep.Images = append(rep.Images, name)
+	}
+	return rep, errors.Join(errs...)
+}

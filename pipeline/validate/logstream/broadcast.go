@@ -1,0 +1,248 @@
+// Package logstream turns a run's raw output into clean lines and fans them
+// out to any number of subscribers (the CLI's --follow now, the TUI's log
+// pane later) and to a log file. A slow subscriber never blocks the run:
+// each one has a bounded buffer, and lines that do not fit are dropped and
+// counted, so memory stays flat however much a run prints.
+package logstream
+
+import (
+	"bufio"
+	"io"
+	"sync"
+
+	"curate/pipeline/sanitize"
+)
+
+// DefaultBuffer is how many lines a subscriber may fall behind before lines
+// are dropped for it.
+const DefaultBuffer = 4096
+
+// MaxLine caps one line; longer lines are split so a run printing one
+// endless line cannot grow memory.
+const MaxLine = 16 << 10
+
+// Broadcaster receives lines and delivers them to subscribers and a sink.
+// It is safe for concurrent use.
+type Broadcaster struct {
+	mu     sync.Mutex
+	subs   map[*Subscription]struct{}
+	sink   *bufio.Writer
+	lines  int64
+	closed bool
+	tail   []string // last few lines, for error messages
+	tailN  int
+}
+
+// New returns a broadcaster writing every line to sink (may be nil).
+func New(sink io.Writer) *Broadcaster {
+	b := &Broadcaster{subs: map[*Subscription]struct{}{}, tailN: 20}
+	if sink != nil {
+		b.sink = bufio.NewWriterSize(sink, 64<<10)
+	}
+	return b
+}
+
+// Subscription is one reader of a broadcaster. Next returns lines in batches.
+type Subscription struct {
+	b       *Broadcaster
+	max     int
+	mu      sync.Mutex
+	buf     []string
+	dropped int
+	done    bool
+	notify  chan struct{}
+}
+
+// Subscribe adds a reader that may fall up to buffer lines behind
+// (DefaultBuffer when buffer <= 0). A subscriber joining late sees lines
+// from then on.
+func (b *Broadcaster) Subscribe(buffer int) *Subscription {
+	if buffer <= 0 {
+		buffer = DefaultBuffer
+	}
+	s := &Subscription{b: b, max: buffer, notify: make(chan struct{}, 1)}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		s.done = true
+		close(s.notify)
+		return s
+	}
+	b.subs[s] = struct{}{}
+	return s
+}
+
+// Unsubscribe stops delivery to s.
+func (s *Subscription) Unsubscribe() {
+	s.b.mu.Lock()
+	delete(s.b.subs, s)
+	s.b.mu.Unlock()
+	s.finish()
+}
+
+func (s *Subscription) finish() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.done {
+		s.done = true
+		close(s.notify)
+	}
+}
+
+func (s *Subscription) push(line string) {
+	s.mu.Lock()
+	if s.done {
+		s.mu.Unlock()
+		return
+	}
+	if len(s.buf) >= s.max {
+		s.dropped++
+	} else {
+		s.buf = append(s.buf, line)
+	}
+	s.mu.Unlock()
+	select {
+	case s.notify <- struct{}{}:
+	default:
+	}
+}
+
+// Next blocks until lines are available or the stream ended, then returns
+// every buffered line and how many were dropped since the last call. ok is
+// false once the stream has ended and everything was read.
+func (s *Subscription) Next() (lines []string, dropped int, ok bool) {
+	for {
+		s.mu.Lock()
+		if len(s.buf) > 0 || s.dropped > 0 {
+			lines, dropped = s.buf, s.dropped
+			s.buf, s.dropped = nil, 0
+			s.mu.Unlock()
+			return lines, dropped, true
+		}
+		done := s.done
+		s.mu.Unlock()
+		if done {
+			return nil, 0, false
+		}
+		<-s.notify
+	}
+}
+
+// Ready is signalled when lines may be waiting; for select loops (the TUI).
+func (s *Subscription) Ready() <-chan struct{} { return s.notify }
+
+// Line publishes one already split line: control sequences are stripped.
+func (b *Broadcaster) Line(raw string) {
+	line := sanitize.Line(raw)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	b.lines++
+	if b.sink != nil {
+		b.sink.WriteString(line)
+		b.sink.WriteByte('\n')
+	}
+	if b.tailN > 0 {
+		if len(b.tail) >= b.tailN {
+			copy(b.tail, b.tail[1:])
+			b.tail = b.tail[:len(b.tail)-1]
+		}
+		b.tail = append(b.tail, line)
+	}
+	for s := range b.subs {
+		s.push(line)
+	}
+}
+
+// Lines is how many lines were published.
+func (b *Broadcaster) Lines() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.lines
+}
+
+// Tail returns the last lines published (up to 20).
+func (b *Broadcaster) Tail() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.tail...)
+}
+
+// Close flushes the sink and ends every subscription.
+func (b *Broadcaster) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	subs := b.subs
+	b.subs = nil
+	var err error
+	if b.sink != nil {
+		err = b.sink.Flush()
+	}
+	b.mu.Unlock()
+	for s := range subs {
+		s.finish()
+	}
+	return err
+}
+
+// Writer returns an io.Writer that splits raw bytes into lines and
+// publishes them. Use one per stream (stdout, stderr) so their partial lines
+// never mix. A carriage return not followed by a newline starts the line
+// over, so progress bars collapse to their final state. Call Flush at the
+// end to publish a last unterminated line.
+func (b *Broadcaster) Writer() *LineWriter { return &LineWriter{b: b} }
+
+// LineWriter is the per-stream splitter; see Broadcaster.Writer.
+type LineWriter struct {
+	b     *Broadcaster
+	cur   []byte
+	cr    bool // last byte was '\r'
+	dirty bool // cur holds a line that has not been published
+}
+
+// Write implements io.Writer; it never fails.
+func (w *LineWriter) Write(p []byte) (int, error) {
+	for _, c := range p {
+		if w.cr {
+			w.cr = false
+			if c != '\n' {
+				// "\r" then more text: a progress redraw, drop what came before.
+				w.cur = w.cur[:0]
+				w.dirty = false
+			}
+		}
+		switch c {
+		case '\n':
+			w.emit()
+		case '\r':
+			w.cr = true
+		default:
+			w.cur = append(w.cur, c)
+			w.dirty = true
+			if len(w.cur) >= MaxLine {
+				w.emit()
+			}
+		}
+	}
+	return len(p), nil
+}
+
+func (w *LineWriter) emit() {
+	w.b.Line(string(w.cur))
+	w.cur = w.cur[:0]
+	w.dirty = false
+}
+
+// Flush publishes a final line that had no newline.
+func (w *LineWriter) Flush() {
+	if w.dirty {
+		w.emit()
+	}
+	w.cr = false
+}

@@ -1,0 +1,137 @@
+// Package parse reads per-test results out of test-runner logs: pytest, go
+// test (-json and verbose text), cargo test, jest/vitest, maven surefire,
+// with JUnit XML and TAP as fallbacks. Logs are untrusted: parsers never
+// fail on odd input, they just find fewer tests.
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"sort"
+	"strings"
+)
+
+// Status is one test's result, in SWE-bench's words.
+type Status string
+
+const (
+	Passed  Status = "PASSED"
+	Failed  Status = "FAILED"
+	Skipped Status = "SKIPPED"
+	Error   Status = "ERROR"
+	XFail   Status = "XFAIL"
+)
+
+// Pass reports whether the status counts as passing (SWE-bench counts an
+// expected failure as a pass).
+func (s Status) Pass() bool { return s == Passed || s == XFail }
+
+// Fail reports whether the status counts as failing.
+func (s Status) Fail() bool { return s == Failed || s == Error }
+
+// Report is what a parser found in a log.
+type Report struct {
+	Framework string
+	Tests     map[string]Status
+	// Ran is true when the log shows the suite started (a summary line, a
+	// "running N tests" header...), even if no test result was found.
+	Ran bool
+}
+
+// Failing is how many tests failed or errored.
+func (r *Report) Failing() int {
+	n := 0
+	for _, s := range r.Tests {
+		if s.Fail() {
+			n++
+		}
+	}
+	return n
+}
+
+// Names returns the test ids, sorted.
+func (r *Report) Names() []string {
+	out := make([]string, 0, len(r.Tests))
+	for k := range r.Tests {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// set records a result; a worse status wins when a test is seen twice
+// (pytest prints both a verbose line and a summary line).
+func (r *Report) set(name string, s Status) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return
+	}
+	if r.Tests == nil {
+		r.Tests = map[string]Status{}
+	}
+	if old, ok := r.Tests[name]; ok && rank(old) >= rank(s) {
+		return
+	}
+	r.Tests[name] = s
+}
+
+func rank(s Status) int {
+	switch s {
+	case Error:
+		return 4
+	case Failed:
+		return 3
+	case Passed, XFail:
+		return 2
+	default:
+		return 1
+	}
+}
+
+// Parser reads one framework's log.
+type Parser struct {
+	Name  string
+	Parse func(log []byte) *Report
+}
+
+// Parsers lists the parsers in the order Auto tries them: structured
+// formats first, then the text formats, the fallbacks last.
+var Parsers = []Parser{
+	{"gotest-json", GoTestJSON},
+	{"pytest", Pytest},
+	{"gotest", GoTest},
+	{"cargo", Cargo},
+	{"jest", Jest},
+	{"maven", Maven},
+	{"junit-xml", JUnitXML},
+	{"tap", TAP},
+}
+
+// Auto returns the report of the first parser that finds tests, else the
+// first whose log shows the suite ran, else an empty report.
+func Auto(log []byte) *Report {
+	var ran *Report
+	for _, p := range Parsers {
+		r := p.Parse(log)
+		r.Framework = p.Name
+		if len(r.Tests) > 0 {
+			return r
+		}
+		if r.Ran && ran == nil {
+			ran = r
+		}
+	}
+	if ran != nil {
+		return ran
+	}
+	return &Report{}
+}
+
+// lines calls fn for each line of log, without its line ending.
+func lines(log []byte, fn func(string)) {
+	sc := bufio.NewScanner(bytes.NewReader(log))
+	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	for sc.Scan() {
+		fn(strings.TrimRight(sc.Text(), "\r"))
+	}
+}

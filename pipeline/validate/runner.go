@@ -1,0 +1,79 @@
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Runner runs verifications in containers on one engine.
+type Runner interface {
+	// Host names the engine, for run records and messages.
+	Host() string
+	// Image returns the environment image of a task dir, building it when
+	// no image carries the tag of its environment digest. built says
+	// whether a build happened; build output goes to out.
+	Image(ctx context.Context, taskDir string, out io.Writer) (image string, built bool, err error)
+	// Exec runs one verification in a fresh container and removes it.
+	Exec(ctx context.Context, spec ExecSpec, out Output) (*ExecResult, error)
+}
+
+// Output receives a container's demultiplexed output.
+type Output struct{ Stdout, Stderr io.Writer }
+
+// ExecSpec is one verification: tests only (NOP, the buggy state) or the
+// oracle's solve.sh first (the fixed state).
+type ExecSpec struct {
+	TaskDir string
+	Image   string
+	Oracle  bool
+	Config  *TaskConfig
+	Labels  map[string]string
+	// KeepTestLog returns test.sh's output (up to MaxTestLog bytes) for
+	// gold grading.
+	KeepTestLog bool
+}
+
+// MaxTestLog caps how much of test.sh's output gold grading reads.
+const MaxTestLog = 64 << 20
+
+// ExecResult is what the verification left in /logs.
+type ExecResult struct {
+	RewardJSON, RewardText []byte
+	HasJSON, HasText       bool
+	TestLog                []byte
+	TestLogTruncated       bool
+	TestExit               int // exit code of test.sh; -1 when unknown
+	ExitCode               int // exit code of the container's script
+	Container              string
+}
+
+// BuildError is a failed image build; Step names the Dockerfile step.
+type BuildError struct {
+	Step string
+	Msg  string
+}
+
+func (e *BuildError) Error() string {
+	if e.Step == "" {
+		return "build environment image: " + e.Msg
+	}
+	return fmt.Sprintf("build environment image: %s: %s", e.Step, e.Msg)
+}
+
+// InfraError is a failure of the engine or the machine, not of the task.
+type InfraError struct{ Err error }
+
+func (e *InfraError) Error() string { return "infrastructure: " + e.Err.Error() }
+func (e *InfraError) Unwrap() error { return e.Err }
+
+func infra(format string, args ...any) error {
+	return &InfraError{Err: fmt.Errorf(format, args...)}
+}
+
+// IsInfra reports whether err is an infrastructure failure.
+func IsInfra(err error) bool {
+	var ie *InfraError
+	return errors.As(err, &ie)
+}

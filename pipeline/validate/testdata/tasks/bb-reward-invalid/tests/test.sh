@@ -1,0 +1,3 @@
+#!/bin/bash
+mkdir -p /logs/verifier
+echo abc > /logs/verifier/reward.txt

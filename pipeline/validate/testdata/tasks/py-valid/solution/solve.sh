@@ -1,0 +1,2 @@
+#!/bin/bash
+cd /app && patch -p1 < /solution/fix.patch

@@ -1,0 +1,485 @@
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"curate/pipeline"
+	"curate/pipeline/validate/logstream"
+	"curate/pipeline/validate/parse"
+)
+
+// Modes in the order they run.
+const (
+	ModeNop    = "nop"
+	ModeOracle = "oracle"
+	ModeGold   = "gold"
+)
+
+// ParseModes reads "nop,oracle,gold".
+func ParseModes(s string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range strings.Split(s, ",") {
+		m = strings.TrimSpace(m)
+		switch m {
+		case ModeNop, ModeOracle, ModeGold:
+			if !seen[m] {
+				out = append(out, m)
+				seen[m] = true
+			}
+		case "":
+		default:
+			return nil, fmt.Errorf("mode %q: want nop, oracle or gold", m)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no mode given: want nop, oracle or gold")
+	}
+	return out, nil
+}
+
+// Job is one task to validate in one mode.
+type Job struct {
+	TaskID  string
+	TaskDir string // absolute
+	Digest  string // task digest at the start
+	Mode    string
+}
+
+// ErrCancelRequested is the cause when `curate runs cancel` asked to stop.
+var ErrCancelRequested = errors.New("cancel requested")
+
+// Validator runs jobs over a pool of runners.
+type Validator struct {
+	Runners     []Runner
+	Concurrency int           // containers at once (at least 1)
+	Runs        int           // repeats per mode (at least 1)
+	Timeout     time.Duration // per container; 0 = task.toml verifier.timeout_sec
+	LogDir      string        // run logs go to LogDir/<id>.log
+	PID         int           // recorded on runs, to detect crashes
+
+	NewID func() string
+	// Save stores a run; called when it starts and when it ends.
+	Save func(ctx context.Context, r *pipeline.Run) error
+	// OnStart lets callers subscribe to a run's live log.
+	OnStart func(r *pipeline.Run, log *logstream.Broadcaster)
+	// OnDone reports a finished run.
+	OnDone func(r *pipeline.Run)
+	// CancelRequested is polled while a run is in flight.
+	CancelRequested func(runID string) bool
+}
+
+// Validate runs every job and returns their runs in job order.
+func (v *Validator) Validate(ctx context.Context, jobs []Job) []*pipeline.Run {
+	n := max(v.Concurrency, 1)
+	out := make([]*pipeline.Run, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < n; w++ {
+		runner := v.Runners[w%len(v.Runners)] // several engines share the pool
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = v.runJob(ctx, runner, jobs[i])
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// attempt is one repeat's result.
+type attempt struct {
+	outcome pipeline.Outcome
+	reward  *float64
+	detail  string
+	buggy   *parse.Report // gold only
+	fixed   *parse.Report
+}
+
+func (v *Validator) runJob(parent context.Context, runner Runner, job Job) *pipeline.Run {
+	id := v.NewID()
+	run := &pipeline.Run{
+		ID: id, TaskID: job.TaskID, Mode: job.Mode, Outcome: pipeline.OutcomeRunning, Digest: job.Digest,
+		DockerHost: runner.Host(), PID: v.PID, StartedAt: time.Now().UTC(),
+	}
+	var sink *os.File
+	if v.LogDir != "" {
+		run.LogPath = filepath.Join(v.LogDir, id+".log")
+		if f, err := os.Create(run.LogPath); err == nil {
+			sink = f
+		}
+	}
+	var log *logstream.Broadcaster
+	if sink != nil {
+		log = logstream.New(sink)
+	} else {
+		log = logstream.New(nil)
+	}
+	v.save(parent, run)
+	if v.OnStart != nil {
+		v.OnStart(run, log)
+	}
+
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	if v.CancelRequested != nil {
+		go v.pollCancel(ctx, cancel, id)
+	}
+
+	v.execute(ctx, runner, job, run, log)
+
+	log.Close()
+	if sink != nil {
+		sink.Close()
+	}
+	run.FinishedAt = time.Now().UTC()
+	v.save(context.WithoutCancel(parent), run)
+	if v.OnDone != nil {
+		v.OnDone(run)
+	}
+	return run
+}
+
+func (v *Validator) pollCancel(ctx context.Context, cancel context.CancelCauseFunc, id string) {
+	t := time.NewTicker(300 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if v.CancelRequested(id) {
+				cancel(ErrCancelRequested)
+				return
+			}
+		}
+	}
+}
+
+func (v *Validator) save(ctx context.Context, r *pipeline.Run) {
+	if v.Save != nil {
+		if err := v.Save(ctx, r); err != nil && r.Detail == "" {
+			r.Detail = "could not save run: " + err.Error()
+		}
+	}
+}
+
+// execute fills run's outcome, reward, detail and gold lists.
+func (v *Validator) execute(ctx context.Context, runner Runner, job Job, run *pipeline.Run, log *logstream.Broadcaster) {
+	fail := func(o pipeline.Outcome, msg string) {
+		run.Outcome, run.Detail = o, msg
+		log.Line("curate: " + string(o) + ": " + msg)
+	}
+	cfg, err := ReadTaskConfig(job.TaskDir)
+	if err != nil {
+		fail(pipeline.OutcomeBuildFailed, err.Error())
+		return
+	}
+	log.Line(fmt.Sprintf("curate: %s %s on %s", job.Mode, job.TaskID, runner.Host()))
+	bw := log.Writer()
+	buildCtx, cancelBuild := context.WithTimeout(ctx, cfg.BuildTimeout)
+	image, built, err := runner.Image(buildCtx, job.TaskDir, bw)
+	cancelBuild()
+	bw.Flush()
+	if err != nil {
+		o, msg := classifyErr(ctx, err)
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			o, msg = pipeline.OutcomeTimeout, fmt.Sprintf("image build exceeded %s", cfg.BuildTimeout)
+		}
+		if o == pipeline.OutcomeInfraError && isBuildErr(err) {
+			o = pipeline.OutcomeBuildFailed
+		}
+		fail(o, msg)
+		return
+	}
+	if built {
+		log.Line("curate: built image " + image)
+	} else {
+		log.Line("curate: image " + image + " is up to date, no build")
+	}
+
+	runs := max(v.Runs, 1)
+	var attempts []attempt
+	for i := 1; i <= runs; i++ {
+		run.Attempt = i
+		if runs > 1 {
+			log.Line(fmt.Sprintf("curate: attempt %d/%d", i, runs))
+		}
+		a := v.attempt(ctx, runner, job, run.ID, cfg, image, log)
+		attempts = append(attempts, a)
+		if a.outcome == pipeline.OutcomeCancelled || a.outcome == pipeline.OutcomeInfraError {
+			break
+		}
+	}
+	summarize(job.Mode, attempts, run)
+	log.Line(fmt.Sprintf("curate: outcome %s%s", run.Outcome, detailSuffix(run.Detail)))
+}
+
+func detailSuffix(d string) string {
+	if d == "" {
+		return ""
+	}
+	return ": " + d
+}
+
+func isBuildErr(err error) bool {
+	var be *BuildError
+	return errors.As(err, &be)
+}
+
+// classifyErr maps a runner error to an outcome.
+func classifyErr(ctx context.Context, err error) (pipeline.Outcome, string) {
+	var be *BuildError
+	switch {
+	case errors.As(err, &be):
+		return pipeline.OutcomeBuildFailed, be.Error()
+	case ctx.Err() != nil && errors.Is(context.Cause(ctx), ErrCancelRequested):
+		return pipeline.OutcomeCancelled, "cancelled by `curate runs cancel`"
+	case ctx.Err() != nil:
+		return pipeline.OutcomeCancelled, "cancelled: " + context.Cause(ctx).Error()
+	case errors.Is(err, context.DeadlineExceeded):
+		return pipeline.OutcomeTimeout, "timed out"
+	default:
+		return pipeline.OutcomeInfraError, err.Error()
+	}
+}
+
+func (v *Validator) timeout(cfg *TaskConfig) time.Duration {
+	if v.Timeout > 0 {
+		return v.Timeout
+	}
+	return cfg.VerifierTimeout
+}
+
+// exec runs one container with its own timeout.
+func (v *Validator) exec(ctx context.Context, runner Runner, spec ExecSpec, log *logstream.Broadcaster) (*ExecResult, pipeline.Outcome, string) {
+	limit := v.timeout(spec.Config)
+	ectx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	stdout, stderr := log.Writer(), log.Writer()
+	res, err := runner.Exec(ectx, spec, Output{Stdout: stdout, Stderr: stderr})
+	stdout.Flush()
+	stderr.Flush()
+	if err != nil {
+		if ctx.Err() == nil && ectx.Err() != nil {
+			return res, pipeline.OutcomeTimeout, fmt.Sprintf("container ran longer than %s and was stopped", limit)
+		}
+		o, msg := classifyErr(ctx, err)
+		return res, o, msg
+	}
+	return res, "", ""
+}
+
+func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID string, cfg *TaskConfig, image string, log *logstream.Broadcaster) attempt {
+	labels := map[string]string{LabelTask: job.TaskID, LabelRun: runID}
+	spec := ExecSpec{TaskDir: job.TaskDir, Image: image, Config: cfg, Labels: labels}
+	switch job.Mode {
+	case ModeNop, ModeOracle:
+		spec.Oracle = job.Mode == ModeOracle
+		res, o, msg := v.exec(ctx, runner, spec, log)
+		if o != "" {
+			return attempt{outcome: o, detail: msg}
+		}
+		return judgeReward(job.Mode, res)
+	default: // gold
+		spec.KeepTestLog = true
+		var reports [2]*parse.Report
+		for i, oracle := range []bool{false, true} {
+			state := map[bool]string{false: "buggy", true: "fixed"}[oracle]
+			log.Line("curate: gold: " + state + " state")
+			spec.Oracle = oracle
+			res, o, msg := v.exec(ctx, runner, spec, log)
+			if o != "" {
+				return attempt{outcome: o, detail: state + " state: " + msg}
+			}
+			rep := parse.Auto(res.TestLog)
+			if len(rep.Tests) == 0 && !rep.Ran {
+				return attempt{outcome: pipeline.OutcomeInfraError, detail: state + " state: the log shows no sign the test suite ran"}
+			}
+			if res.TestExit > 0 && rep.Failing() == 0 {
+				return attempt{outcome: pipeline.OutcomeInfraError, detail: fmt.Sprintf("%s state: test.sh exited %d but no failing test was parsed (%s)", state, res.TestExit, rep.Framework)}
+			}
+			reports[i] = rep
+		}
+		return attempt{outcome: pipeline.OutcomeOK, buggy: reports[0], fixed: reports[1]}
+	}
+}
+
+// judgeReward applies "valid = NOP exactly 0, Oracle exactly 1".
+func judgeReward(mode string, res *ExecResult) attempt {
+	r, err := ReadReward(res)
+	if err != nil {
+		var re *RewardError
+		if errors.As(err, &re) {
+			return attempt{outcome: re.Outcome, detail: re.Msg}
+		}
+		return attempt{outcome: pipeline.OutcomeRewardInvalid, detail: err.Error()}
+	}
+	a := attempt{reward: &r}
+	switch {
+	case mode == ModeNop && r == 0, mode == ModeOracle && r == 1:
+		a.outcome = pipeline.OutcomeOK
+	case mode == ModeNop && r == 1:
+		a.outcome, a.detail = pipeline.OutcomeNopPassed, "the tests pass without any change: they do not catch the bug"
+	case mode == ModeOracle && r == 0:
+		a.outcome, a.detail = pipeline.OutcomeOracleFailed, "the reference solution does not pass the tests"
+	default:
+		want := map[string]int{ModeNop: 0, ModeOracle: 1}[mode]
+		a.outcome, a.detail = pipeline.OutcomeRewardInvalid, fmt.Sprintf("%s reward %g: want exactly %d", mode, r, want)
+	}
+	return a
+}
+
+// summarize folds the attempts into the run: the same result every time is
+// that result; differing rewards or test statuses are flaky.
+func summarize(mode string, as []attempt, run *pipeline.Run) {
+	run.Attempt = len(as)
+	last := as[len(as)-1]
+	for _, a := range as {
+		switch a.outcome {
+		case pipeline.OutcomeCancelled, pipeline.OutcomeInfraError, pipeline.OutcomeBuildFailed:
+			run.Outcome, run.Detail = a.outcome, a.detail
+			return
+		}
+	}
+	if mode == ModeGold && allOK(as) {
+		gold(as, run)
+		return
+	}
+	first := as[0]
+	same := true
+	for _, a := range as[1:] {
+		if a.outcome != first.outcome || !sameReward(a.reward, first.reward) {
+			same = false
+		}
+	}
+	if same {
+		run.Outcome, run.Detail, run.Reward = last.outcome, last.detail, last.reward
+		return
+	}
+	var parts []string
+	for i, a := range as {
+		s := string(a.outcome)
+		if a.reward != nil {
+			s = fmt.Sprintf("reward %g", *a.reward)
+		}
+		parts = append(parts, fmt.Sprintf("#%d %s", i+1, s))
+	}
+	run.Outcome = pipeline.OutcomeFlaky
+	run.Detail = "results differ between repeats: " + strings.Join(parts, ", ")
+}
+
+func allOK(as []attempt) bool {
+	for _, a := range as {
+		if a.outcome != pipeline.OutcomeOK {
+			return false
+		}
+	}
+	return true
+}
+
+func sameReward(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// gold computes FAIL_TO_PASS and PASS_TO_PASS over the attempts: a test
+// whose status differs between repeats of one state is flaky and in
+// neither list.
+func gold(as []attempt, run *pipeline.Run) {
+	buggy, flakyB := merge(as, func(a attempt) *parse.Report { return a.buggy })
+	fixed, flakyF := merge(as, func(a attempt) *parse.Report { return a.fixed })
+	flaky := map[string]bool{}
+	for k := range flakyB {
+		flaky[k] = true
+	}
+	for k := range flakyF {
+		flaky[k] = true
+	}
+	var f2p, p2p []string
+	for name, after := range fixed {
+		if flaky[name] || !after.Pass() {
+			continue
+		}
+		before, ran := buggy[name]
+		switch {
+		case !ran || before.Fail():
+			f2p = append(f2p, name) // failing, erroring or missing (crashed) on the bug
+		case before.Pass():
+			p2p = append(p2p, name)
+		}
+	}
+	sort.Strings(f2p)
+	sort.Strings(p2p)
+	run.FailToPass, run.PassToPass = f2p, p2p
+	for k := range flaky {
+		run.Flaky = append(run.Flaky, k)
+	}
+	sort.Strings(run.Flaky)
+	passingFix := 0
+	for _, s := range fixed {
+		if s.Pass() {
+			passingFix++
+		}
+	}
+	switch {
+	case len(run.Flaky) > 0:
+		run.Outcome = pipeline.OutcomeFlaky
+		run.Detail = fmt.Sprintf("%d tests change status between repeats: %s", len(run.Flaky), strings.Join(firstN(run.Flaky, 5), ", "))
+	case len(f2p) > 0:
+		run.Outcome = pipeline.OutcomeOK
+		run.Detail = fmt.Sprintf("%d FAIL_TO_PASS, %d PASS_TO_PASS", len(f2p), len(p2p))
+	case passingFix == 0:
+		run.Outcome = pipeline.OutcomeOracleFailed
+		run.Detail = "no test passes on the fixed state"
+	default:
+		run.Outcome = pipeline.OutcomeNopPassed
+		run.Detail = "no test fails on the buggy state and passes on the fix"
+	}
+}
+
+// merge takes one state's reports across attempts; a test missing in one
+// attempt but present in another counts as a differing status.
+func merge(as []attempt, pick func(attempt) *parse.Report) (map[string]parse.Status, map[string]bool) {
+	out := map[string]parse.Status{}
+	flaky := map[string]bool{}
+	seen := map[string]int{}
+	for _, a := range as {
+		for name, s := range pick(a).Tests {
+			seen[name]++
+			if old, ok := out[name]; ok && old != s {
+				flaky[name] = true
+			}
+			out[name] = s
+		}
+	}
+	for name, n := range seen {
+		if n != len(as) {
+			flaky[name] = true
+		}
+	}
+	return out, flaky
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], "...")
+	}
+	return s
+}

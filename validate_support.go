@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"curate/pipeline"
+	"curate/pipeline/validate"
+	"curate/workspace"
+)
+
+// newRunID makes a sortable, unique run id like r261121-150405-3fa9.
+func newRunID() string {
+	var b [2]byte
+	rand.Read(b[:])
+	return "r" + time.Now().UTC().Format("060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// processAlive reports whether pid is a live process (signal 0 probes it).
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// cancelPath is the marker `curate runs cancel` leaves for the process that
+// owns a run; that process polls for it and stops the run.
+func cancelPath(ws *workspace.Workspace, runID string) string {
+	return filepath.Join(ws.RunsPath(), runID+".cancel")
+}
+
+// dockerHosts picks the engines: flags, else curate.toml [docker] hosts,
+// else the environment (DOCKER_HOST or the default socket).
+func dockerHosts(ws *workspace.Workspace, flags []string) []string {
+	switch {
+	case len(flags) > 0:
+		return flags
+	case len(ws.Config.Docker.Hosts) > 0:
+		return ws.Config.Docker.Hosts
+	}
+	return []string{""}
+}
+
+// openRunners connects to every host that answers; hosts that do not are
+// reported on warn and left out. It fails when none answers.
+func openRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, warn io.Writer) ([]*validate.DockerRunner, error) {
+	var out []*validate.DockerRunner
+	var errs []error
+	for _, h := range hosts {
+		r, err := validate.NewDockerRunner(h, ws.Root)
+		if err == nil {
+			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			err = r.Ping(pctx)
+			cancel()
+			if err != nil {
+				r.Close()
+			}
+		}
+		if err != nil {
+			errs = append(errs, err)
+			if warn != nil && len(hosts) > 1 {
+				fmt.Fprintf(warn, "warning: leaving out %s: %v\n", hostName(h), err)
+			}
+			continue
+		}
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no Docker engine answers (%w); start one or pass --docker-host", errors.Join(errs...))
+	}
+	return out, nil
+}
+
+func hostName(h string) string {
+	if h == "" {
+		if env := os.Getenv("DOCKER_HOST"); env != "" {
+			return env
+		}
+		return "the default engine"
+	}
+	return h
+}
+
+// recoverInterrupted marks runs whose process died as interrupted and
+// removes their containers, on every engine given.
+func recoverInterrupted(ctx context.Context, ws *workspace.Workspace, runners []*validate.DockerRunner, log io.Writer) error {
+	dead, err := ws.Store.MarkInterrupted(ctx, processAlive)
+	if err != nil {
+		return fmt.Errorf("mark interrupted runs: %w", err)
+	}
+	if len(dead) == 0 {
+		return nil
+	}
+	ids := make([]string, len(dead))
+	for i, r := range dead {
+		ids[i] = r.ID
+	}
+	removed := 0
+	for _, r := range runners {
+		n, _ := r.RemoveRunContainers(ctx, ids...)
+		removed += n
+	}
+	fmt.Fprintf(log, "note: %d run(s) of a stopped curate marked interrupted, %d container(s) removed\n", len(dead), removed)
+	return nil
+}
+
+// outcomeOK is true for runs that passed.
+func outcomeOK(o pipeline.Outcome) bool { return o == pipeline.OutcomeOK }

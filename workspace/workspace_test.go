@@ -1,0 +1,124 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestInitFindOpen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bench")
+	root, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{ConfigFile, TasksDir, filepath.Join(StateDir, DBFile), filepath.Join(StateDir, "runs")} {
+		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+			t.Errorf("init did not create %s", p)
+		}
+	}
+	if _, err := Init(dir); err == nil || !strings.Contains(err.Error(), "already") {
+		t.Errorf("second init: %v", err)
+	}
+	ws, err := Open(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws.Config.Profile.Name != "ccb" || ws.Config.Docker.Concurrency != 2 || ws.Config.UI.Theme != "dark" {
+		t.Errorf("default config: %+v", ws.Config)
+	}
+	ws.Close()
+
+	sub := filepath.Join(root, "tasks", "deep", "er")
+	os.MkdirAll(sub, 0o755)
+	t.Chdir(sub)
+	t.Setenv("CURATE_WORKSPACE", "")
+	if got, err := Find(""); err != nil || got != root {
+		t.Errorf("Find from a subfolder = %q, %v; want %q", got, err, root)
+	}
+	other := t.TempDir()
+	if _, err := Find(other); err == nil || !strings.Contains(err.Error(), "not a curate workspace") {
+		t.Errorf("Find(non-workspace flag) = %v", err)
+	}
+	t.Setenv("CURATE_WORKSPACE", root)
+	t.Chdir(other)
+	if got, err := Find(""); err != nil || got != root {
+		t.Errorf("Find via env = %q, %v", got, err)
+	}
+	t.Setenv("CURATE_WORKSPACE", "")
+	if _, err := Find(""); err != ErrNoWorkspace {
+		t.Errorf("Find with nothing around = %v", err)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	cases := []struct {
+		name, text, want string
+	}{
+		{"unknown key", "[ui]\ntheme = \"dark\"\ncolour = \"red\"\n", "curate.toml:3:1: unknown key \"ui.colour\""},
+		{"unknown section", "[dockr]\nhosts = []\n", "curate.toml:1:2: unknown key \"dockr\""},
+		{"type error", "[docker]\nconcurrency = \"two\"\n", "curate.toml:2:"},
+		{"syntax error", "[ui\ntheme = 1\n", "curate.toml:1:"},
+		{"bad theme", "[ui]\ntheme = \"neon\"\n", "ui.theme \"neon\""},
+		{"bad preset", "[filter]\npreset = \"magic\"\n", "filter.preset"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseConfig("curate.toml", []byte(c.text))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want %q", err, c.want)
+			}
+		})
+	}
+	if _, err := ParseConfig("curate.toml", []byte(DefaultConfigText)); err != nil {
+		t.Fatalf("the default config does not parse: %v", err)
+	}
+}
+
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte(DefaultConfigText))
+	f.Add([]byte("[repos.\"a/b\"]\ninstall = [\"x\"]\n"))
+	f.Add([]byte("[ui\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := ParseConfig("curate.toml", data)
+		if err != nil && !strings.HasPrefix(err.Error(), "curate.toml") {
+			t.Fatalf("error does not name the file: %v", err)
+		}
+	})
+}
+
+// readOnly makes dir read-only for this process: a read-only bind mount
+// when running as root (root ignores permission bits), chmod otherwise.
+func readOnly(t *testing.T, dir string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		os.Chmod(dir, 0o555)
+		t.Cleanup(func() { os.Chmod(dir, 0o755) })
+		return
+	}
+	if out, err := exec.Command("mount", "--bind", dir, dir).CombinedOutput(); err != nil {
+		t.Fatalf("bind mount: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	if out, err := exec.Command("mount", "-o", "remount,bind,ro", dir).CombinedOutput(); err != nil {
+		t.Fatalf("remount read-only: %v %s", err, out)
+	}
+}
+
+func TestReadOnlyWorkspace(t *testing.T) {
+	root, err := Init(filepath.Join(t.TempDir(), "ro"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readOnly(t, root)
+	_, err = Open(context.Background(), root)
+	if err == nil {
+		t.Fatal("opened a workspace on a read-only folder without error")
+	}
+	if !strings.Contains(err.Error(), filepath.Join(root, StateDir, DBFile)) || !strings.Contains(err.Error(), "read-only") {
+		t.Fatalf("error should name the database and say read-only: %v", err)
+	}
+}
