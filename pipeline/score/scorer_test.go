@@ -129,7 +129,9 @@ func TestPhaseMap(t *testing.T) {
 		// per-benchmark defaults
 		{"swebenchpro", "other", bug}, {"pytorch", "", bug}, {"locobench", "x", arch},
 		{"largerepo", "x", feat}, {"tac", "x", feat}, {"k8sdocs", "x", docs}, {"sweperf", "x", test},
-		// the profile default
+		// any other benchmark: by category alone, then the profile default
+		{"mined", "feature", feat}, {"mined", "refactoring", ref}, {"swebench", "docs", bug},
+		{"mined", "docs", docs}, {"mined", "testing", test}, {"mined", "chore", maint},
 		{"someother", "x", bug},
 	}
 	for _, c := range cases {
