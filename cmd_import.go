@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -121,7 +122,7 @@ func (im *importer) run(ctx context.Context, s *score.Scorer, profile string, it
 		}
 		seen[t.ID] = t.SourcePath
 		if it.copyDir != "" {
-			t.TaskDir = im.ws.TasksPath() + string(os.PathSeparator) + t.ID
+			t.TaskDir = filepath.Join(im.ws.TasksPath(), t.ID)
 		}
 		s.Apply(t)
 		old := stored[t.ID]

@@ -38,6 +38,13 @@ func CopyTask(src, dst string) error {
 			if err != nil {
 				return err
 			}
+			if filepath.IsAbs(target) {
+				// Read allowed it, so it points inside src: keep it
+				// pointing inside the copy.
+				if target, err = filepath.Rel(filepath.Dir(path), target); err != nil {
+					return err
+				}
+			}
 			return os.Symlink(target, out)
 		case e.Type().IsRegular():
 			return copyFile(path, out)

@@ -168,6 +168,20 @@ func TestCopyTaskReplacesAndKeepsLinks(t *testing.T) {
 	if target, err := os.Readlink(filepath.Join(dst, "tests", "run.sh")); err != nil || target != "test.sh" {
 		t.Fatalf("link %q %v", target, err)
 	}
+	// An absolute link inside the dir stays inside the copy.
+	src := filepath.Join(root, "inside-link")
+	if err := os.Symlink(filepath.Join(src, "tests", "test.sh"), filepath.Join(src, "tests", "abs.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CopyTask(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	if target, err := os.Readlink(filepath.Join(dst, "tests", "abs.sh")); err != nil || target != "test.sh" {
+		t.Fatalf("absolute link copied as %q %v", target, err)
+	}
 	entries, _ := os.ReadDir(filepath.Dir(dst))
 	if len(entries) != 1 {
 		t.Fatalf("leftovers beside the copy: %v", entries)
