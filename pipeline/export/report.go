@@ -84,6 +84,17 @@ func writeReport(w io.Writer, in *Input) error {
 	p("\n### Score Variation by Benchmark\n\n")
 	rows := append([]stats.BenchmarkRow(nil), st.Benchmarks...)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].StdDev > rows[j].StdDev })
+	var flat []string
+	for _, r := range rows {
+		if r.Selected >= 5 && r.StdDev <= 0.05 {
+			flat = append(flat, r.Benchmark)
+		}
+	}
+	if len(flat) == 0 {
+		p("All benchmarks with 5+ tasks achieve standard deviation > 0.05, ensuring meaningful discrimination:\n\n")
+	} else {
+		p("Benchmarks with 5+ tasks and a standard deviation of at most 0.05 (weak discrimination): %s.\n\n", cell(strings.Join(flat, ", ")))
+	}
 	p("| Benchmark | Tasks | Score Range | Std Dev |\n|-----------|-------|-------------|---------|\n")
 	for _, r := range rows {
 		if r.Selected == 0 {
