@@ -276,7 +276,7 @@ func TestCSVAndSWEBench(t *testing.T) {
 	if err := writeSWEBench(&buf, in); err != nil {
 		t.Fatal(err)
 	}
-	var inst SWEBenchInstance
+	var inst pipeline.SWEBenchInstance
 	first := strings.SplitN(buf.String(), "\n", 2)[0]
 	if err := json.Unmarshal([]byte(first), &inst); err != nil {
 		t.Fatal(err)
@@ -346,7 +346,7 @@ func TestSWEBenchPrefersTaskRecord(t *testing.T) {
 	if err := writeSWEBench(&buf, in); err != nil {
 		t.Fatal(err)
 	}
-	var inst SWEBenchInstance
+	var inst pipeline.SWEBenchInstance
 	json.Unmarshal([]byte(strings.SplitN(buf.String(), "\n", 2)[0]), &inst)
 	if len(inst.FailToPass) != 1 || inst.FailToPass[0] != "tests/test_x.py::test_div" || len(inst.PassToPass) != 0 || inst.Version != "1.2" || inst.Patch != "diff --git a/x b/x\n" || inst.BaseCommit != "abc" {
 		t.Errorf("instance %+v", inst)

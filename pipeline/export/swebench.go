@@ -1,6 +1,7 @@
 package export
 
 import (
+	"curate/pipeline"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,23 +9,6 @@ import (
 	"path/filepath"
 	"time"
 )
-
-// SWEBenchInstance is one line of the SWE-bench JSONL (formats.md §2).
-type SWEBenchInstance struct {
-	InstanceID             string   `json:"instance_id"`
-	Repo                   string   `json:"repo"`
-	BaseCommit             string   `json:"base_commit"`
-	Patch                  string   `json:"patch"`
-	TestPatch              string   `json:"test_patch"`
-	ProblemStatement       string   `json:"problem_statement"`
-	HintsText              string   `json:"hints_text"`
-	CreatedAt              string   `json:"created_at"`
-	Version                string   `json:"version"`
-	FailToPass             []string `json:"FAIL_TO_PASS"`
-	PassToPass             []string `json:"PASS_TO_PASS"`
-	EnvironmentSetupCommit string   `json:"environment_setup_commit"`
-	Difficulty             string   `json:"difficulty,omitempty"`
-}
 
 func writeSWEBench(w io.Writer, in *Input) error {
 	enc := json.NewEncoder(w)
@@ -48,7 +32,7 @@ func writeSWEBench(w io.Writer, in *Input) error {
 			}
 			return []string{}
 		}
-		inst := SWEBenchInstance{
+		inst := pipeline.SWEBenchInstance{
 			InstanceID: firstNonEmpty(get("instance_id"), t.ID), Repo: firstNonEmpty(get("repo"), t.Repo),
 			BaseCommit:             firstNonEmpty(get("base_commit"), t.BaseCommit),
 			Patch:                  firstNonEmpty(get("patch"), readTaskFile(t.TaskDir, "solution", "fix.patch")),

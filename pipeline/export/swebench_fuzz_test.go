@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"curate/pipeline"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func FuzzSWEBenchRecord(f *testing.F) {
 			}
 			return
 		}
-		var inst SWEBenchInstance
+		var inst pipeline.SWEBenchInstance
 		if err := json.Unmarshal(bytes.TrimSpace(buf.Bytes()), &inst); err != nil || inst.FailToPass == nil || inst.PassToPass == nil {
 			t.Fatalf("bad line %q: %v", buf.String(), err)
 		}
