@@ -107,7 +107,7 @@ func (s *ExportScreen) Update(msg tea.Msg) tea.Cmd {
 	case exportStepMsg:
 		return s.step(m)
 	case tea.KeyMsg:
-		return eachKey(m, s.Capturing, s.key)
+		return s.key(m)
 	}
 	return nil
 }

@@ -80,21 +80,3 @@ func miniBar(done, total, w int) string {
 	n := min(done*w/total, w)
 	return strings.Repeat("▰", n) + strings.Repeat("▱", w-n)
 }
-
-// eachKey hands a burst of typed runes ("jj" when keys arrive together)
-// to handle one key at a time, unless a text input has the focus or it is
-// a paste.
-func eachKey(m tea.KeyMsg, capturing func() bool, handle func(tea.KeyMsg) tea.Cmd) tea.Cmd {
-	if m.Type != tea.KeyRunes || len(m.Runes) < 2 || m.Paste || capturing() {
-		return handle(m)
-	}
-	var cmds []tea.Cmd
-	for _, r := range m.Runes {
-		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: m.Alt}
-		if r == ' ' {
-			k = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-		}
-		cmds = append(cmds, handle(k))
-	}
-	return tea.Sequence(cmds...)
-}

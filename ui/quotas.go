@@ -137,7 +137,7 @@ func (s *Quotas) Update(msg tea.Msg) tea.Cmd {
 		s.dirty = false
 		return statusCmd("saved budget and quotas to curate.toml", false)
 	case tea.KeyMsg:
-		return eachKey(m, s.Capturing, s.key)
+		return s.key(m)
 	}
 	return nil
 }

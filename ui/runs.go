@@ -260,7 +260,7 @@ func (s *Runs) Update(msg tea.Msg) tea.Cmd {
 		}
 		return statusCmd("edited "+m.path+" · r reruns", false)
 	case tea.KeyMsg:
-		return eachKey(m, s.Capturing, s.key)
+		return s.key(m)
 	}
 	return nil
 }

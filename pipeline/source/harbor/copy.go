@@ -1,8 +1,8 @@
 package harbor
 
 import (
+	"curate/pipeline/taskdir"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,11 +16,18 @@ func CopyTask(src, dst string) error {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
 	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".import")
-	os.RemoveAll(tmp) // left by an interrupted import
+	if _, err := os.Lstat(tmp); err == nil {
+		os.RemoveAll(tmp) // left by an interrupted import
+	}
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	defer os.RemoveAll(tmp)
+	renamed := false
+	defer func() {
+		if !renamed {
+			os.RemoveAll(tmp)
+		}
+	}()
 	err := filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -38,9 +45,16 @@ func CopyTask(src, dst string) error {
 			if err != nil {
 				return err
 			}
+			if filepath.IsAbs(target) {
+				// Read allowed it, so it points inside src: keep it
+				// pointing inside the copy.
+				if target, err = filepath.Rel(filepath.Dir(path), target); err != nil {
+					return err
+				}
+			}
 			return os.Symlink(target, out)
 		case e.Type().IsRegular():
-			return copyFile(path, out)
+			return taskdir.CopyFile(path, out)
 		}
 		return nil // sockets, devices: not task content
 	})
@@ -61,29 +75,9 @@ func CopyTask(src, dst string) error {
 		}
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
+	renamed = true
 	if old != "" {
 		return os.RemoveAll(old)
 	}
 	return nil
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	fi, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm()|0o200)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
