@@ -89,8 +89,7 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 	keys("v")
 	wait("form", 5*time.Second, "Start a validation", "current task ("+id+")", "nop,oracle")
 	keys("Enter")
-	wait("log", 60*time.Second, "log r", "following", "curate: nop "+id) // the run may be over already (cached image)
-	wait("log lines", 240*time.Second, "test session starts")
+	wait("log", 60*time.Second, "log r", "following", "curate: ") // the run may be over already (cached image)
 	p := wait("finished", 240*time.Second, "validation done: 2 ok, 0 not ok")
 	if !regexp.MustCompile(`nop\s+ok 0`).MatchString(p) || !regexp.MustCompile(`oracle\s+ok 1`).MatchString(p) {
 		t.Fatalf("want NOP 0 and Oracle 1:\n%s", p)
@@ -101,12 +100,18 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 	keys("G")
 	wait("following", 5*time.Second, "following")
 	keys("Escape")
+	time.Sleep(300 * time.Millisecond) // a curator's pause: ESC then tab at once would read as alt+tab
 
 	// Quotas: put a minimum on the first dimension value and watch it move.
 	keys("Tab")
 	p = wait("quotas", 30*time.Second, "[5 Quotas]", "feasible", "entered (0)", "left (0)")
-	keys("j", "j")
-	before := rowOf(wait("row", 5*time.Second, "> sdlc_phase  Architecture"), "> ")
+	keys("j") // the first phase row; tasks without a phase cannot carry a quota
+	before := rowOf(wait("row", 5*time.Second, "> sdlc_phase"), "> ")
+	if strings.Contains(before, "(none)") {
+		keys("j")
+		time.Sleep(300 * time.Millisecond)
+		before = rowOf(pane(), "> ")
+	}
 	text("+")
 	p = wait("nudged", 10*time.Second, "unsaved (S saves, D discards)", "entered (1)", "left (1)")
 	after := rowOf(p, "> ")
@@ -150,7 +155,7 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 		if r.TaskID != id || r.Outcome != pipeline.OutcomeOK {
 			t.Errorf("run %+v", r)
 		}
-		if data, err := os.ReadFile(r.LogPath); err != nil || !strings.Contains(string(data), "curate: outcome ok") {
+		if data, err := os.ReadFile(r.LogPath); err != nil || !strings.Contains(string(data), "curate: outcome ok") || !strings.Contains(string(data), "test session starts") {
 			t.Errorf("log %s: %v", r.LogPath, err)
 		}
 	}
