@@ -213,7 +213,7 @@ func (s *Runs) byID(id string) *runEntry {
 func (s *Runs) Update(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
 	case currentMsg:
-		if !s.loaded && s.ctx.Active == tabRuns {
+		if s.ctx.Active == tabRuns { // every visit: runs of `curate validate` elsewhere show up
 			s.loaded = true
 			return s.loadRunsCmd()
 		}
@@ -269,14 +269,17 @@ func (s *Runs) loadedRuns(m runsLoadedMsg) tea.Cmd {
 	if m.err != nil {
 		return statusCmd("load runs: "+m.err.Error(), true)
 	}
-	have := map[string]bool{}
+	have := map[string]*runEntry{}
 	for _, e := range s.entries {
 		if e.run.ID != "" {
-			have[e.run.ID] = true
+			have[e.run.ID] = e
 		}
 	}
 	for _, r := range m.runs {
-		if have[r.ID] {
+		if e := have[r.ID]; e != nil {
+			if s.batches[e.batch] == nil && e.state != runFinished { // another process's run moved on
+				e.run, e.state = *r, stateOf(r)
+			}
 			continue
 		}
 		s.entries = append(s.entries, &runEntry{key: r.ID, run: *r, state: stateOf(r)})
