@@ -416,10 +416,10 @@ func (a *App) statusBar(w int) string {
 	}
 	// Docker first: it must not be cut off on a narrow terminal.
 	head := st.StatusKey.Render(sanitize.Line(name)) + docker
-	left := head + st.StatusBar.Render(counts)
-	if p := a.long.text(); p != "" {
-		left += st.StatusOK.Render(" " + p)
+	if p := a.long.text(); p != "" { // long work first: it must stay visible
+		head += st.StatusOK.Render(" " + p)
 	}
+	left := head + st.StatusBar.Render(counts)
 	msg := a.status
 	if msg != "" {
 		style := st.StatusBar
