@@ -206,3 +206,34 @@ func TestRunsCancelQueued(t *testing.T) {
 		t.Errorf("the other run: %s", s.entries[0].run.Outcome)
 	}
 }
+
+func TestRunsValidateMarkedAndFiltered(t *testing.T) {
+	r := &scriptRunner{lines: numbered(3)}
+	a, _ := runsApp(t, r)
+	press(t, a, "shift+tab", "shift+tab", "shift+tab") // back to Candidates
+	a.candidates.marked = map[string]bool{"fixture-calc": true, "sgt-001": true}
+	press(t, a, "tab", "tab", "tab", "v")
+	if a.runs.form.scope != 1 {
+		t.Fatalf("with marked tasks the form starts on them: scope %d", a.runs.form.scope)
+	}
+	if v := plain(a.View()); !strings.Contains(v, "marked tasks (2)") {
+		t.Errorf("form:\n%s", v)
+	}
+	press(t, a, "down", "right", "right", "enter") // oracle only
+	if !strings.Contains(a.status, "validation done: 1 ok") {
+		t.Errorf("status %q", a.status)
+	}
+	if e := a.runs.entries[0]; e.run.TaskID != "fixture-calc" || e.run.Mode != "oracle" {
+		t.Errorf("ran %s %s", e.run.TaskID, e.run.Mode)
+	}
+	// The filtered set: every task the Candidates filter shows; only the
+	// fixture has a task dir, the others are skipped and said so.
+	press(t, a, "v", "right")
+	if a.runs.form.scope != 2 {
+		t.Fatalf("scope %d", a.runs.form.scope)
+	}
+	run(t, a, a.runs.Update(keyMsg("enter")))
+	if r.execs.Load() != 2 { // the form keeps the last modes: oracle again, for the fixture alone
+		t.Errorf("%d execs", r.execs.Load())
+	}
+}
