@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -270,6 +271,10 @@ func (s *ExportScreen) step(m exportStepMsg) tea.Cmd {
 	return func() tea.Msg {
 		in, err := build(context.Background(), name, cfg, res, f)
 		if err != nil {
+			return exportStepMsg{format: f, err: err}
+		}
+		// The curator typed the folder: make its parent as the CLI's --out user would.
+		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 			return exportStepMsg{format: f, err: err}
 		}
 		sum, err := export.Write(f, dest, in)
