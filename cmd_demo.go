@@ -61,9 +61,17 @@ func makeDemo(ctx context.Context, app *App, dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("demo: %w", err)
 	}
+	scorer, _, err := loadScorer(ws, "") // phase, MCP score, difficulty from the profile
+	if err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	rescore(scorer, tasks)
 	if err := ws.Store.UpsertTasks(ctx, tasks); err != nil {
 		return "", fmt.Errorf("demo: %w", err)
 	}
 	fmt.Fprintf(app.Out, "Demo workspace %s: %d catalogue tasks\n", root, len(tasks))
+	if err := demoBuild(ctx, app, ws); err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
 	return root, nil
 }

@@ -16,15 +16,21 @@ import (
 func init() { register(newTUICmd) }
 
 func newTUICmd(app *App) *cobra.Command {
-	return &cobra.Command{
-		Use:     "tui",
-		Short:   "Open the workbench (the same as running curate with no command)",
-		Example: "  curate tui --workspace ~/bench/my-benchmark",
-		Args:    cobra.NoArgs,
+	var f workbenchFlags
+	cmd := &cobra.Command{
+		Use:   "tui",
+		Short: "Open the workbench (the same as running curate with no command)",
+		Example: `  curate tui --workspace ~/bench/my-benchmark
+  curate tui --theme high-contrast --no-mouse
+  NO_COLOR=1 curate tui`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return openWorkbench(cmd.Context(), app)
+			return runWorkbench(cmd.Context(), app, f)
 		},
 	}
+	cmd.Flags().StringVar(&f.theme, "theme", "", "colour theme: dark, light or high-contrast (default: curate.toml [ui] theme, else from the terminal background)")
+	cmd.Flags().BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal (text selection); M toggles it inside")
+	return cmd
 }
 
 // runDefault is `curate` with no command: the workbench when a workspace is

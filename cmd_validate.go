@@ -134,6 +134,8 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 	}
 	var out sync.Mutex
 	var followers sync.WaitGroup
+	var followMu sync.Mutex
+	following := map[string]chan struct{}{} // run id -> closed when its log is printed
 	v := &validate.Validator{
 		Concurrency: concurrency, Runs: f.runs, Timeout: timeout, LogDir: ws.RunsPath(), PID: os.Getpid(),
 		NewID: newRunID,
@@ -150,9 +152,14 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 		v.OnStart = func(r *pipeline.Run, b *logstream.Broadcaster) {
 			sub := b.Subscribe(0)
 			prefix := fmt.Sprintf("[%s %s] ", sanitize.Line(r.TaskID), r.Mode)
+			drained := make(chan struct{})
+			followMu.Lock()
+			following[r.ID] = drained
+			followMu.Unlock()
 			followers.Add(1)
 			go func() {
 				defer followers.Done()
+				defer close(drained)
 				for {
 					lines, dropped, ok := sub.Next()
 					if !ok {
@@ -174,7 +181,14 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 	}
 	if !f.asJSON {
 		v.OnDone = func(r *pipeline.Run) {
-			followers.Wait()
+			// Print a run's verdict after its own log lines, without
+			// waiting for other runs still streaming.
+			followMu.Lock()
+			drained := following[r.ID]
+			followMu.Unlock()
+			if drained != nil {
+				<-drained
+			}
 			out.Lock()
 			defer out.Unlock()
 			fmt.Fprintln(app.Out, runLine(r))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -17,14 +16,6 @@ import (
 	"curate/pipeline/validate"
 	"curate/workspace"
 )
-
-// cli runs curate in-process and returns exit code, stdout and stderr.
-func cli(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 // copyFixture copies a validate fixture task into the workspace's tasks/,
 // its Dockerfile starting FROM image.
@@ -53,19 +44,18 @@ func copyFixture(t *testing.T, root, name, image string) string {
 	return dst
 }
 
-func newWorkspace(t *testing.T) string {
+// newDockerWorkspace is newWorkspace whose containers and images are
+// pruned when the test ends.
+func newDockerWorkspace(t *testing.T) string {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "ws")
-	if code, _, errs := cli(t, "init", root); code != 0 {
-		t.Fatalf("init: %s", errs)
-	}
+	root := newWorkspace(t)
 	t.Cleanup(func() { cli(t, "-w", root, "env", "prune") })
 	return root
 }
 
 func TestValidateFollowRunsShow(t *testing.T) {
 	img := testenv.BusyboxImage(t)
-	root := newWorkspace(t)
+	root := newDockerWorkspace(t)
 	dir := copyFixture(t, root, "bb-valid", img)
 	copyFixture(t, root, "bb-nop-passed", img)
 
@@ -107,7 +97,7 @@ func TestValidateFollowRunsShow(t *testing.T) {
 
 func TestValidateSkipsTasksWithoutDir(t *testing.T) {
 	testenv.RequireDocker(t)
-	root := newWorkspace(t)
+	root := newDockerWorkspace(t)
 	ws, err := workspace.Open(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +115,7 @@ func TestValidateSkipsTasksWithoutDir(t *testing.T) {
 func TestInterruptedRunsRecovered(t *testing.T) {
 	img := testenv.BusyboxImage(t)
 	dockerCli := testenv.RequireDocker(t)
-	root := newWorkspace(t)
+	root := newDockerWorkspace(t)
 	ctx := context.Background()
 	c, err := dockerCli.ContainerCreate(ctx, &container.Config{Image: img, Cmd: []string{"sleep", "60"},
 		Labels: map[string]string{validate.LabelManaged: "true", validate.LabelWorkspace: root, validate.LabelRun: "r-dead"}}, nil, nil, nil, "")
@@ -153,7 +143,7 @@ func TestInterruptedRunsRecovered(t *testing.T) {
 // stops the container and records cancelled.
 func TestRunsCancel(t *testing.T) {
 	img := testenv.BusyboxImage(t)
-	root := newWorkspace(t)
+	root := newDockerWorkspace(t)
 	dir := copyFixture(t, root, "bb-slow", img)
 	done := make(chan string)
 	go func() {

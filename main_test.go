@@ -10,19 +10,30 @@ import (
 	"testing"
 )
 
-// curate runs the CLI in-process and returns exit code, stdout, stderr.
-func curate(t testing.TB, args ...string) (int, string, string) {
+// cli runs curate in-process and returns exit code, stdout, stderr. Every
+// CLI test in this package shares it.
+func cli(t testing.TB, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
+// newWorkspace makes an empty workspace with `curate init`.
+func newWorkspace(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ws")
+	if code, _, errs := cli(t, "init", dir); code != 0 {
+		t.Fatalf("init: %s", errs)
+	}
+	return dir
+}
+
 // demoWorkspace makes one demo workspace per test.
 func demoWorkspace(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "demo")
-	if code, _, errs := curate(t, "demo", "--dir", dir, "--no-open"); code != 0 {
+	if code, _, errs := cli(t, "demo", "--dir", dir, "--no-open"); code != 0 {
 		t.Fatalf("demo: %s", errs)
 	}
 	return dir
@@ -30,7 +41,7 @@ func demoWorkspace(t testing.TB) string {
 
 func TestDemoListLabelUndo(t *testing.T) {
 	ws := demoWorkspace(t)
-	code, out, errs := curate(t, "-w", ws, "list", "--json")
+	code, out, errs := cli(t, "-w", ws, "list", "--json")
 	if code != 0 {
 		t.Fatal(errs)
 	}
@@ -49,29 +60,29 @@ func TestDemoListLabelUndo(t *testing.T) {
 		}
 	}
 
-	if code, _, errs := curate(t, "-w", ws, "label", "sgt-008", "--difficulty", "critical", "--note", "110 files"); code != 0 {
+	if code, _, errs := cli(t, "-w", ws, "label", "sgt-008", "--difficulty", "critical", "--note", "110 files"); code != 0 {
 		t.Fatal(errs)
 	}
-	_, out, _ = curate(t, "-w", ws, "show", "sgt-008", "--json")
+	_, out, _ = cli(t, "-w", ws, "show", "sgt-008", "--json")
 	var one map[string]any
 	json.Unmarshal([]byte(out), &one)
 	if one["difficulty"] != "critical" || one["difficulty_label"] != "critical" {
 		t.Fatalf("label not effective: %v %v", one["difficulty"], one["difficulty_label"])
 	}
-	_, out, _ = curate(t, "-w", ws, "list", "--filter", "labelled=true", "--json")
+	_, out, _ = cli(t, "-w", ws, "list", "--filter", "labelled=true", "--json")
 	json.Unmarshal([]byte(out), &tasks)
 	if len(tasks) != 1 {
 		t.Fatalf("filter labelled=true gave %d tasks", len(tasks))
 	}
-	if code, _, errs := curate(t, "-w", ws, "undo", "--json"); code != 0 {
+	if code, _, errs := cli(t, "-w", ws, "undo", "--json"); code != 0 {
 		t.Fatal(errs)
 	}
-	_, out, _ = curate(t, "-w", ws, "show", "sgt-008", "--json")
+	_, out, _ = cli(t, "-w", ws, "show", "sgt-008", "--json")
 	json.Unmarshal([]byte(out), &one)
 	if one["difficulty_label"] != "" {
 		t.Fatalf("undo left label %v", one["difficulty_label"])
 	}
-	_, out, _ = curate(t, "-w", ws, "history", "--json")
+	_, out, _ = cli(t, "-w", ws, "history", "--json")
 	var events []map[string]any
 	json.Unmarshal([]byte(out), &events)
 	if len(events) != 2 || events[0]["kind"] != "undo" {
@@ -81,15 +92,15 @@ func TestDemoListLabelUndo(t *testing.T) {
 
 func TestBulkLabelByFilter(t *testing.T) {
 	ws := demoWorkspace(t)
-	code, out, errs := curate(t, "-w", ws, "label", "--filter", "benchmark=ccb_dibench language=csharp", "--pin")
+	code, out, errs := cli(t, "-w", ws, "label", "--filter", "benchmark=ccb_dibench language=csharp", "--pin")
 	if code != 0 {
 		t.Fatal(errs)
 	}
 	if !strings.Contains(out, "change(s) on 10 task(s)") {
 		t.Fatalf("bulk label output: %s", out)
 	}
-	curate(t, "-w", ws, "undo")
-	_, out, _ = curate(t, "-w", ws, "list", "--filter", "pinned=true", "--json")
+	cli(t, "-w", ws, "undo")
+	_, out, _ = cli(t, "-w", ws, "list", "--filter", "pinned=true", "--json")
 	if strings.Count(out, `"id"`) != 0 {
 		t.Fatalf("one undo should revert the whole bulk step: %s", out)
 	}
@@ -114,13 +125,13 @@ func TestBadInputExitsNonZero(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := append([]string{"-w", ws}, c.args...)
-			code, _, errs := curate(t, args...)
+			code, _, errs := cli(t, args...)
 			if code == 0 || !strings.Contains(errs, c.want) {
 				t.Fatalf("exit %d, stderr %q; want non-zero and %q", code, errs, c.want)
 			}
 		})
 	}
-	if _, out, _ := curate(t, "-w", ws, "history", "--json"); strings.TrimSpace(out) != "[]" {
+	if _, out, _ := cli(t, "-w", ws, "history", "--json"); strings.TrimSpace(out) != "[]" {
 		t.Fatalf("failed commands wrote events: %s", out)
 	}
 }
@@ -131,7 +142,7 @@ func TestBadWorkspaceFiles(t *testing.T) {
 		cfg := filepath.Join(ws, "curate.toml")
 		data, _ := os.ReadFile(cfg)
 		os.WriteFile(cfg, append(data, []byte("\n[ui.extra]\nfoo = 1\n")...), 0o644)
-		code, _, errs := curate(t, "-w", ws, "list")
+		code, _, errs := cli(t, "-w", ws, "list")
 		if code == 0 || !strings.Contains(errs, cfg+":") || !strings.Contains(errs, "unknown key") {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -140,7 +151,7 @@ func TestBadWorkspaceFiles(t *testing.T) {
 		ws := demoWorkspace(t)
 		cfg := filepath.Join(ws, "curate.toml")
 		os.WriteFile(cfg, []byte("[docker]\nconcurrency = \"lots\"\n"), 0o644)
-		code, _, errs := curate(t, "-w", ws, "list")
+		code, _, errs := cli(t, "-w", ws, "list")
 		if code == 0 || !strings.Contains(errs, cfg+":2:") {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -152,7 +163,7 @@ func TestBadWorkspaceFiles(t *testing.T) {
 		os.Remove(db + "-shm")
 		junk := bytes.Repeat([]byte("not sqlite "), 100)
 		os.WriteFile(db, junk, 0o644)
-		code, _, errs := curate(t, "-w", ws, "list")
+		code, _, errs := cli(t, "-w", ws, "list")
 		if code == 0 || !strings.Contains(errs, db) {
 			t.Fatalf("exit %d: %s", code, errs)
 		}

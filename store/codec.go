@@ -12,7 +12,9 @@ import (
 
 // Features and score breakdowns are read for every task on every listing,
 // so they are stored in a compact line format that decodes about ten
-// times faster than JSON: one "name\tvalue\tsource" line per feature; the
+// times faster than JSON: one "name\tvalue\tsource" line per feature (the
+// value is empty for a source-only entry, the source tab absent when
+// none was recorded); the
 // breakdown as "cc\tcfd\tssp\ttcw" then "rulekey\trule" lines. Rows written
 // as JSON (the first format) still decode.
 
@@ -34,21 +36,32 @@ func unesc(s string) string {
 }
 
 func encodeFeatures(f pipeline.Features) string {
-	if len(f.Values) == 0 {
+	if len(f.Values) == 0 && len(f.Sources) == 0 {
 		return ""
 	}
-	names := make([]string, 0, len(f.Values))
+	// A source may be recorded for a non-numeric feature (the language):
+	// such a line has an empty value.
+	names := make([]string, 0, len(f.Sources)+len(f.Values))
 	for k := range f.Values {
 		names = append(names, k)
+	}
+	for k := range f.Sources {
+		if _, ok := f.Values[k]; !ok {
+			names = append(names, k)
+		}
 	}
 	sort.Strings(names)
 	var b strings.Builder
 	for _, k := range names {
 		b.WriteString(esc(k))
 		b.WriteByte('\t')
-		b.WriteString(strconv.FormatFloat(f.Values[k], 'g', -1, 64))
-		b.WriteByte('\t')
-		b.WriteString(esc(f.Sources[k]))
+		if v, ok := f.Values[k]; ok {
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		if src, ok := f.Sources[k]; ok {
+			b.WriteByte('\t')
+			b.WriteString(esc(src))
+		}
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -66,18 +79,22 @@ func decodeFeatures(s string, f *pipeline.Features) error {
 	for len(s) > 0 {
 		line, rest, _ := strings.Cut(s, "\n")
 		s = rest
-		name, tail, ok1 := strings.Cut(line, "\t")
-		val, src, ok2 := strings.Cut(tail, "\t")
-		if !ok1 || !ok2 {
+		name, tail, ok := strings.Cut(line, "\t")
+		if !ok {
 			return fmt.Errorf("feature line %q: want name, value and source", line)
 		}
-		v, err := strconv.ParseFloat(val, 64)
-		if err != nil {
-			return fmt.Errorf("feature %s: %w", name, err)
-		}
+		val, src, hasSrc := strings.Cut(tail, "\t")
 		name = unesc(name)
-		f.Values[name] = v
-		f.Sources[name] = unesc(src)
+		if val != "" {
+			v, err := strconv.ParseFloat(val, 64)
+			if err != nil {
+				return fmt.Errorf("feature %s: %w", name, err)
+			}
+			f.Values[name] = v
+		}
+		if hasSrc {
+			f.Sources[name] = unesc(src)
+		}
 	}
 	return nil
 }

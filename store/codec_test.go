@@ -12,13 +12,14 @@ func TestFeatureCodecRoundTrip(t *testing.T) {
 		{},
 		{Values: map[string]float64{"files_changed": 3, "context_length": 1.16e6, "code_ratio": 0.79}, Sources: map[string]string{"files_changed": "solution/fix.patch", "context_length": "task.toml", "code_ratio": ""}},
 		{Values: map[string]float64{"odd\tname\n": -1.5}, Sources: map[string]string{"odd\tname\n": `C:\path\with\tab`}},
+		{Values: map[string]float64{"files_changed": 2, "loc_changed": 7}, Sources: map[string]string{"files_changed": "patch", "language": "file extensions"}},
 	}
 	for _, f := range cases {
 		var got pipeline.Features
 		if err := decodeFeatures(encodeFeatures(f), &got); err != nil {
 			t.Fatal(err)
 		}
-		if len(f.Values) == 0 && len(got.Values) == 0 {
+		if len(f.Values) == 0 && len(got.Values) == 0 && len(f.Sources) == 0 && len(got.Sources) == 0 {
 			continue
 		}
 		if !reflect.DeepEqual(f, got) {

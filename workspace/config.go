@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"curate/pipeline"
 )
 
 // Config is curate.toml. Decoding is strict: an unknown key or a value of
@@ -22,6 +24,7 @@ type Config struct {
 	Filter    FilterConfig          `toml:"filter"`
 	Docker    DockerConfig          `toml:"docker"`
 	UI        UIConfig              `toml:"ui"`
+	Selection SelectionConfig       `toml:"selection"`
 	Repos     map[string]RepoConfig `toml:"repos"`
 }
 
@@ -49,6 +52,13 @@ type DockerConfig struct {
 	Hosts          []string          `toml:"hosts"`
 	Concurrency    int               `toml:"concurrency"`
 	Timeout        string            `toml:"timeout"`
+}
+
+// SelectionConfig overrides the profile's selection for this workspace:
+// a total budget and extra quotas (added to the profile's).
+type SelectionConfig struct {
+	Budget *int             `toml:"budget"`
+	Quotas []pipeline.Quota `toml:"quotas"`
 }
 
 // UIConfig holds workbench preferences.
@@ -94,6 +104,13 @@ timeout = "10m"
 [ui]
 theme = "dark"   # dark, light or high-contrast
 mouse = true
+
+[selection]
+# Total budget; default: the sum of the profile's per-benchmark takes.
+# budget = 116
+# Extra quotas over sdlc_phase, language, benchmark, difficulty, repo or
+# category: min, max, target (counts) or min_share, max_share (of budget).
+# quotas = [{ dimension = "language", value = "go", min = 20 }]
 
 # Per-repository overrides for building tasks:
 # [repos."owner/name"]
@@ -153,6 +170,9 @@ func (c *Config) validate() error {
 	case "", "taskgen", "swesmith", "none":
 	default:
 		return fmt.Errorf("filter.preset %q: want taskgen, swesmith or none", c.Filter.Preset)
+	}
+	if c.Selection.Budget != nil && *c.Selection.Budget < 1 {
+		return fmt.Errorf("selection.budget %d: must be at least 1", *c.Selection.Budget)
 	}
 	if c.Docker.Concurrency < 0 {
 		return fmt.Errorf("docker.concurrency %d: must be at least 1", c.Docker.Concurrency)

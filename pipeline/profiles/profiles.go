@@ -55,7 +55,15 @@ func EmbeddedText(name string) (string, error) {
 	if err != nil || len(files) == 0 {
 		return "", fmt.Errorf("no embedded profile %q (have: %s)", name, strings.Join(Names(), ", "))
 	}
-	sort.Strings(files)
+	// profile.toml holds top-level keys, so it goes first: after another
+	// file's [table] they would land inside that table.
+	sort.Slice(files, func(i, j int) bool {
+		pi, pj := path.Base(files[i]) == "profile.toml", path.Base(files[j]) == "profile.toml"
+		if pi != pj {
+			return pi
+		}
+		return files[i] < files[j]
+	})
 	var b strings.Builder
 	for _, f := range files {
 		data, err := embedded.ReadFile(f)

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"curate/pipeline/export"
+	"curate/pipeline/profiles"
+	"curate/pipeline/sanitize"
+	"curate/pipeline/selection"
+	"curate/pipeline/stats"
+)
+
+func init() { register(newExportCmd) }
+
+func newExportCmd(app *App) *cobra.Command {
+	var format, out, name, gitURL, gitCommit string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Write a saved selection as a Harbor dataset, SWE-bench JSONL, the manifest, the methodology report or CSV",
+		Example: `  curate export --format manifest --out out/
+  curate export --format report --out out/ --selection small
+  curate export --format harbor --out dataset/ --git-url https://github.com/me/bench --git-commit abc123`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if out == "" {
+				return fmt.Errorf("export: --out DIR is required")
+			}
+			known := false
+			for _, f := range export.Formats {
+				known = known || f == format
+			}
+			if !known {
+				return fmt.Errorf("export: unknown format %q (want one of %s)", format, strings.Join(export.Formats, ", "))
+			}
+			ws, err := app.Workspace(ctx)
+			if err != nil {
+				return err
+			}
+			sel, err := resolveSelection(ctx, ws, name)
+			if err != nil {
+				return err
+			}
+			if sel == nil {
+				return fmt.Errorf("export: no saved selection; run `curate select` first")
+			}
+			tasks, err := ws.Store.Tasks(ctx)
+			if err != nil {
+				return err
+			}
+			chosen, err := selectedTasks(sel, tasks)
+			if err != nil {
+				return err
+			}
+			cfg, err := snapshotConfig(sel)
+			if err != nil {
+				return err
+			}
+			p, err := loadProfile(ws)
+			if err != nil {
+				return err
+			}
+			in := &export.Input{
+				Name: sel.Name, GeneratedBy: "curate", Config: cfg, Catalogue: tasks,
+				Stats:   stats.Compute(tasks, chosen, statsOptions(cfg)),
+				Weights: profileWeights(p), CategoryWeights: profileCategoryWeights(p),
+				Solve: savedSolve(sel.Stats), GitURL: gitURL, GitCommit: gitCommit,
+			}
+			for i, t := range chosen {
+				if format == "swebench" { // the problem statement needs the body, which Tasks leaves out
+					full, err := ws.Store.Task(ctx, t.ID)
+					if err != nil {
+						return err
+					}
+					t = full
+				}
+				in.Selected = append(in.Selected, export.Item{Task: t, Rationale: sel.Tasks[i].Rationale})
+			}
+			sum, err := export.Write(format, out, in)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(app.Out, sum)
+			}
+			fmt.Fprintf(app.Out, "Exported selection %s (%d tasks) as %s to %s: %s\n", sanitize.Line(sel.Name), len(chosen), format,
+				sanitize.Line(filepath.Clean(out)), sanitize.Line(strings.Join(sum.Files, ", ")))
+			if len(sum.Skipped) > 0 {
+				fmt.Fprintf(app.Out, "Warning: %d selected tasks have no task dir and were left out of the dataset (e.g. %s); build them first\n",
+					len(sum.Skipped), sanitize.Line(strings.Join(first(sum.Skipped, 3), ", ")))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "", "harbor, swebench, manifest, report or csv")
+	cmd.Flags().StringVar(&out, "out", "", "output folder (created; a harbor dataset replaces it whole)")
+	cmd.Flags().StringVar(&name, "selection", "", "saved selection (default: the newest)")
+	cmd.Flags().StringVar(&gitURL, "git-url", "", "harbor: git_url of the registry's task entries")
+	cmd.Flags().StringVar(&gitCommit, "git-commit", "", "harbor: git_commit_id of the registry's task entries")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	return cmd
+}
+
+// savedSolve reads the solver's verdict stored with a snapshot.
+func savedSolve(st map[string]any) *export.Solve {
+	raw, ok := st["solve"]
+	if !ok {
+		return nil
+	}
+	data, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var r selection.Result
+	if json.Unmarshal(data, &r) != nil {
+		return nil
+	}
+	s := &export.Solve{Feasible: r.Feasible, Shortfalls: r.Shortfalls, TotalScore: r.TotalScore, UpperBound: r.UpperBound, Gap: r.Gap}
+	for _, v := range r.Violations {
+		s.Violations = append(s.Violations, v.Message)
+	}
+	return s
+}
+
+// profileWeights are the score weights in formula order. The score stage's
+// [score] config does not expose them yet on this branch.
+func profileWeights(p *profiles.Profile) []export.Weight { return nil }
+
+func profileCategoryWeights(p *profiles.Profile) map[string]float64 { return nil }

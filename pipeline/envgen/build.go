@@ -1,0 +1,269 @@
+package envgen
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"curate/pipeline"
+	"curate/pipeline/filter"
+	"curate/pipeline/patch"
+	"curate/pipeline/taskdir"
+	"curate/workspace"
+)
+
+// DefaultBaseImage is used when neither the command line nor curate.toml
+// names one.
+const DefaultBaseImage = "ubuntu:24.04"
+
+// Config is what a build needs besides the task.
+type Config struct {
+	BaseImage    string // --base-image; wins over [docker]
+	Docker       workspace.DockerConfig
+	Repos        map[string]workspace.RepoConfig
+	Filter       *filter.Config
+	MaxFileBytes int64
+}
+
+// Result is a built task.
+type Result struct {
+	Dir      string
+	Digest   string
+	Language string
+	Image    string
+}
+
+// Image picks the base image: the repo's override, then --base-image,
+// then [docker] language_images, then [docker] base_image, then the default.
+func (c Config) Image(repo, lang string) string {
+	for _, s := range []string{c.Repos[repo].BaseImage, c.BaseImage, c.Docker.LanguageImages[lang], c.Docker.BaseImage} {
+		if s != "" {
+			return s
+		}
+	}
+	return DefaultBaseImage
+}
+
+// Build writes tasks/<id>/ for a mined candidate. It builds in a temporary
+// folder beside the target and renames it into place, so a failure leaves
+// no partial task dir (and an existing one untouched). A PR that cannot
+// be a task comes back as a *patch.Rejection.
+func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (*Result, error) {
+	if t.SourcePath == "" || t.BaseCommit == "" || t.HeadCommit == "" {
+		return nil, fmt.Errorf("build %s: not a mined task (no clone or commits recorded)", t.ID)
+	}
+	if strings.ContainsAny(t.ID, `/\`) || t.ID == "." || t.ID == ".." {
+		return nil, fmt.Errorf("build %s: id is not a folder name", t.ID)
+	}
+	final, err := taskdir.SafeJoin(tasksDir, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(tasksDir, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(tasksDir, ".build-"+t.ID+"-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, err
+	}
+
+	fcfg := cfg.Filter
+	if fcfg == nil {
+		fcfg = &filter.Config{}
+	}
+	isTest := func(p string) bool { return fcfg.Classify(p) == filter.KindTest }
+	set, err := patch.Make(ctx, t.SourcePath, t.BaseCommit, t.HeadCommit, isTest, cfg.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	var reasons []string
+	installs, removes := []string{}, []string{}
+	for _, f := range set.TestFiles {
+		if f.Deleted {
+			removes = append(removes, f.Path)
+		} else {
+			installs = append(installs, f.Path)
+		}
+	}
+	if len(installs) == 0 {
+		reasons = append(reasons, "no test files at the head commit: nothing to verify with")
+	}
+	env := filepath.Join(tmp, "environment")
+	for _, d := range []string{env, filepath.Join(tmp, "solution"), filepath.Join(tmp, "tests", "files")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	archive := filepath.Join(env, "repo.tar")
+	if err := patch.Archive(ctx, t.SourcePath, t.HeadCommit, archive); err != nil {
+		return nil, err
+	}
+	if err := set.Check(ctx, archive); err != nil {
+		if r, ok := patch.IsRejection(err); ok {
+			reasons = append(reasons, r...)
+		} else {
+			return nil, err
+		}
+	}
+	tree, err := lsTree(ctx, t.SourcePath, t.HeadCommit)
+	if err != nil {
+		return nil, err
+	}
+	rc := cfg.Repos[t.Repo]
+	lang := rc.Language
+	if lang == "" {
+		lang = DetectLanguage(tree, t.Language)
+	}
+	// Test files at head, and the names of their tests.
+	var names []string
+	for _, f := range installs {
+		data, err := show(ctx, t.SourcePath, t.HeadCommit, f)
+		if err != nil {
+			return nil, err
+		}
+		dst, err := taskdir.SafeJoin(filepath.Join(tmp, "tests", "files"), f)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return nil, err
+		}
+		names = append(names, TestNames(lang, string(data))...)
+	}
+	sort.Strings(names)
+	run, err := testRunner(lang, installs, names, rc.TestCommand)
+	if err != nil {
+		reasons = append(reasons, err.Error())
+	}
+	if len(reasons) > 0 {
+		return nil, &patch.Rejection{Reasons: reasons}
+	}
+
+	image := cfg.Image(t.Repo, lang)
+	linkedS := extraStrings(t.Extra["linked_issues"])
+	issueText, _ := t.Extra["issue_text"].(string)
+	hide := append(append(append([]string{}, set.SourceFiles...), installs...), names...)
+	for _, f := range set.TestFiles {
+		hide = append(hide, f.Path)
+	}
+	toml, err := TaskTOML(t, lang, linkedS)
+	if err != nil {
+		return nil, err
+	}
+	problem := issueText
+	if strings.TrimSpace(problem) == "" {
+		problem = t.Body
+	}
+	if strings.TrimSpace(problem) == "" {
+		problem = t.Title
+	}
+	swe, err := SWEBench(t, set.Fix, set.Test, problem)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{
+		"environment/Dockerfile": []byte(Dockerfile(t.ID, image, lang, rc, len(set.HideTests) > 0)),
+		"environment/bug.patch":  set.Bug,
+		"solution/fix.patch":     set.Fix,
+		"solution/solve.sh":      []byte(SolveSh),
+		"tests/test.sh":          []byte(TestSh(t.ID, run, installs, removes)),
+		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
+		"task.toml":              toml,
+		"swebench.json":          append(swe, '\n'),
+	}
+	if len(set.HideTests) > 0 {
+		files["environment/hide-tests.patch"] = set.HideTests
+	}
+	for rel, data := range files {
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(rel, ".sh") {
+			mode = 0o755
+		}
+		if err := os.WriteFile(filepath.Join(tmp, rel), data, mode); err != nil {
+			return nil, err
+		}
+	}
+	digest, err := taskdir.Digest(tmp)
+	if err != nil {
+		return nil, err
+	}
+	if err := replaceDir(tmp, final); err != nil {
+		return nil, err
+	}
+	return &Result{Dir: final, Digest: digest, Language: lang, Image: image}, nil
+}
+
+// replaceDir moves src to dst, replacing an existing dst only once src is
+// complete.
+func replaceDir(src, dst string) error {
+	if _, err := os.Lstat(dst); err == nil {
+		old := dst + ".old"
+		os.RemoveAll(old)
+		if err := os.Rename(dst, old); err != nil {
+			return err
+		}
+		if err := os.Rename(src, dst); err != nil {
+			os.Rename(old, dst)
+			return err
+		}
+		return os.RemoveAll(old)
+	}
+	return os.Rename(src, dst)
+}
+
+func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
+	out, err := gitBytes(ctx, repo, "ls-tree", "-r", "-z", "--name-only", rev)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			paths = append(paths, string(p))
+		}
+	}
+	return paths, nil
+}
+
+func show(ctx context.Context, repo, rev, path string) ([]byte, error) {
+	return gitBytes(ctx, repo, "cat-file", "blob", rev+":"+path)
+}
+
+func gitBytes(ctx context.Context, repo string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %s", args[0], strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// extraStrings reads a string list from Task.Extra, fresh ([]string) or
+// decoded from the store ([]any).
+func extraStrings(v any) []string {
+	switch l := v.(type) {
+	case []string:
+		return l
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, x := range l {
+			out = append(out, fmt.Sprint(x))
+		}
+		return out
+	}
+	return nil
+}

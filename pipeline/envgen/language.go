@@ -1,0 +1,76 @@
+// Package envgen turns a mined candidate into a Harbor task directory:
+// Dockerfile with the repo at the PR head and bug.patch applied, solution,
+// fail-closed verifier, instruction, task.toml and a SWE-bench record.
+package envgen
+
+import (
+	"path"
+	"sort"
+	"strings"
+)
+
+// Languages the builder knows how to install and test.
+var Languages = []string{"python", "go", "rust", "javascript", "typescript", "java"}
+
+// markers are root files that say what a repository is built with.
+var markers = map[string]string{
+	"go.mod": "go", "Cargo.toml": "rust", "package.json": "javascript", "tsconfig.json": "typescript",
+	"pom.xml": "java", "build.gradle": "java", "build.gradle.kts": "java",
+	"pyproject.toml": "python", "setup.py": "python", "setup.cfg": "python", "requirements.txt": "python",
+	"tox.ini": "python", "Pipfile": "python",
+}
+
+var extLang = map[string]string{
+	".py": "python", ".go": "go", ".rs": "rust", ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript",
+	".cjs": "javascript", ".ts": "typescript", ".tsx": "typescript", ".java": "java", ".kt": "java",
+}
+
+// DetectLanguage picks the repository's language from its root marker
+// files; hint (the language of the changed files) breaks ties between
+// several markers, and file extensions decide when there is no marker.
+func DetectLanguage(tree []string, hint string) string {
+	found := map[string]bool{}
+	exts := map[string]int{}
+	for _, p := range tree {
+		if l, ok := markers[p]; ok {
+			found[l] = true
+		}
+		if l := extLang[strings.ToLower(path.Ext(p))]; l != "" {
+			exts[l]++
+		}
+	}
+	if found["typescript"] {
+		found["javascript"] = false
+	}
+	var langs []string
+	for l, ok := range found {
+		if ok {
+			langs = append(langs, l)
+		}
+	}
+	sort.Strings(langs)
+	switch {
+	case len(langs) == 1:
+		return langs[0]
+	case len(langs) > 1:
+		for _, l := range langs {
+			if l == hint {
+				return l
+			}
+		}
+		best := langs[0]
+		for _, l := range langs {
+			if exts[l] > exts[best] {
+				best = l
+			}
+		}
+		return best
+	}
+	best := ""
+	for l, n := range exts {
+		if best == "" || n > exts[best] || (n == exts[best] && l < best) {
+			best = l
+		}
+	}
+	return best
+}

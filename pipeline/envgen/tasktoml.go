@@ -1,0 +1,90 @@
+package envgen
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"curate/pipeline"
+)
+
+type taskTOML struct {
+	SchemaVersion string         `toml:"schema_version"`
+	Source        string         `toml:"source"`
+	Task          tomlTask       `toml:"task"`
+	Metadata      map[string]any `toml:"metadata"`
+	Verifier      tomlTimeout    `toml:"verifier"`
+	Agent         tomlTimeout    `toml:"agent"`
+	Environment   tomlEnv        `toml:"environment"`
+}
+
+type tomlTask struct {
+	Name        string   `toml:"name"`
+	Description string   `toml:"description"`
+	Keywords    []string `toml:"keywords"`
+}
+
+type tomlTimeout struct {
+	TimeoutSec int `toml:"timeout_sec"`
+}
+
+type tomlEnv struct {
+	BuildTimeoutSec int    `toml:"build_timeout_sec"`
+	CPUs            int    `toml:"cpus"`
+	MemoryMB        int    `toml:"memory_mb"`
+	StorageMB       int    `toml:"storage_mb"`
+	Workdir         string `toml:"workdir"`
+}
+
+// Difficulty guesses a difficulty from the size of the fix.
+func Difficulty(loc, files int) pipeline.Difficulty {
+	switch {
+	case loc <= 10 && files <= 1:
+		return pipeline.Difficulty("easy")
+	case loc <= 60 && files <= 3:
+		return pipeline.Difficulty("medium")
+	case loc <= 300:
+		return pipeline.Difficulty("hard")
+	default:
+		return pipeline.Difficulty("very_hard")
+	}
+}
+
+// TaskTOML renders task.toml (schema 1.x) with the mined features in
+// [metadata].
+func TaskTOML(t *pipeline.Task, lang string, linked []string) ([]byte, error) {
+	owner, name, _ := strings.Cut(t.Repo, "/")
+	meta := map[string]any{
+		"difficulty":    string(Difficulty(t.Features.Int(pipeline.FeatLOCChanged), t.Features.Int(pipeline.FeatFilesChanged))),
+		"category":      t.Category,
+		"tags":          []string{"mined", t.Source, lang, t.Category},
+		"language":      lang,
+		"repo":          t.Repo,
+		"pr":            t.PR,
+		"base_commit":   t.BaseCommit,
+		"head_commit":   t.HeadCommit,
+		"linked_issues": linked,
+	}
+	for k, v := range t.Features.Values {
+		if v == float64(int64(v)) {
+			meta[k] = int64(v)
+		} else {
+			meta[k] = v
+		}
+	}
+	doc := taskTOML{
+		SchemaVersion: "1.1",
+		Source:        "curate mine " + t.Source + " " + t.Repo,
+		Task: tomlTask{
+			Name:        owner + "/" + name + "-" + strconv.Itoa(t.PR),
+			Description: t.Title,
+			Keywords:    []string{lang, t.Category},
+		},
+		Metadata:    meta,
+		Verifier:    tomlTimeout{TimeoutSec: 600},
+		Agent:       tomlTimeout{TimeoutSec: 600},
+		Environment: tomlEnv{BuildTimeoutSec: 600, CPUs: 1, MemoryMB: 2048, StorageMB: 10240, Workdir: "/app"},
+	}
+	return toml.Marshal(doc)
+}

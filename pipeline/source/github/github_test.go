@@ -1,0 +1,138 @@
+package github
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"curate/internal/fixtures"
+	"curate/pipeline/source"
+)
+
+func newMiner(t *testing.T, f *fixtures.FakeGitHub) (*Miner, *[]string) {
+	c, err := NewClient(f.URL, "test-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	return &Miner{Client: c, Notify: func(m string) { msgs = append(msgs, m) }}, &msgs
+}
+
+func TestMineAgainstFakeGitHub(t *testing.T) {
+	f := fixtures.NewFakeGitHub(t)
+	m, msgs := newMiner(t, f)
+	ctx := context.Background()
+	repo, err := m.Repository(ctx, "acme", "calc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.DefaultBranch != "main" || !strings.HasPrefix(repo.CloneURL, "file://") {
+		t.Fatalf("repo %+v", repo)
+	}
+	clone := filepath.Join(t.TempDir(), "cache", "acme__calc.git")
+	if err := Clone(ctx, repo.CloneURL, clone); err != nil {
+		t.Fatal(err)
+	}
+	var prs []*source.PR
+	err = m.Mine(ctx, Options{Owner: "acme", Name: "calc"}, repo, func(pr *source.PR) error {
+		prs = append(prs, pr)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prs) != 2 || prs[0].Number != 2 || prs[1].Number != 1 {
+		t.Fatalf("want merged PRs 2 and 1 (unmerged 3 skipped), got %d", len(prs))
+	}
+	if err := ResolveBases(ctx, clone, prs); err != nil {
+		t.Fatal(err)
+	}
+	p2, p1 := prs[0], prs[1]
+	if len(p2.Files) != 5 || !p2.Files[4].Binary || p2.Files[0].Binary {
+		t.Errorf("PR 2 files (two pages, one binary): %+v", p2.Files)
+	}
+	if len(p2.Issues) != 1 || p2.Issues[0].Number != 12 || p2.IssueText != "" {
+		t.Errorf("PR 2 issues %v text %q (issue 12 is a 404)", p2.Issues, p2.IssueText)
+	}
+	if len(p1.Issues) != 1 || p1.Issues[0].Number != 11 || !strings.Contains(p1.IssueText, "Expected 0.5") {
+		t.Errorf("PR 1 issues %v text %q (timeline cross-reference)", p1.Issues, p1.IssueText)
+	}
+	if p1.BaseCommit == "" || p1.Parents != 2 || p1.Kind != "merge" || p2.Parents != 1 || p2.Kind != "squash" {
+		t.Errorf("bases: %+v / %+v", p1, p2)
+	}
+	all := strings.Join(*msgs, "\n")
+	if !strings.Contains(all, "secondary rate limit (Retry-After)") || !strings.Contains(all, "GitHub rate limit reached") || !strings.Contains(all, "resuming at") {
+		t.Errorf("rate limit waits not reported:\n%s", all)
+	}
+	// A second clone call refreshes in place.
+	if err := Clone(ctx, repo.CloneURL, clone); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMineResumes(t *testing.T) {
+	f := fixtures.NewFakeGitHub(t)
+	m, _ := newMiner(t, f)
+	ctx := context.Background()
+	repo, err := m.Repository(ctx, "acme", "calc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := filepath.Join(t.TempDir(), "acme__calc.progress.json")
+	run := func(limit int) []int {
+		done, err := LoadProgress(progress)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		err = m.Mine(ctx, Options{Owner: "acme", Name: "calc", Limit: limit, Done: done}, repo, func(pr *source.PR) error {
+			got = append(got, pr.Number)
+			done[pr.Number] = true
+			return SaveProgress(progress, "acme/calc", done)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := run(1); len(got) != 1 || got[0] != 2 {
+		t.Fatalf("first run: %v", got)
+	}
+	if got := run(0); len(got) != 1 || got[0] != 1 {
+		t.Fatalf("second run should continue with PR 1: %v", got)
+	}
+	if n := f.Count("files 2"); n != 2 { // two pages, fetched once
+		t.Errorf("PR 2 files fetched %d times, want once (2 pages)", n)
+	}
+	if got := run(0); len(got) != 0 {
+		t.Errorf("third run found %v", got)
+	}
+}
+
+func TestNotFoundAndBadURL(t *testing.T) {
+	f := fixtures.NewFakeGitHub(t)
+	m, _ := newMiner(t, f)
+	_, err := m.Repository(context.Background(), "acme", "missing")
+	if err == nil || !strings.Contains(err.Error(), "not found (404)") || !strings.Contains(err.Error(), "GITHUB_TOKEN") {
+		t.Errorf("404: %v", err)
+	}
+	if _, err := NewClient("ftp://x", ""); err == nil {
+		t.Error("bad api url accepted")
+	}
+	if _, err := LoadProgress(filepath.Join(t.TempDir(), "none.json")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestToken(t *testing.T) {
+	tok, from := Token(context.Background(), func(k string) string {
+		if k == "GITHUB_TOKEN" {
+			return " abc "
+		}
+		return ""
+	})
+	if tok != "abc" || from != "$GITHUB_TOKEN" {
+		t.Errorf("token %q from %q", tok, from)
+	}
+}

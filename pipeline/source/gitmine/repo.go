@@ -1,0 +1,110 @@
+package gitmine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// git runs git in dir and returns stdout; errors carry git's stderr.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return string(out), nil
+}
+
+// ErrNotRepo, ErrEmpty and ErrShallow are the repository states mining
+// refuses, each with a message that says what to do.
+var (
+	ErrNotRepo = errors.New("not a git repository")
+	ErrEmpty   = errors.New("empty repository (no commits)")
+	ErrShallow = errors.New("shallow clone: history is cut off, so PR base commits are missing; run `git fetch --unshallow` first")
+)
+
+// CheckRepo verifies path is a usable, complete git repository and that
+// rev (default HEAD) exists. It returns the resolved commit of rev.
+func CheckRepo(ctx context.Context, path, rev string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s: %w (it is a file)", path, ErrNotRepo)
+	}
+	if _, err := git(ctx, path, "rev-parse", "--git-dir"); err != nil {
+		return "", fmt.Errorf("%s: %w", path, ErrNotRepo)
+	}
+	if _, err := git(ctx, path, "rev-parse", "--verify", "-q", "HEAD^{commit}"); err != nil {
+		if out, _ := git(ctx, path, "for-each-ref", "--count=1", "refs/heads"); strings.TrimSpace(out) == "" {
+			return "", fmt.Errorf("%s: %w", path, ErrEmpty)
+		}
+	}
+	if out, err := git(ctx, path, "rev-parse", "--is-shallow-repository"); err == nil && strings.TrimSpace(out) == "true" {
+		return "", fmt.Errorf("%s: %w", path, ErrShallow)
+	}
+	if rev == "" {
+		rev = "HEAD"
+	}
+	if strings.HasPrefix(rev, "-") {
+		return "", fmt.Errorf("%s: bad branch %q", path, rev)
+	}
+	out, err := git(ctx, path, "rev-parse", "--verify", "-q", rev+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("%s: no branch or commit %q", path, rev)
+	}
+	return strings.TrimSpace(out), nil
+}
+
+var remoteRe = regexp.MustCompile(`^(?:[a-z+]+://(?:[^@/]+@)?[^/]+/|[^@/:]+@[^:]+:)([A-Za-z0-9][A-Za-z0-9._-]*)/([A-Za-z0-9][A-Za-z0-9._-]*?)(?:\.git)?/?$`)
+
+// RepoFromRemote turns a remote URL (https, ssh, scp-like) into
+// "owner/name", or "" when it is not one.
+func RepoFromRemote(url string) string {
+	m := remoteRe.FindStringSubmatch(strings.TrimSpace(url))
+	if m == nil {
+		return ""
+	}
+	return m[1] + "/" + m[2]
+}
+
+// OriginRepo reads owner/name from the origin remote.
+func OriginRepo(ctx context.Context, path string) (string, error) {
+	out, err := git(ctx, path, "config", "--get", "remote.origin.url")
+	if err != nil || strings.TrimSpace(out) == "" {
+		return "", fmt.Errorf("%s has no origin remote: pass --repo OWNER/NAME", path)
+	}
+	repo := RepoFromRemote(out)
+	if repo == "" {
+		return "", fmt.Errorf("cannot tell owner/name from origin %q: pass --repo OWNER/NAME", strings.TrimSpace(out))
+	}
+	return repo, nil
+}
+
+// ParseDate reads a --since/--until value: YYYY-MM-DD or RFC 3339.
+func ParseDate(flag, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{"2006-01-02", time.RFC3339} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("invalid %s %q: want a date like 2024-05-31 or 2024-05-31T12:00:00Z", flag, s)
+}

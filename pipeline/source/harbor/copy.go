@@ -1,0 +1,89 @@
+package harbor
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// CopyTask copies a task dir (already checked by Read) to dst, replacing
+// what was there. It writes beside dst first and renames, so a failed copy
+// never leaves half a task behind.
+func CopyTask(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("copy %s: %w", src, err)
+	}
+	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".import")
+	os.RemoveAll(tmp) // left by an interrupted import
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		return fmt.Errorf("copy %s: %w", src, err)
+	}
+	defer os.RemoveAll(tmp)
+	err := filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil || rel == "." {
+			return err
+		}
+		out := filepath.Join(tmp, rel)
+		switch {
+		case e.IsDir():
+			return os.Mkdir(out, 0o755)
+		case e.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, out)
+		case e.Type().IsRegular():
+			return copyFile(path, out)
+		}
+		return nil // sockets, devices: not task content
+	})
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", src, err)
+	}
+	old := ""
+	if _, err := os.Lstat(dst); err == nil {
+		old = filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".old")
+		os.RemoveAll(old)
+		if err := os.Rename(dst, old); err != nil {
+			return fmt.Errorf("copy %s: %w", src, err)
+		}
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		if old != "" {
+			os.Rename(old, dst)
+		}
+		return fmt.Errorf("copy %s: %w", src, err)
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm()|0o200)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

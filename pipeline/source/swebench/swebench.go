@@ -1,0 +1,257 @@
+// Package swebench imports SWE-bench style instances (SWE-bench, Verified,
+// SWE-smith, SWE-bench Pro) from JSONL, one object a line. A broken line is
+// reported with file:line and the other lines are still imported.
+package swebench
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"curate/pipeline"
+	"curate/pipeline/score"
+)
+
+// MaxLine is the longest JSONL line read (patches can be large).
+const MaxLine = 64 << 20
+
+// LineError is one line that could not be imported.
+type LineError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
+
+// modelled are the columns that become Task fields; every other column is
+// kept in Task.Extra.
+var modelled = map[string]bool{"instance_id": true, "repo": true, "base_commit": true, "problem_statement": true,
+	"difficulty": true, "repo_language": true}
+
+// Read parses every line of r. Tasks come back in file order, unscored;
+// bad lines (invalid JSON, no instance_id, a duplicate id, a list field
+// that is neither a list nor a JSON-encoded list) come back as LineErrors.
+// Only a read failure of r itself is returned as err.
+func Read(name string, r io.Reader, benchmark string) (tasks []*pipeline.Task, bad []*LineError, err error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	seen := map[string]int{}
+	for line := 1; ; line++ {
+		raw, rerr := readLine(br)
+		if rerr != nil && rerr != io.EOF {
+			if rerr == errTooLong {
+				bad = append(bad, &LineError{name, line, rerr})
+				continue
+			}
+			return tasks, bad, fmt.Errorf("read %s: %w", name, rerr)
+		}
+		if len(bytes.TrimSpace(raw)) > 0 {
+			t, perr := parseLine(raw, benchmark)
+			switch {
+			case perr != nil:
+				bad = append(bad, &LineError{name, line, perr})
+			case seen[t.ID] > 0:
+				bad = append(bad, &LineError{name, line, fmt.Errorf("duplicate instance_id %q (first on line %d)", t.ID, seen[t.ID])})
+			default:
+				seen[t.ID] = line
+				t.SourcePath = fmt.Sprintf("%s:%d", name, line)
+				tasks = append(tasks, t)
+			}
+		}
+		if rerr == io.EOF {
+			return tasks, bad, nil
+		}
+	}
+}
+
+var errTooLong = fmt.Errorf("line longer than %d MB", MaxLine>>20)
+
+// readLine reads one line; an over-long line is skipped to its end.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(buf)+len(chunk) > MaxLine {
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
+			}
+			if err == io.EOF {
+				return nil, errTooLong
+			}
+			return nil, errTooLong
+		}
+		buf = append(buf, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return bytes.TrimRight(buf, "\r\n"), err
+	}
+}
+
+var smithID = regexp.MustCompile(`^[^/]+__[^/]+\.[0-9a-f]{8}(\.|$)`)
+
+func parseLine(raw []byte, benchmark string) (*pipeline.Task, error) {
+	var row map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &row); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	str := func(k string) (string, error) {
+		v, ok := row[k]
+		if !ok || string(v) == "null" {
+			return "", nil
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "", fmt.Errorf("%s: want a string, got %s", k, clip(v))
+		}
+		return s, nil
+	}
+	var errs []error
+	get := func(k string) string {
+		s, err := str(k)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return s
+	}
+	t := &pipeline.Task{Source: "swebench", Status: pipeline.StatusImported, Extra: map[string]any{}}
+	t.ID = strings.TrimSpace(get("instance_id"))
+	t.Repo, t.BaseCommit = get("repo"), get("base_commit")
+	t.Body = get("problem_statement")
+	t.Language = strings.ToLower(get("repo_language"))
+	diff := get("difficulty")
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	if t.ID == "" {
+		return nil, fmt.Errorf("no instance_id")
+	}
+	if d, err := pipeline.ParseDifficulty(diff); err == nil {
+		t.DifficultyImported = d
+	} else {
+		t.Extra["difficulty"] = diff
+	}
+	t.Title = firstLine(t.Body)
+	for k, v := range row {
+		if modelled[k] {
+			continue
+		}
+		if isListColumn(k) {
+			list, err := stringList(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			t.Extra[strings.ToLower(k)] = list
+			continue
+		}
+		var x any
+		if err := json.Unmarshal(v, &x); err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		t.Extra[k] = x
+	}
+	patch, _ := t.Extra["patch"].(string)
+	if st := score.CountPatch(patch); st.Files > 0 {
+		src := "patch column"
+		t.Features.Set(pipeline.FeatFilesChanged, float64(st.Files), src)
+		t.Features.Set(pipeline.FeatLinesAdded, float64(st.Added), src)
+		t.Features.Set(pipeline.FeatLinesRemoved, float64(st.Removed), src)
+		t.Features.Set(pipeline.FeatLOCChanged, float64(st.LOC()), src)
+	}
+	if t.Language == "" {
+		if l := score.LanguageFromPatch(patch); l != "" {
+			t.Language = l
+			t.Features.Sources = withSource(t.Features.Sources, "language", "patch column file extensions")
+		}
+	}
+	if tp, _ := t.Extra["test_patch"].(string); tp != "" {
+		t.Features.Set(pipeline.FeatTestFiles, float64(score.CountPatch(tp).Files), "test_patch column")
+	}
+	t.Benchmark = benchmark
+	if t.Benchmark == "" {
+		t.Benchmark = detect(t, row)
+	}
+	sum := sha256.Sum256(raw)
+	t.Extra["source_sha256"] = hex.EncodeToString(sum[:])
+	return t, nil
+}
+
+// isListColumn names the columns that hold lists of test ids or files.
+func isListColumn(k string) bool {
+	switch strings.ToLower(k) {
+	case "fail_to_pass", "pass_to_pass", "selected_test_files_to_run":
+		return true
+	}
+	return false
+}
+
+// stringList accepts a JSON list of strings or a string holding one.
+func stringList(v json.RawMessage) ([]string, error) {
+	if string(v) == "null" {
+		return []string{}, nil
+	}
+	var list []string
+	if err := json.Unmarshal(v, &list); err == nil {
+		return list, nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return nil, fmt.Errorf("want a list of strings or a JSON-encoded list, got %s", clip(v))
+	}
+	if strings.TrimSpace(s) == "" {
+		return []string{}, nil
+	}
+	if err := json.Unmarshal([]byte(s), &list); err != nil {
+		return nil, fmt.Errorf("string is not a JSON-encoded list of strings: %s", clip([]byte(s)))
+	}
+	return list, nil
+}
+
+// detect names the dataset a row comes from by the columns it has.
+func detect(t *pipeline.Task, row map[string]json.RawMessage) string {
+	_, hasImage := row["image_name"]
+	_, proLists := row["fail_to_pass"]
+	_, lang := row["repo_language"]
+	switch {
+	case hasImage || smithID.MatchString(t.ID):
+		return "swesmith"
+	case proLists || lang:
+		return "swebenchpro"
+	case t.DifficultyImported != "":
+		return "swebench_verified"
+	}
+	return "swebench"
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(strings.TrimLeft(s, "# "))
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200])
+	}
+	return s
+}
+
+func clip(b []byte) string {
+	if len(b) > 60 {
+		return string(b[:60]) + "…"
+	}
+	return string(b)
+}
+
+func withSource(m map[string]string, k, v string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[k] = v
+	return m
+}

@@ -1,0 +1,425 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/docker/docker/client"
+
+	"curate/pipeline"
+	"curate/pipeline/sanitize"
+)
+
+// App is the root model: tab bar, the active screen, status bar, and the
+// help and palette overlays. It routes messages; screens do the work.
+type App struct {
+	ctx     *Context
+	screens []Screen
+	active  tabID
+	help    bool
+	palette *palette
+	status  string
+	statErr bool
+	err     error
+	// probeDocker is off in tests that must not depend on an engine.
+	probeDocker bool
+	candidates  *Candidates
+}
+
+// Options configure a new App.
+type Options struct {
+	Context     *Context
+	ProbeDocker bool
+	// Catalog, when set, is used instead of loading tasks from the store
+	// (benchmarks, tests).
+	Catalog *Catalog
+}
+
+// New builds the workbench around ctx.
+func New(o Options) *App {
+	c := o.Context
+	if c.Actor == "" {
+		c.Actor = "unknown"
+	}
+	a := &App{ctx: c, probeDocker: o.ProbeDocker}
+	if o.Catalog != nil {
+		c.Catalog = o.Catalog
+	}
+	if c.Catalog == nil {
+		c.Catalog = NewCatalog(nil, nil)
+	}
+	a.candidates = NewCandidates(c)
+	a.screens = []Screen{
+		a.candidates,
+		NewTaskScreen(c),
+		NewDiffScreen(c),
+		&placeholder{ctx: c, title: "Runs", about: "Validation runs with live logs, failure review and reruns (issue 8)."},
+		&placeholder{ctx: c, title: "Quotas", about: "Budget and quotas with live re-solving (issue 8)."},
+		&placeholder{ctx: c, title: "Export", about: "Export formats, methodology preview and progress (issue 8)."},
+	}
+	if c.Width > 0 {
+		a.resize(c.Width, c.Height)
+	}
+	if id := firstID(c.Catalog); id != "" && c.CurrentID == "" {
+		c.CurrentID = id
+	}
+	return a
+}
+
+func firstID(c *Catalog) string {
+	if c != nil && len(c.Tasks) > 0 {
+		return c.Tasks[0].ID
+	}
+	return ""
+}
+
+// Context exposes the shared context (tests).
+func (a *App) Context() *Context { return a.ctx }
+
+// Init loads the catalogue and starts the Docker probe.
+func (a *App) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if a.ctx.Store != nil && len(a.ctx.Catalog.Tasks) == 0 {
+		cmds = append(cmds, loadCatalogCmd(a.ctx))
+	}
+	if a.probeDocker {
+		cmds = append(cmds, a.dockerProbe())
+	}
+	for _, s := range a.screens {
+		cmds = append(cmds, s.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+// dockerProbe pings the engine in the background; never in View.
+func (a *App) dockerProbe() tea.Cmd {
+	return func() tea.Msg {
+		cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+		if err != nil {
+			return dockerMsg{up: false}
+		}
+		defer cli.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_, err = cli.Ping(ctx)
+		return dockerMsg{up: err == nil}
+	}
+}
+
+func (a *App) resize(w, h int) {
+	a.ctx.Width, a.ctx.Height = w, h
+	for _, s := range a.screens {
+		s.SetSize(w, max(h-2, 1))
+	}
+}
+
+// Update routes a message: window and catalogue changes to every screen,
+// addressed results to their screen, keys to the overlays or the active
+// screen after the global keys.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch m := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.resize(m.Width, m.Height)
+		return a, a.broadcast(resizedMsg{})
+	case jobDoneMsg:
+		a.ctx.Jobs = max(a.ctx.Jobs-1, 0)
+		return a.Update(m.inner)
+	case catalogMsg:
+		if m.err != nil {
+			a.status, a.statErr = "load tasks: "+m.err.Error(), true
+		}
+		if m.catalog != nil {
+			a.ctx.Catalog = m.catalog
+			if a.ctx.Catalog.Task(a.ctx.CurrentID) == nil {
+				a.ctx.CurrentID = firstID(m.catalog)
+			}
+		}
+		return a, a.broadcast(catalogChangedMsg{})
+	case labelledMsg:
+		return a, a.labelled(m)
+	case statusMsg:
+		a.status, a.statErr = m.text, m.err
+		return a, nil
+	case dockerMsg:
+		a.ctx.Docker = dockerDown
+		if m.up {
+			a.ctx.Docker = dockerUp
+		}
+		return a, tea.Tick(30*time.Second, func(t time.Time) tea.Msg { return dockerTickMsg(t) })
+	case dockerTickMsg:
+		return a, a.dockerProbe()
+	case openTaskMsg:
+		a.ctx.CurrentID = m.id
+		a.active, a.ctx.Active = m.tab, m.tab
+		return a, a.broadcast(currentMsg{m.id})
+	case currentMsg:
+		a.ctx.CurrentID = m.id
+		return a, a.broadcast(m)
+	case stepTaskMsg:
+		return a, a.candidates.step(m.delta)
+	case paletteRunMsg:
+		a.palette = nil
+		return a.Update(m.key)
+	case tea.MouseMsg:
+		return a, a.mouse(m)
+	case tea.KeyMsg:
+		return a, a.key(m)
+	case addressed:
+		return a, a.screens[m.target()].Update(msg)
+	}
+	return a, a.screens[a.active].Update(msg)
+}
+
+func (a *App) broadcast(msg tea.Msg) tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(a.screens))
+	for _, s := range a.screens {
+		cmds = append(cmds, s.Update(msg))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (a *App) labelled(m labelledMsg) tea.Cmd {
+	if m.err != nil {
+		a.status, a.statErr = m.what+": "+m.err.Error(), true
+		return nil
+	}
+	if len(m.tasks) > 0 {
+		if len(m.tasks) == len(a.ctx.Catalog.Tasks) {
+			a.ctx.Catalog = NewCatalog(m.tasks, nil)
+		} else {
+			a.ctx.Catalog.Replace(m.tasks)
+		}
+	}
+	a.status, a.statErr = describeEvents(m.what, m.events), false
+	ids := make([]string, 0, len(m.tasks))
+	for _, t := range m.tasks {
+		ids = append(ids, t.ID)
+	}
+	return a.broadcast(catalogChangedMsg{ids: ids})
+}
+
+func describeEvents(what string, evs []pipeline.Event) string {
+	if len(evs) == 0 {
+		return what + ": no change"
+	}
+	e := evs[0]
+	old, nw := e.Old, e.New
+	if old == "" {
+		old = "∅"
+	}
+	if nw == "" {
+		nw = "∅"
+	}
+	s := fmt.Sprintf("%s: %s %s %s → %s", what, sanitize.Line(e.TaskID), e.Field, sanitize.Line(old), sanitize.Line(nw))
+	if len(evs) > 1 {
+		s += fmt.Sprintf(" (+%d more)", len(evs)-1)
+	}
+	if what != "undo" {
+		return s + " · u undoes"
+	}
+	return s + " · U redoes"
+}
+
+func (a *App) key(m tea.KeyMsg) tea.Cmd {
+	k := a.ctx.Keys
+	if a.palette != nil {
+		return a.palette.update(m, a)
+	}
+	if a.help {
+		if k.Is(m, "help") || k.Is(m, "back") || k.Is(m, "quit") {
+			a.help = false
+		}
+		return nil
+	}
+	scr := a.screens[a.active]
+	if scr.Capturing() {
+		if m.Type == tea.KeyCtrlC {
+			return tea.Quit
+		}
+		return scr.Update(m)
+	}
+	switch {
+	case k.Is(m, "quit"):
+		return tea.Quit
+	case k.Is(m, "help"):
+		a.help = true
+		return nil
+	case k.Is(m, "palette"):
+		a.palette = newPalette(a)
+		return nil
+	case k.Is(m, "next_tab"):
+		return a.switchTab((a.active + 1) % tabID(len(a.screens)))
+	case k.Is(m, "prev_tab"):
+		return a.switchTab((a.active + tabID(len(a.screens)) - 1) % tabID(len(a.screens)))
+	case k.Is(m, "undo"):
+		return a.ctx.undoCmd(false)
+	case k.Is(m, "redo"):
+		return a.ctx.undoCmd(true)
+	case k.Is(m, "mouse"):
+		a.ctx.Mouse = !a.ctx.Mouse
+		if a.ctx.Mouse {
+			a.status = "mouse on"
+			return tea.EnableMouseCellMotion
+		}
+		a.status = "mouse off (terminal selection works again)"
+		return tea.DisableMouse
+	}
+	if k.Is(m, "back") && a.active != tabCandidates {
+		if cmd := scr.Update(m); cmd != nil {
+			return cmd
+		}
+		return a.switchTab(tabCandidates)
+	}
+	return scr.Update(m)
+}
+
+func (a *App) switchTab(t tabID) tea.Cmd {
+	a.active, a.ctx.Active = t, t
+	return a.screens[t].Update(currentMsg{a.ctx.CurrentID})
+}
+
+// mouse: a click on the tab bar switches tabs; the rest goes to the screen
+// with coordinates relative to its area.
+func (a *App) mouse(m tea.MouseMsg) tea.Cmd {
+	if !a.ctx.Mouse || a.palette != nil || a.help {
+		return nil
+	}
+	if m.Y == 0 {
+		if m.Action == tea.MouseActionPress && m.Button == tea.MouseButtonLeft {
+			if t, ok := a.tabAt(m.X); ok {
+				return a.switchTab(t)
+			}
+		}
+		return nil
+	}
+	if m.Y >= a.ctx.Height-1 {
+		return nil
+	}
+	m.Y--
+	return a.screens[a.active].Update(m)
+}
+
+func (a *App) tabAt(x int) (tabID, bool) {
+	pos := 0
+	for i, s := range a.screens {
+		w := lipgloss.Width(a.tabLabel(tabID(i), s)) + 2 // padding
+		if x >= pos && x < pos+w {
+			return tabID(i), true
+		}
+		pos += w
+	}
+	return 0, false
+}
+
+func (a *App) tabLabel(i tabID, s Screen) string {
+	return fmt.Sprintf("%d %s", i+1, s.Title())
+}
+
+// View draws the frame: no I/O, no style building.
+func (a *App) View() string {
+	w, h := a.ctx.Width, a.ctx.Height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	body := ""
+	switch {
+	case a.palette != nil:
+		body = a.palette.view(a, w, h-2)
+	case a.help:
+		body = a.helpView(w, h-2)
+	default:
+		body = a.screens[a.active].View()
+	}
+	return a.tabBar(w) + "\n" + fit(body, w, h-2) + "\n" + a.statusBar(w)
+}
+
+func (a *App) tabBar(w int) string {
+	st := a.ctx.Styles
+	var b strings.Builder
+	for i, s := range a.screens {
+		label := a.tabLabel(tabID(i), s)
+		if tabID(i) == a.active {
+			b.WriteString(st.TabActive.Render("[" + label + "]"))
+		} else {
+			b.WriteString(st.TabInactive.Render(" " + label + " "))
+		}
+	}
+	hint := st.Muted.Render(" ? help  : commands")
+	line := b.String()
+	if lipgloss.Width(line)+lipgloss.Width(hint) <= w {
+		line += strings.Repeat(" ", w-lipgloss.Width(line)-lipgloss.Width(hint)) + hint
+	}
+	return truncate(line, w)
+}
+
+func (a *App) statusBar(w int) string {
+	st, c := a.ctx.Styles, a.ctx
+	shown, total, marked := a.candidates.counts()
+	pinned, excluded := 0, 0
+	for _, t := range c.Catalog.Tasks {
+		if t.Labels.Pinned {
+			pinned++
+		}
+		if t.Labels.Excluded {
+			excluded++
+		}
+	}
+	docker := st.StatusBar.Render(" docker ?")
+	switch c.Docker {
+	case dockerUp:
+		docker = st.StatusOK.Render(" docker ✓")
+	case dockerDown:
+		docker = st.StatusBad.Render(" docker ✗")
+	}
+	name := c.Name
+	if name == "" {
+		name = "no workspace"
+	}
+	left := st.StatusKey.Render(sanitize.Line(name)) +
+		st.StatusBar.Render(fmt.Sprintf(" %d/%d tasks · marked %d · pinned %d · excluded %d · jobs %d", shown, total, marked, pinned, excluded, c.Jobs)) + docker
+	msg := a.status
+	if msg != "" {
+		style := st.StatusBar
+		if a.statErr {
+			style = st.StatusBad
+		}
+		left += style.Render("  " + sanitize.Line(msg))
+	}
+	pad := w - lipgloss.Width(left)
+	if pad > 0 {
+		left += st.StatusBar.Render(strings.Repeat(" ", pad))
+	}
+	return truncate(left, w)
+}
+
+func (a *App) helpView(w, h int) string {
+	st := a.ctx.Styles
+	k := a.ctx.Keys
+	scr := a.screens[a.active]
+	groups := append([][]key.Binding{k.List("quit", "help", "palette", "next_tab", "prev_tab", "undo", "redo", "mouse", "back")}, scr.FullHelp()...)
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Keys: "+scr.Title()) + st.Muted.Render("   (? or esc closes; rebind in curate.toml [ui.keys])") + "\n\n")
+	for _, g := range groups {
+		for _, kb := range g {
+			if !kb.Enabled() {
+				continue
+			}
+			hk := kb.Help()
+			b.WriteString(st.Key.Render(fmt.Sprintf("%-14s", hk.Key)) + " " + st.Desc.Render(hk.Desc) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	return columns(strings.TrimRight(b.String(), "\n"), w, h)
+}
+
+// Run starts the program; opts are tea options (alt screen, mouse).
+func Run(a *App, opts ...tea.ProgramOption) error {
+	p := tea.NewProgram(a, opts...)
+	_, err := p.Run()
+	return err
+}

@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func TestHelpIsTheActiveScreens(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 50)
+	press(t, a, "?")
+	v := plain(a.View())
+	if !strings.Contains(v, "Keys: Candidates") || !strings.Contains(v, "mark / unmark") {
+		t.Fatalf("help:\n%s", v)
+	}
+	press(t, a, "esc", "tab", "tab", "?")
+	v = plain(a.View())
+	if !strings.Contains(v, "Keys: Diff") || !strings.Contains(v, "unified / side by side") || strings.Contains(v, "mark / unmark") {
+		t.Fatalf("help on Diff:\n%s", v)
+	}
+}
+
+func TestPaletteListsAndRunsActions(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 80)
+	press(t, a, ":")
+	v := plain(a.View())
+	for _, act := range actions {
+		if !strings.Contains(v, act.Name) {
+			t.Errorf("palette lacks %s", act.Name)
+		}
+	}
+	typeText(t, a, "side by")
+	press(t, a, "enter")
+	if a.palette != nil {
+		t.Fatal("palette still open")
+	}
+	// side_by_side runs on the active screen (Candidates ignores it); run
+	// one Candidates understands.
+	press(t, a, ":")
+	typeText(t, a, "reverse sort")
+	press(t, a, "enter")
+	if !a.candidates.desc {
+		t.Error("palette did not run sort_reverse")
+	}
+}
+
+func TestKeysRebinding(t *testing.T) {
+	km, err := NewKeyMap(map[string]string{"undo": "ctrl+z", "mark": "m, M"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !km.Is(tea.KeyMsg{Type: tea.KeyCtrlZ}, "undo") || km.Is(keyMsg("u"), "undo") {
+		t.Error("undo not rebound to ctrl+z")
+	}
+	if h := km.Get("undo").Help(); h.Key != "ctrl+z" || !strings.Contains(h.Desc, "rebound") {
+		t.Errorf("help shows %+v", h)
+	}
+	for _, bad := range []map[string]string{{"frobnicate": "x"}, {"undo": " , "}} {
+		if _, err := NewKeyMap(bad); err == nil || !strings.Contains(err.Error(), "[ui.keys]") {
+			t.Errorf("%v: error %v", bad, err)
+		}
+	}
+	// The help screen shows the rebinding.
+	a, _ := newTestApp(t, "dark", 160, 50)
+	a.ctx.Keys = km
+	press(t, a, "?")
+	if v := plain(a.View()); !strings.Contains(v, "ctrl+z") || !strings.Contains(v, "undo last change (rebound)") {
+		t.Errorf("help:\n%s", v)
+	}
+}
+
+// Only our colour codes (SGR) may reach the terminal; a crafted title or
+// body cannot retitle the window, clear or move, hide text or reverse it.
+var anyEscape = regexp.MustCompile(`\x1b[^\[]|\x1b\[[0-9;?]*[^0-9;?m]|\x9b|\x9d|\x07|\x{202e}`)
+
+func TestUntrustedTextIsSanitized(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 60)
+	press(t, a, "/")
+	typeText(t, a, "evil")
+	press(t, a, "enter")
+	frames := map[string]string{"candidates": a.View()}
+	press(t, a, "enter")
+	frames["task"] = a.View()
+	press(t, a, "d")
+	frames["diff"] = a.View()
+	for name, v := range frames {
+		if loc := anyEscape.FindStringIndex(v); loc != nil {
+			t.Errorf("%s frame has a raw control sequence %q", name, v[max(loc[0]-10, 0):min(loc[1]+10, len(v))])
+		}
+		p := plain(v)
+		if strings.Contains(p, "pwned") || strings.Contains(p, "ZXZpbA") {
+			t.Errorf("%s frame shows the payload of an escape sequence", name)
+		}
+	}
+	if p := plain(frames["candidates"]); !strings.Contains(p, "Fix bug in hidden parsergnp.exe") {
+		t.Errorf("the visible text of the title should survive:\n%s", p)
+	}
+}

@@ -1,0 +1,257 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"curate/pipeline"
+)
+
+// Update handles keys, mouse and the catalogue changing under the table.
+func (s *Candidates) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case catalogChangedMsg:
+		if len(m.ids) == 0 || len(s.order) != len(s.ctx.Catalog.Tasks) {
+			s.rebuild()
+		} else {
+			// Labels changed: keep the order the curator is working through,
+			// but re-apply the filter (an excluded task may now drop out).
+			s.prevText = "\x00"
+			s.refilter()
+		}
+		if t := s.current(); t != nil && s.ctx.CurrentID == "" {
+			s.ctx.CurrentID = t.ID
+		}
+		return nil
+	case viewsMsg:
+		return s.viewsLoaded(m)
+	case tea.MouseMsg:
+		return s.mouse(m)
+	case tea.KeyMsg:
+		return s.key(m)
+	}
+	return nil
+}
+
+func (s *Candidates) mouse(m tea.MouseMsg) tea.Cmd {
+	switch {
+	case m.Button == tea.MouseButtonWheelUp:
+		s.offset = max(s.offset-3, 0)
+		return s.moveTo(min(s.cursor, s.offset+s.tableRows()-1))
+	case m.Button == tea.MouseButtonWheelDown:
+		s.offset = max(min(s.offset+3, len(s.rows)-s.tableRows()), 0)
+		return s.moveTo(max(s.cursor, s.offset))
+	case m.Button == tea.MouseButtonLeft && m.Action == tea.MouseActionPress:
+		row := m.Y - 2 // filter line and header
+		if row >= 0 && row < s.tableRows() && s.offset+row < len(s.rows) {
+			return s.moveTo(s.offset + row)
+		}
+	}
+	return nil
+}
+
+func (s *Candidates) key(m tea.KeyMsg) tea.Cmd {
+	switch {
+	case s.filtering:
+		return s.filterKey(m)
+	case s.naming:
+		return s.nameKey(m)
+	case s.facet != nil:
+		return s.facetKey(m)
+	case s.bulk != nil:
+		return s.bulkKey(m)
+	case s.viewMenu != nil:
+		return s.viewKey(m)
+	case s.label.active():
+		_, cmd := s.label.handle(m, nil, false)
+		return cmd
+	}
+	k := s.ctx.Keys
+	page := s.tableRows()
+	switch {
+	case k.Is(m, "up"):
+		return s.moveTo(s.cursor - 1)
+	case k.Is(m, "down"):
+		return s.moveTo(s.cursor + 1)
+	case k.Is(m, "page_up"):
+		return s.moveTo(s.cursor - page)
+	case k.Is(m, "page_down"):
+		return s.moveTo(s.cursor + page)
+	case k.Is(m, "top"):
+		return s.moveTo(0)
+	case k.Is(m, "bottom"):
+		return s.moveTo(len(s.rows) - 1)
+	case k.Is(m, "open"):
+		if t := s.current(); t != nil {
+			return msgCmd(openTaskMsg{t.ID, tabTask})
+		}
+	case k.Is(m, "diff"):
+		if t := s.current(); t != nil {
+			return msgCmd(openTaskMsg{t.ID, tabDiff})
+		}
+	case k.Is(m, "filter"):
+		s.filtering = true
+		s.filterInput.SetValue(s.filterText)
+		s.filterInput.CursorEnd()
+		return s.filterInput.Focus()
+	case k.Is(m, "fuzzy"):
+		s.fuzzy = !s.fuzzy
+		s.prevText = "\x00"
+		s.refilter()
+	case k.Is(m, "facets"):
+		s.facet = newFacetMenu(s.ctx.Catalog, s.facets)
+	case k.Is(m, "sort"):
+		s.sortCol = (s.sortCol + 1) % len(tableColumns)
+		s.rebuild()
+	case k.Is(m, "sort_reverse"):
+		s.desc = !s.desc
+		s.rebuild()
+	case k.Is(m, "mark"):
+		if t := s.current(); t != nil {
+			if s.marked[t.ID] {
+				delete(s.marked, t.ID)
+			} else {
+				s.marked[t.ID] = true
+			}
+			return s.moveTo(s.cursor + 1)
+		}
+	case k.Is(m, "mark_all"):
+		if len(s.marked) > 0 {
+			s.marked = map[string]bool{}
+		} else {
+			for _, i := range s.rows {
+				s.marked[s.ctx.Catalog.Tasks[i].ID] = true
+			}
+		}
+	case k.Is(m, "bulk"):
+		s.bulk = &bulkState{ids: s.targets(), fromMarks: len(s.marked) > 0}
+	case k.Is(m, "save_view"):
+		s.naming = true
+		s.nameInput.SetValue("")
+		return s.nameInput.Focus()
+	case k.Is(m, "views"):
+		s.viewMenu = &viewMenu{}
+	default:
+		if t := s.current(); t != nil {
+			if ok, cmd := s.label.handle(m, []string{t.ID}, true); ok {
+				return cmd
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Candidates) filterKey(m tea.KeyMsg) tea.Cmd {
+	switch m.Type {
+	case tea.KeyEnter:
+		s.filtering = false
+		s.filterInput.Blur()
+		return nil
+	case tea.KeyEsc:
+		s.filtering = false
+		s.filterInput.Blur()
+		s.filterText = ""
+		s.refilter()
+		return nil
+	}
+	if m.Type == tea.KeyCtrlT { // fuzzy on/off while typing
+		s.fuzzy = !s.fuzzy
+		s.prevText = "\x00"
+		s.refilter()
+		return nil
+	}
+	var cmd tea.Cmd
+	s.filterInput, cmd = s.filterInput.Update(m)
+	if v := s.filterInput.Value(); v != s.filterText {
+		s.filterText = v
+		s.refilter()
+	}
+	return cmd
+}
+
+// bulkState is a bulk action being chosen, then confirmed with its count.
+type bulkState struct {
+	ids       []string
+	fromMarks bool
+	field     string
+	value     string
+	what      string
+}
+
+func (s *Candidates) bulkKey(m tea.KeyMsg) tea.Cmd {
+	b := s.bulk
+	if m.Type == tea.KeyEsc || m.String() == "n" && b.field != "" {
+		s.bulk = nil
+		return statusCmd("bulk action cancelled", false)
+	}
+	if b.field != "" { // confirming
+		if m.String() != "y" {
+			return nil
+		}
+		s.bulk = nil
+		if b.field == pipeline.FieldExcluded && b.value == "true" {
+			return s.label.open(promptExclude, b.ids, "")
+		}
+		if b.field == pipeline.FieldPhase {
+			s.label.prompt, s.label.ids, s.label.choice = promptPhase, b.ids, 0
+			return nil
+		}
+		s.marked = map[string]bool{}
+		return s.label.apply(b.ids, b.field, b.value, "", false)
+	}
+	r := m.String()
+	switch {
+	case len(r) == 1 && r[0] >= '1' && r[0] <= '6':
+		d := pipeline.Difficulties[r[0]-'1']
+		b.field, b.value, b.what = pipeline.FieldDifficulty, string(d), "difficulty "+string(d)
+	case r == "0":
+		b.field, b.value, b.what = pipeline.FieldDifficulty, "", "clear difficulty"
+	case r == "x":
+		b.field, b.value, b.what = pipeline.FieldExcluded, "true", "exclude"
+	case r == "i":
+		b.field, b.value, b.what = pipeline.FieldExcluded, "false", "include"
+	case r == "p":
+		b.field, b.value, b.what = pipeline.FieldPinned, "true", "pin"
+	case r == "P":
+		b.field, b.value, b.what = pipeline.FieldPinned, "false", "unpin"
+	case r == "s":
+		b.field, b.value, b.what = pipeline.FieldPhase, "", "set phase"
+	}
+	return nil
+}
+
+func (s *Candidates) bulkView() string {
+	b := s.bulk
+	st := s.ctx.Styles
+	src := "every task the filter shows"
+	if b.fromMarks {
+		src = "the marked tasks"
+	}
+	if b.field != "" {
+		return st.Warn.Render(fmt.Sprintf("Apply %s to %d tasks (%s)? y/n", b.what, len(b.ids), src))
+	}
+	return st.Title.Render(fmt.Sprintf("Bulk action on %d tasks (%s):", len(b.ids), src)) + "\n" +
+		strings.Join([]string{"1-6 difficulty", "0 clear difficulty", "s phase", "x exclude", "i include", "p pin", "P unpin", "esc cancel"}, " · ")
+}
+
+func (s *Candidates) nameKey(m tea.KeyMsg) tea.Cmd {
+	switch m.Type {
+	case tea.KeyEsc:
+		s.naming = false
+		s.nameInput.Blur()
+		return nil
+	case tea.KeyEnter:
+		s.naming = false
+		s.nameInput.Blur()
+		name := strings.TrimSpace(s.nameInput.Value())
+		if name == "" {
+			return statusCmd("a view needs a name", true)
+		}
+		return s.saveView(name)
+	}
+	var cmd tea.Cmd
+	s.nameInput, cmd = s.nameInput.Update(m)
+	return cmd
+}

@@ -1,0 +1,143 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+func (s *Candidates) promptLines() int {
+	switch {
+	case s.label.prompt == promptPhase:
+		return len(phaseRows) + 1
+	case s.label.active(), s.bulk != nil:
+		return 2
+	case s.naming:
+		return 1
+	}
+	return 0
+}
+
+var phaseRows = make([]struct{}, 9)
+
+// View draws the visible rows only; the cost is the same for 300 tasks or
+// 100,000.
+func (s *Candidates) View() string {
+	if s.facet != nil {
+		return s.facetView(s.h)
+	}
+	if s.viewMenu != nil {
+		return s.viewsView(s.h)
+	}
+	st := s.ctx.Styles
+	var b strings.Builder
+	b.Grow((s.w + 16) * (s.h + 1))
+	// Filter line.
+	if s.filtering {
+		mode := st.Muted.Render("  (ctrl+t fuzzy)")
+		if s.fuzzy {
+			mode = st.Muted.Render("  (fuzzy; ctrl+t substring)")
+		}
+		b.WriteString(truncate(s.filterInput.View()+mode, s.w))
+	} else {
+		b.WriteString(truncate(st.Muted.Render(s.statusText()), s.w))
+	}
+	if s.filterErr != "" {
+		b.WriteString(st.Error.Render("  " + cleanLine(s.filterErr)))
+	}
+	b.WriteString("\n")
+
+	cols, widths := layoutColumns(s.w)
+	var hdr strings.Builder
+	hdr.WriteString("  ")
+	for i, ci := range cols {
+		c := tableColumns[ci]
+		title := c.title
+		if ci == s.sortCol {
+			if s.desc {
+				title += "↓"
+			} else {
+				title += "↑"
+			}
+		}
+		if c.right {
+			hdr.WriteString(padLeft(title, widths[i]))
+		} else {
+			hdr.WriteString(padRight(title, widths[i]))
+		}
+		hdr.WriteByte(' ')
+	}
+	b.WriteString(st.Header.Render(padRight(hdr.String(), s.w)) + "\n")
+
+	n := s.tableRows()
+	cat := s.ctx.Catalog
+	var row strings.Builder
+	for r := 0; r < n; r++ {
+		i := s.offset + r
+		if i >= len(s.rows) {
+			if len(s.rows) == 0 && r == 0 {
+				b.WriteString(st.Muted.Render("  no task matches; esc in the filter clears it, f changes facets"))
+			}
+			b.WriteString("\n")
+			continue
+		}
+		t := cat.Tasks[s.rows[i]]
+		row.Reset()
+		cursor := i == s.cursor
+		marked := s.marked[t.ID]
+		switch {
+		case cursor && marked:
+			row.WriteString(">*")
+		case cursor:
+			row.WriteString("> ")
+		case marked:
+			row.WriteString(" *")
+		default:
+			row.WriteString("  ")
+		}
+		for j, ci := range cols {
+			c := tableColumns[ci]
+			v := c.cell(t, cat)
+			if c.right {
+				row.WriteString(padLeft(v, widths[j]))
+			} else {
+				row.WriteString(padRight(v, widths[j]))
+			}
+			row.WriteByte(' ')
+		}
+		line := padRight(row.String(), s.w)
+		switch {
+		case cursor && marked:
+			line = st.CursorMarked.Render(line)
+		case cursor:
+			line = st.Cursor.Render(line)
+		case marked:
+			line = st.Marked.Render(line)
+		case t.Labels.Excluded:
+			line = st.Muted.Render(line)
+		default:
+			line = st.Base.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	// The current task's title, or the open prompt.
+	switch {
+	case s.label.active():
+		b.WriteString(s.label.view(s.w))
+	case s.bulk != nil:
+		b.WriteString(s.bulkView())
+	case s.naming:
+		b.WriteString(s.nameInput.View())
+	default:
+		if t := s.current(); t != nil {
+			title := cleanLine(t.Title)
+			if t.Labels.Excluded {
+				title = "[excluded: " + cleanLine(t.Labels.ExcludeReason) + "] " + title
+			}
+			b.WriteString(truncate(st.Accent.Render("› ")+st.Base.Render(title), s.w))
+		}
+	}
+	return b.String()
+}
+
+var _ = lipgloss.Width

@@ -1,0 +1,343 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"curate/pipeline/sanitize"
+	"curate/ui/unidiff"
+)
+
+// DiffScreen shows a task's bug, fix and test patches with a file list,
+// unified or side by side, highlighted by file type, with hunk and file
+// jumps. Patches load in a tea.Cmd; rows are styled only when visible.
+type DiffScreen struct {
+	ctx        *Context
+	w, h       int
+	id         string
+	patches    [patchKinds]*patchSet
+	loading    bool
+	kind       int
+	sideBySide bool
+	showFiles  bool
+	filesSet   bool // the curator chose; else it follows the width
+	doc        *diffDoc
+	offset     int
+}
+
+type patchesMsg struct {
+	id      string
+	patches [patchKinds]*patchSet
+}
+
+func (patchesMsg) target() tabID { return tabDiff }
+
+// NewDiffScreen builds the screen; it loads when shown.
+func NewDiffScreen(c *Context) *DiffScreen { return &DiffScreen{ctx: c, kind: patchFix} }
+
+func (s *DiffScreen) Title() string   { return "Diff" }
+func (s *DiffScreen) Init() tea.Cmd   { return nil }
+func (s *DiffScreen) Capturing() bool { return false }
+
+func (s *DiffScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	if !s.filesSet {
+		s.showFiles = w >= 120
+	}
+	s.relayout()
+}
+
+func (s *DiffScreen) ShortHelp() []key.Binding {
+	return s.ctx.Keys.List("show_bug", "show_fix", "show_tests", "side_by_side", "next_hunk", "next_file", "files")
+}
+
+func (s *DiffScreen) FullHelp() [][]key.Binding {
+	k := s.ctx.Keys
+	return [][]key.Binding{
+		k.List("show_bug", "show_fix", "show_tests", "side_by_side", "files"),
+		k.List("up", "down", "page_up", "page_down", "top", "bottom", "next_hunk", "prev_hunk", "next_file", "prev_file"),
+	}
+}
+
+func (s *DiffScreen) listWidth() int {
+	if !s.showFiles {
+		return 0
+	}
+	return min(max(s.w/4, 24), 44)
+}
+
+func (s *DiffScreen) bodyHeight() int { return max(s.h-1, 1) }
+
+// relayout rebuilds the rows for the current patch, mode and width,
+// keeping the file on screen.
+func (s *DiffScreen) relayout() {
+	p := s.patches[s.kind]
+	if p == nil || len(p.files) == 0 {
+		s.doc = nil
+		return
+	}
+	file := 0
+	if s.doc != nil && &s.doc.files[0] == &p.files[0] {
+		file = s.doc.fileAt(s.offset)
+	}
+	w := s.w - s.listWidth()
+	if s.listWidth() > 0 {
+		w--
+	}
+	s.doc = newDiffDoc(p.files, s.sideBySide, max(w, 20), s.ctx.Styles)
+	s.offset = 0
+	if file < len(s.doc.fileRows) {
+		s.offset = s.doc.fileRows[file]
+	}
+	s.clamp()
+}
+
+func (s *DiffScreen) clamp() {
+	if s.doc == nil {
+		s.offset = 0
+		return
+	}
+	s.offset = max(min(s.offset, len(s.doc.rows)-s.bodyHeight()), 0)
+}
+
+func (s *DiffScreen) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case currentMsg:
+		if s.ctx.Active != tabDiff || m.id == "" || m.id == s.id {
+			return nil
+		}
+		return s.load(m.id)
+	case patchesMsg:
+		if m.id != s.id {
+			return nil
+		}
+		s.loading, s.patches, s.doc = false, m.patches, nil
+		if s.patches[s.kind] == nil || len(s.patches[s.kind].files) == 0 {
+			for _, k := range []int{patchFix, patchBug, patchTests} {
+				if len(s.patches[k].files) > 0 {
+					s.kind = k
+					break
+				}
+			}
+		}
+		s.relayout()
+		return nil
+	case tea.MouseMsg:
+		switch m.Button {
+		case tea.MouseButtonWheelUp:
+			s.scroll(-3)
+		case tea.MouseButtonWheelDown:
+			s.scroll(3)
+		case tea.MouseButtonLeft:
+			if m.Action == tea.MouseActionPress && m.X < s.listWidth() && s.doc != nil {
+				if f := m.Y - 1; f >= 0 && f < len(s.doc.fileRows) {
+					s.offset = s.doc.fileRows[f]
+					s.clamp()
+				}
+			}
+		}
+		return nil
+	case tea.KeyMsg:
+		return s.key(m)
+	}
+	return nil
+}
+
+func (s *DiffScreen) load(id string) tea.Cmd {
+	t := s.ctx.Catalog.Task(id)
+	if t == nil {
+		return nil
+	}
+	s.id, s.loading, s.doc, s.offset = id, true, nil, 0
+	root, task := s.ctx.Root, *t
+	return s.ctx.job(func() tea.Msg { return patchesMsg{id: id, patches: loadPatches(root, &task)} })
+}
+
+func (s *DiffScreen) scroll(d int) {
+	s.offset += d
+	s.clamp()
+}
+
+func (s *DiffScreen) key(m tea.KeyMsg) tea.Cmd {
+	k := s.ctx.Keys
+	switch {
+	case k.Is(m, "show_bug"):
+		s.kind = patchBug
+		s.relayout()
+	case k.Is(m, "show_fix"):
+		s.kind = patchFix
+		s.relayout()
+	case k.Is(m, "show_tests"):
+		s.kind = patchTests
+		s.relayout()
+	case k.Is(m, "side_by_side"):
+		s.sideBySide = !s.sideBySide
+		s.relayout()
+	case k.Is(m, "files"):
+		s.showFiles, s.filesSet = !s.showFiles, true
+		s.relayout()
+	case k.Is(m, "down"):
+		s.scroll(1)
+	case k.Is(m, "up"):
+		s.scroll(-1)
+	case k.Is(m, "page_down"):
+		s.scroll(s.bodyHeight())
+	case k.Is(m, "page_up"):
+		s.scroll(-s.bodyHeight())
+	case k.Is(m, "top"):
+		s.offset = 0
+	case k.Is(m, "bottom"):
+		s.scroll(1 << 30)
+	case k.Is(m, "next_hunk"):
+		s.jump(s.hunkRows(), 1)
+	case k.Is(m, "prev_hunk"):
+		s.jump(s.hunkRows(), -1)
+	case k.Is(m, "next_file"):
+		s.jump(s.fileRows(), 1)
+	case k.Is(m, "prev_file"):
+		s.jump(s.fileRows(), -1)
+	}
+	return nil
+}
+
+func (s *DiffScreen) hunkRows() []int {
+	if s.doc == nil {
+		return nil
+	}
+	return s.doc.hunkRows
+}
+
+func (s *DiffScreen) fileRows() []int {
+	if s.doc == nil {
+		return nil
+	}
+	return s.doc.fileRows
+}
+
+// jump moves the top of the screen to the next (or previous) row in marks.
+func (s *DiffScreen) jump(marks []int, dir int) {
+	if len(marks) == 0 {
+		return
+	}
+	if dir > 0 {
+		i := sort.SearchInts(marks, s.offset+1)
+		if i < len(marks) {
+			s.offset = marks[i]
+		}
+	} else {
+		i := sort.SearchInts(marks, s.offset) - 1
+		if i >= 0 {
+			s.offset = marks[i]
+		}
+	}
+	s.clamp()
+	// clamp may pull the last marks up; that is the end of the patch.
+}
+
+// View renders the header, the file list and the visible rows only.
+func (s *DiffScreen) View() string {
+	st := s.ctx.Styles
+	if s.id == "" {
+		return st.Muted.Render("No task chosen: pick one in Candidates and press d.")
+	}
+	var tabs []string
+	for k := 0; k < patchKinds; k++ {
+		label := patchNames[k]
+		if p := s.patches[k]; p != nil && len(p.files) > 0 {
+			add, rem := 0, 0
+			for _, f := range p.files {
+				add, rem = add+f.Added, rem+f.Removed
+			}
+			label += fmt.Sprintf(" +%d -%d", add, rem)
+		}
+		if k == s.kind {
+			tabs = append(tabs, st.TabActive.Render(label))
+		} else {
+			tabs = append(tabs, st.TabInactive.Render(label))
+		}
+	}
+	mode := "unified"
+	if s.sideBySide {
+		mode = "side by side"
+	}
+	header := truncate(st.Title.Render(cleanLine(s.id))+" "+strings.Join(tabs, "")+"  "+st.Muted.Render(mode), s.w)
+	h := s.bodyHeight()
+	p := s.patches[s.kind]
+	var body []string
+	switch {
+	case s.loading:
+		body = []string{st.Muted.Render("loading patches…")}
+	case p == nil:
+		body = []string{st.Muted.Render("no patches loaded")}
+	case p.err != nil && len(p.files) == 0:
+		body = []string{st.Error.Render(cleanLine(p.err.Error()))}
+	case len(p.files) == 0:
+		msg := p.absent
+		if msg == "" {
+			msg = "the patch is empty"
+		}
+		body = []string{st.Muted.Render(cleanLine(msg))}
+	default:
+		end := min(s.offset+h, len(s.doc.rows))
+		for i := s.offset; i < end; i++ {
+			body = append(body, s.doc.render(i))
+		}
+		if p.err != nil {
+			body = append([]string{st.Error.Render(cleanLine(p.err.Error()))}, body...)
+		}
+	}
+	lw := s.listWidth()
+	if lw == 0 || s.doc == nil {
+		return header + "\n" + strings.Join(body, "\n")
+	}
+	list := s.fileList(lw, h)
+	var b strings.Builder
+	b.WriteString(header + "\n")
+	for i := 0; i < h; i++ {
+		l, r := "", ""
+		if i < len(list) {
+			l = list[i]
+		}
+		if i < len(body) {
+			r = body[i]
+		}
+		b.WriteString(padRight(l, lw) + st.Muted.Render(st.Palette.Separator) + r)
+		if i < h-1 {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func (s *DiffScreen) fileList(w, h int) []string {
+	st := s.ctx.Styles
+	files := s.doc.files
+	cur := s.doc.fileAt(s.offset)
+	start := 0
+	if cur >= h {
+		start = cur - h + 1
+	}
+	out := make([]string, 0, h)
+	for i := start; i < len(files) && len(out) < h; i++ {
+		f := &files[i]
+		counts := fmt.Sprintf(" +%d -%d", f.Added, f.Removed)
+		name := sanitize.Line(f.Name())
+		room := w - len(counts) - 2
+		if len(name) > room && room > 1 {
+			name = "…" + name[len(name)-room+1:]
+		}
+		line := padRight(name, max(room, 0)) + counts
+		if i == cur {
+			out = append(out, st.Cursor.Render(padRight("> "+line, w)))
+		} else {
+			out = append(out, "  "+st.Base.Render(line))
+		}
+	}
+	return out
+}
+
+var _ = unidiff.Added

@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// palette is the `:` command palette: every action with its key, filtered
+// as the curator types; enter runs the action by sending its key.
+type palette struct {
+	input  textinput.Model
+	items  []paletteItem
+	shown  []int
+	cursor int
+}
+
+type paletteItem struct {
+	name, keys, help, scope string
+	first                   string
+}
+
+type paletteRunMsg struct{ key tea.KeyMsg }
+
+func newPalette(a *App) *palette {
+	in := newInput()
+	in.Prompt = ": "
+	in.Placeholder = "type to find an action"
+	in.Focus()
+	p := &palette{input: in}
+	for _, act := range actions {
+		b := a.ctx.Keys.Get(act.Name)
+		keys := b.Keys()
+		if len(keys) == 0 {
+			continue
+		}
+		p.items = append(p.items, paletteItem{name: act.Name, keys: b.Help().Key, help: b.Help().Desc, scope: act.Scope, first: keys[0]})
+	}
+	p.filter()
+	return p
+}
+
+func (p *palette) filter() {
+	q := strings.ToLower(p.input.Value())
+	p.shown = p.shown[:0]
+	for i, it := range p.items {
+		if q == "" || strings.Contains(strings.ToLower(it.name+" "+it.help+" "+it.scope), q) {
+			p.shown = append(p.shown, i)
+		}
+	}
+	p.cursor = min(p.cursor, max(len(p.shown)-1, 0))
+}
+
+func (p *palette) update(m tea.KeyMsg, a *App) tea.Cmd {
+	switch m.Type {
+	case tea.KeyEsc, tea.KeyCtrlC:
+		a.palette = nil
+		return nil
+	case tea.KeyUp, tea.KeyCtrlP:
+		p.cursor = max(p.cursor-1, 0)
+		return nil
+	case tea.KeyDown, tea.KeyCtrlN:
+		p.cursor = min(p.cursor+1, max(len(p.shown)-1, 0))
+		return nil
+	case tea.KeyEnter:
+		if len(p.shown) == 0 {
+			return nil
+		}
+		it := p.items[p.shown[p.cursor]]
+		return msgCmd(paletteRunMsg{keyMsg(it.first)})
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(m)
+	p.filter()
+	return cmd
+}
+
+func (p *palette) view(a *App, w, h int) string {
+	st := a.ctx.Styles
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Command palette") + st.Muted.Render("  ↑/↓ choose · enter run · esc close") + "\n")
+	b.WriteString(p.input.View() + "\n")
+	rows := max(h-3, 1)
+	start := 0
+	if p.cursor >= rows {
+		start = p.cursor - rows + 1
+	}
+	for i := start; i < len(p.shown) && i < start+rows; i++ {
+		it := p.items[p.shown[i]]
+		line := fmt.Sprintf("%-18s %-12s %-11s %s", it.name, it.keys, it.scope, it.help)
+		if i == p.cursor {
+			b.WriteString(st.Cursor.Render(padRight("> "+line, w)) + "\n")
+		} else {
+			b.WriteString("  " + st.Base.Render(line) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// keyMsg turns a binding's key name back into the message Bubble Tea
+// would deliver for it.
+func keyMsg(s string) tea.KeyMsg {
+	named := map[string]tea.KeyType{
+		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
+		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
+		"space": tea.KeySpace, " ": tea.KeySpace, "backspace": tea.KeyBackspace,
+		"ctrl+c": tea.KeyCtrlC, "ctrl+b": tea.KeyCtrlB, "ctrl+f": tea.KeyCtrlF, "ctrl+s": tea.KeyCtrlS,
+		"ctrl+z": tea.KeyCtrlZ, "ctrl+r": tea.KeyCtrlR, "ctrl+u": tea.KeyCtrlU, "ctrl+d": tea.KeyCtrlD,
+	}
+	if t, ok := named[s]; ok {
+		if t == tea.KeySpace {
+			return tea.KeyMsg{Type: t, Runes: []rune{' '}}
+		}
+		return tea.KeyMsg{Type: t}
+	}
+	if strings.HasPrefix(s, "alt+") {
+		k := keyMsg(strings.TrimPrefix(s, "alt+"))
+		k.Alt = true
+		return k
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+var _ = key.Binding{}

@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Screen is one tab of the workbench. Screens are pointers updated in place;
+// the App hands them keys only while they are active, and its help and
+// palette always show the active screen's bindings.
+type Screen interface {
+	Title() string
+	Init() tea.Cmd
+	Update(msg tea.Msg) tea.Cmd
+	View() string
+	// SetSize gives the screen the area between the tab and status bars.
+	SetSize(width, height int)
+	// Capturing reports a focused text input: global keys are off.
+	Capturing() bool
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+}
+
+type tabID int
+
+const (
+	tabCandidates tabID = iota
+	tabTask
+	tabDiff
+	tabRuns
+	tabQuotas
+	tabExport
+)
+
+// placeholder is a tab the next issue fills (Runs, Quotas, Export).
+type placeholder struct {
+	ctx          *Context
+	title, about string
+	w, h         int
+}
+
+func (p *placeholder) Title() string             { return p.title }
+func (p *placeholder) Init() tea.Cmd             { return nil }
+func (p *placeholder) Update(tea.Msg) tea.Cmd    { return nil }
+func (p *placeholder) SetSize(w, h int)          { p.w, p.h = w, h }
+func (p *placeholder) Capturing() bool           { return false }
+func (p *placeholder) ShortHelp() []key.Binding  { return nil }
+func (p *placeholder) FullHelp() [][]key.Binding { return nil }
+func (p *placeholder) View() string {
+	st := p.ctx.Styles
+	body := st.Title.Render(p.title) + "\n\n" + st.Muted.Render(p.about) + "\n" + st.Muted.Render("Not built yet: the CLI commands are the way in meanwhile.")
+	return fit(body, p.w, p.h)
+}

@@ -1,0 +1,2 @@
+#!/bin/sh
+python -m pytest -rA tests/test_calc.py
