@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -239,7 +241,9 @@ func script(oracle, fromStdin, keepTestLog bool, nonce string) string {
 	b.WriteString("{ bash /tests/test.sh; echo $? > /logs/curate/test-exit; } 2>&1 | tee /logs/verifier/test-stdout.txt\n")
 	files := []string{"/logs/verifier/reward.json", "/logs/verifier/reward.txt", "/logs/curate/test-exit"}
 	if keepTestLog {
-		files = append(files, "/logs/verifier/test-stdout.txt")
+		// Every verifier file: runners often write their report beside
+		// the output (go test -json > go-test.json, JUnit XML).
+		files = append(files, "/logs/verifier/*")
 	}
 	b.WriteString(trailerScript(nonce, files))
 	return b.String()
@@ -401,10 +405,35 @@ func (res *ExecResult) fromFiles(files map[string][]byte, keepTestLog bool) {
 			res.TestExit = n
 		}
 	}
-	if b, ok := files["/logs/verifier/test-stdout.txt"]; ok && keepTestLog {
-		res.TestLog = b
-		res.TestLogTruncated = len(b) >= MaxTestLog
+	if keepTestLog {
+		res.TestLog = joinTestLogs(files)
+		res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
 	}
+}
+
+// joinTestLogs puts test.sh's output first, then the other verifier files
+// (reports) in name order, for the per-test parsers.
+func joinTestLogs(files map[string][]byte) []byte {
+	var names []string
+	for name := range files {
+		base := path.Base(name)
+		if strings.HasPrefix(name, "/logs/verifier/") && base != "test-stdout.txt" && !strings.HasPrefix(base, "reward.") {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	out := append([]byte(nil), files["/logs/verifier/test-stdout.txt"]...)
+	for _, n := range names {
+		if len(out) >= MaxTestLog {
+			break
+		}
+		out = append(out, '\n')
+		out = append(out, files[n]...)
+	}
+	if len(out) > MaxTestLog {
+		out = out[:MaxTestLog]
+	}
+	return out
 }
 
 func ctxOr(ctx context.Context, err error) error {
@@ -467,9 +496,14 @@ func (d *DockerRunner) copyOut(ctx context.Context, id string, spec ExecSpec, re
 	}
 	defer rc.Close()
 	tr := tar.NewReader(rc)
+	logs := map[string][]byte{}
 	for {
 		hdr, err := tr.Next()
 		if err == io.EOF {
+			if spec.KeepTestLog {
+				res.TestLog = joinTestLogs(logs)
+				res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
+			}
 			return nil
 		}
 		if err != nil {
@@ -490,10 +524,9 @@ func (d *DockerRunner) copyOut(ctx context.Context, id string, spec ExecSpec, re
 			if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
 				res.TestExit = n
 			}
-		case "logs/verifier/test-stdout.txt":
-			if spec.KeepTestLog {
-				res.TestLog, _ = io.ReadAll(io.LimitReader(tr, MaxTestLog))
-				res.TestLogTruncated = hdr.Size > MaxTestLog
+		default:
+			if spec.KeepTestLog && strings.HasPrefix(hdr.Name, "logs/verifier/") && len(logs) < 64 {
+				logs["/"+hdr.Name], _ = io.ReadAll(io.LimitReader(tr, MaxTestLog))
 			}
 		}
 	}
