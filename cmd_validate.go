@@ -102,20 +102,29 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 		return err
 	}
 	var jobs []validate.Job
+	var skipped []string
 	for _, t := range tasks {
 		dir, err := resolveTaskDir(ws, t)
-		if err != nil {
-			fmt.Fprintf(app.Err, "skip %s: %s\n", sanitize.Line(t.ID), sanitize.Line(err.Error()))
-			continue
+		if err == nil {
+			var digest string
+			if digest, err = taskdir.Digest(dir); err == nil {
+				for _, m := range modes {
+					jobs = append(jobs, validate.Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m})
+				}
+				continue
+			}
+			err = fmt.Errorf("digest %s: %w", dir, err)
 		}
-		digest, err := taskdir.Digest(dir)
-		if err != nil {
-			fmt.Fprintf(app.Err, "skip %s: digest %s: %s\n", sanitize.Line(t.ID), dir, sanitize.Line(err.Error()))
-			continue
+		skipped = append(skipped, sanitize.Line(t.ID+": "+err.Error()))
+	}
+	// One note per skipped task when few, a count when --all meets a
+	// catalogue of unbuilt tasks.
+	if len(skipped) <= 5 {
+		for _, s := range skipped {
+			fmt.Fprintf(app.Err, "skip %s\n", s)
 		}
-		for _, m := range modes {
-			jobs = append(jobs, validate.Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m})
-		}
+	} else {
+		fmt.Fprintf(app.Err, "skip %d tasks without a usable task dir, e.g. %s\n", len(skipped), strings.Join(skipped[:3], "; "))
 	}
 	if len(jobs) == 0 {
 		fmt.Fprintln(app.Out, "nothing to validate: no selected task has a task dir")
