@@ -325,7 +325,7 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 
 	files, err := taskArchive(spec)
 	if err != nil {
-		return res, err
+		return res, &BuildError{Phase: "task files", Msg: err.Error()}
 	}
 	if !viaStdin {
 		if err := d.cli.CopyToContainer(ctx, created.ID, "/", bytes.NewReader(files), container.CopyToContainerOptions{}); err != nil {

@@ -62,9 +62,12 @@ type Validator struct {
 	Runners     []Runner
 	Concurrency int           // containers at once (at least 1)
 	Runs        int           // repeats per mode (at least 1)
-	Timeout     time.Duration // per container; 0 = task.toml verifier.timeout_sec
-	LogDir      string        // run logs go to LogDir/<id>.log
-	PID         int           // recorded on runs, to detect crashes
+	Timeout     time.Duration // per container, wins over task.toml (--timeout)
+	// DefaultTimeout applies when neither Timeout nor task.toml's
+	// verifier.timeout_sec is set ([docker] timeout; else 600 s).
+	DefaultTimeout time.Duration
+	LogDir         string // run logs go to LogDir/<id>.log
+	PID            int    // recorded on runs, to detect crashes
 
 	NewID func() string
 	// Save stores a run; called when it starts and when it ends.
@@ -259,10 +262,15 @@ func classifyErr(ctx context.Context, err error) (pipeline.Outcome, string) {
 }
 
 func (v *Validator) timeout(cfg *TaskConfig) time.Duration {
-	if v.Timeout > 0 {
+	switch {
+	case v.Timeout > 0:
 		return v.Timeout
+	case cfg.VerifierTimeout > 0:
+		return cfg.VerifierTimeout
+	case v.DefaultTimeout > 0:
+		return v.DefaultTimeout
 	}
-	return cfg.VerifierTimeout
+	return defaultTimeout
 }
 
 // exec runs one container with its own timeout.
