@@ -186,7 +186,7 @@ func FuzzReadTaskConfig(f *testing.F) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "task.toml"), []byte(text), 0o644)
 		cfg, err := ReadTaskConfig(dir)
-		if err == nil && (cfg.PidsLimit < 1 || cfg.VerifierTimeout <= 0 || cfg.CPUs < 0 || cfg.MemoryMB < 0) {
+		if err == nil && (cfg.PidsLimit < 1 || cfg.VerifierTimeout < 0 || cfg.CPUs < 0 || cfg.MemoryMB < 0) {
 			t.Fatalf("accepted bad config %+v", cfg)
 		}
 	})
