@@ -121,9 +121,12 @@ func (v *Validator) runJob(parent context.Context, runner Runner, job Job) *pipe
 	}
 	var sink *os.File
 	if v.LogDir != "" {
-		run.LogPath = filepath.Join(v.LogDir, id+".log")
-		if f, err := os.Create(run.LogPath); err == nil {
-			sink = f
+		path := filepath.Join(v.LogDir, id+".log")
+		f, err := os.Create(path)
+		if err == nil {
+			sink, run.LogPath = f, path
+		} else {
+			run.Detail = "no log file: " + err.Error()
 		}
 	}
 	var log *logstream.Broadcaster
