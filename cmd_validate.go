@@ -386,6 +386,11 @@ func recordResults(ctx context.Context, ws *workspace.Workspace, runs []*pipelin
 		verdict := pipeline.StatusValid
 		decided := false
 		for _, r := range byTask[id] {
+			// The verdict is about the files the runs saw.
+			if r.Digest != "" && r.Digest != t.Digest {
+				t.Digest = r.Digest
+				decided = true
+			}
 			switch r.Outcome {
 			case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
 				continue // says nothing about the task
@@ -408,7 +413,9 @@ func recordResults(ctx context.Context, ws *workspace.Workspace, runs []*pipelin
 			}
 		}
 		if decided {
-			t.Status = verdict
+			if verdict != pipeline.StatusValid || allFinishedOK(byTask[id]) {
+				t.Status = verdict
+			}
 			changed = append(changed, t)
 		}
 	}
@@ -416,4 +423,21 @@ func recordResults(ctx context.Context, ws *workspace.Workspace, runs []*pipelin
 		return nil
 	}
 	return ws.Store.UpsertTasks(ctx, changed)
+}
+
+// allFinishedOK is true when at least one run judged the task and every
+// run that did was ok.
+func allFinishedOK(runs []*pipeline.Run) bool {
+	judged := 0
+	for _, r := range runs {
+		switch r.Outcome {
+		case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
+			continue
+		case pipeline.OutcomeOK:
+			judged++
+		default:
+			return false
+		}
+	}
+	return judged > 0
 }
