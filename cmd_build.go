@@ -104,6 +104,9 @@ func newBuildCmd(app *App) *cobra.Command {
 					results = append(results, r)
 					continue
 				}
+				if err := scoreWith(ws, t); err != nil { // the language may have changed
+					return err
+				}
 				if err := ws.Store.UpsertTasks(ctx, []*pipeline.Task{t}); err != nil {
 					return err
 				}

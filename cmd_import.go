@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"reflect"
+	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -102,6 +104,14 @@ func newImporter(ctx context.Context, app *App, opt importOptions, kind string) 
 // found failures) copies task dirs and writes the changed tasks.
 func (im *importer) run(ctx context.Context, s *score.Scorer, profile string, items []importItem, failures []importFailure) (*importSummary, error) {
 	sum := &importSummary{Kind: im.kind, Profile: profile, Imported: []string{}, Updated: []string{}, Unchanged: []string{}, Failed: failures}
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = it.task.ID
+	}
+	stored, err := im.ws.Store.TasksByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	seen := map[string]string{}
 	var write []importItem
 	for _, it := range items {
@@ -112,12 +122,12 @@ func (im *importer) run(ctx context.Context, s *score.Scorer, profile string, it
 		}
 		seen[t.ID] = t.SourcePath
 		if it.copyDir != "" {
-			t.TaskDir = im.ws.TasksPath() + string(os.PathSeparator) + t.ID
+			t.TaskDir = filepath.Join(im.ws.TasksPath(), t.ID)
 		}
 		s.Apply(t)
-		old, err := im.ws.Store.Task(ctx, t.ID)
+		old := stored[t.ID]
 		switch {
-		case err != nil:
+		case old == nil:
 			sum.Imported = append(sum.Imported, t.ID)
 		case sameTask(old, t) && (it.copyDir == "" || dirExists(t.TaskDir)):
 			sum.Unchanged = append(sum.Unchanged, t.ID)
@@ -180,21 +190,19 @@ func (im *importer) report(sum *importSummary) error {
 }
 
 // sameTask reports whether an import would change nothing a source or a
-// score sets (labels, status and timestamps aside).
+// score sets (labels, status and timestamps aside). Both sides are compared
+// as JSON, which also evens out number types in Extra (int64 from TOML,
+// float64 from the store).
 func sameTask(old, t *pipeline.Task) bool {
-	a, b := comparable(old), comparable(t)
-	return reflect.DeepEqual(a, b)
+	return bytes.Equal(comparable(old), comparable(t))
 }
 
-func comparable(t *pipeline.Task) map[string]any {
+func comparable(t *pipeline.Task) []byte {
 	c := *t
 	c.Labels, c.Status, c.Reasons = pipeline.Labels{}, "", nil
+	c.CreatedAt, c.UpdatedAt = time.Time{}, time.Time{}
 	data, _ := json.Marshal(c)
-	var m map[string]any
-	_ = json.Unmarshal(data, &m)
-	delete(m, "created_at")
-	delete(m, "updated_at")
-	return m
+	return data
 }
 
 func dirExists(p string) bool {

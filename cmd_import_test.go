@@ -331,3 +331,48 @@ func BenchmarkImportHarbor1000(b *testing.B) {
 		}
 	})
 }
+
+func TestDemoIsScored(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	if _, errs, code := curate(t, "demo", "--dir", dir, "--no-open"); code != 0 {
+		t.Fatal(errs)
+	}
+	w := openWS(t, dir)
+	tasks, err := w.Store.Tasks(context.Background())
+	if err != nil || len(tasks) < 300 {
+		t.Fatalf("%d tasks, %v", len(tasks), err)
+	}
+	for _, tk := range tasks {
+		if tk.SDLCPhase == "" || tk.PhaseRule == "" || tk.Score <= 0 || len(tk.Breakdown.Rules) != 4 || tk.DifficultyRule == "" {
+			t.Fatalf("%s not scored: %+v", tk.ID, tk)
+		}
+	}
+}
+
+// curate.toml's [profile] file (relative to the workspace) drives import,
+// score and profile show.
+func TestProfileFileFromConfig(t *testing.T) {
+	ws := newWorkspace(t)
+	cfg := filepath.Join(ws, "curate.toml")
+	data, _ := os.ReadFile(cfg)
+	data = bytes.Replace(data, []byte(`# file = "my-profile.toml"`), []byte(`file = "rules.toml"`), 1)
+	os.WriteFile(cfg, data, 0o644)
+	os.WriteFile(filepath.Join(ws, "rules.toml"), []byte("[score.category_weights]\nbig_code_feature = 0.55\n"), 0o644)
+	out, errs, code := curate(t, "-w", ws, "import", "harbor", "testdata/import/harbor/ccb_largerepo", "--json")
+	if code != 0 || !strings.Contains(out, `"profile": "ccb + `+filepath.Join(ws, "rules.toml")) {
+		t.Fatalf("%d %s %s", code, out, errs)
+	}
+	k8s, _ := openWS(t, ws).Store.Task(context.Background(), "big-code-k8s-001")
+	if k8s.Score != 0.7755 {
+		t.Fatalf("score %v, want 0.7755 with the override", k8s.Score)
+	}
+	out, _, _ = curate(t, "-w", ws, "profile", "show")
+	if !strings.Contains(out, "# ---- override: "+filepath.Join(ws, "rules.toml")) || !strings.Contains(out, "big_code_feature = 0.55") {
+		t.Fatalf("profile show: %s", out[max(0, len(out)-300):])
+	}
+	os.WriteFile(filepath.Join(ws, "rules.toml"), []byte("[score]\nbogus = 1\n"), 0o644)
+	_, errs, code = curate(t, "-w", ws, "score")
+	if code == 0 || !strings.Contains(errs, "rules.toml:2:1: unknown key \"score.bogus\"") {
+		t.Fatalf("bad override: %d %s", code, errs)
+	}
+}

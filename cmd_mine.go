@@ -170,6 +170,9 @@ func saveCandidates(ctx context.Context, ws *workspace.Workspace, prs []*source.
 		}
 		tasks = append(tasks, t)
 	}
+	if err := scoreWith(ws, tasks...); err != nil {
+		return nil, err
+	}
 	if err := ws.Store.UpsertTasks(ctx, tasks); err != nil {
 		return nil, err
 	}

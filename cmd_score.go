@@ -38,19 +38,15 @@ never touched: a difficulty or phase label still wins.`,
 			if err != nil {
 				return err
 			}
-			tasks, err := tasksByID(ctx, ws, args)
+			scored, changed, err := rescoreStored(ctx, ws, scorer, args)
 			if err != nil {
 				return err
 			}
-			changed := rescore(scorer, tasks)
-			if err := ws.Store.UpdateComputed(ctx, changed); err != nil {
-				return err
-			}
-			res := map[string]any{"profile": name, "scored": len(tasks), "changed": len(changed)}
+			res := map[string]any{"profile": name, "scored": scored, "changed": changed}
 			if asJSON {
 				return writeJSON(app.Out, res)
 			}
-			fmt.Fprintf(app.Out, "scored %d tasks with profile %s: %d changed\n", len(tasks), name, len(changed))
+			fmt.Fprintf(app.Out, "scored %d tasks with profile %s: %d changed\n", scored, name, changed)
 			return nil
 		},
 	}
@@ -112,6 +108,20 @@ func tasksByID(ctx context.Context, ws *workspace.Workspace, ids []string) ([]*p
 	return out, nil
 }
 
+// rescoreStored re-scores the named tasks (all when ids is empty) and
+// writes those whose computed values changed.
+func rescoreStored(ctx context.Context, ws *workspace.Workspace, s *score.Scorer, ids []string) (scored, changed int, err error) {
+	tasks, err := tasksByID(ctx, ws, ids)
+	if err != nil {
+		return 0, 0, err
+	}
+	diff := rescore(s, tasks)
+	if err := ws.Store.UpdateComputed(ctx, diff); err != nil {
+		return 0, 0, err
+	}
+	return len(tasks), len(diff), nil
+}
+
 // rescore applies the scorer and returns the tasks whose computed values
 // changed.
 func rescore(s *score.Scorer, tasks []*pipeline.Task) []*pipeline.Task {
@@ -126,10 +136,20 @@ func rescore(s *score.Scorer, tasks []*pipeline.Task) []*pipeline.Task {
 	return changed
 }
 
-// computed is a comparable digest of what a score writes.
-func computed(t *pipeline.Task) string {
+// computedValues is what a score writes, in a comparable form.
+type computedValues struct {
+	language, phase, phaseRule, diff, diffRule, langSource string
+	score                                                  float64
+	parts                                                  [4]float64
+	rules                                                  [4]string
+}
+
+func computed(t *pipeline.Task) computedValues {
 	b := t.Breakdown
-	return fmt.Sprintf("%s|%s|%s|%v|%v|%v|%v|%v|%v|%s|%s|%s", t.Language, t.SDLCPhase, t.PhaseRule, t.Score, b.ContextComplexity,
-		b.CrossFileDeps, b.SemanticSearchPotential, b.TaskCategoryWeight, b.Rules, t.DifficultyCalibrated, t.DifficultyRule,
-		t.Features.Sources["language"])
+	return computedValues{
+		language: t.Language, phase: t.SDLCPhase, phaseRule: t.PhaseRule, diff: string(t.DifficultyCalibrated),
+		diffRule: t.DifficultyRule, langSource: fmt.Sprint(t.Extra["language_override"]), score: t.Score,
+		parts: [4]float64{b.ContextComplexity, b.CrossFileDeps, b.SemanticSearchPotential, b.TaskCategoryWeight},
+		rules: [4]string{b.Rules[score.KeyContext], b.Rules[score.KeyCrossDep], b.Rules[score.KeySemantic], b.Rules[score.KeyCategory]},
+	}
 }

@@ -59,6 +59,9 @@ func demoBuild(ctx context.Context, app *App, ws *workspace.Workspace) error {
 				return fmt.Errorf("build %s: %w", t.ID, err)
 			}
 			t.Status, t.TaskDir, t.Digest, t.Language = pipeline.StatusBuilt, res.Dir, res.Digest, res.Language
+			if err := scoreWith(ws, t); err != nil {
+				return err
+			}
 			if err := ws.Store.UpsertTasks(ctx, []*pipeline.Task{t}); err != nil {
 				return err
 			}

@@ -11,29 +11,29 @@ import (
 )
 
 // UpdateComputed writes only what a re-score computes (language after
-// overrides, features, phase, score, breakdown, calibrated difficulty) for
+// overrides and extra, which records them; features, phase, score,
+// breakdown, calibrated difficulty) for
 // tasks that exist, in one transaction. Bodies, sources and the curator's
 // labels are left alone, so tasks loaded without bodies can be re-scored.
 func (s *Store) UpdateComputed(ctx context.Context, tasks []*pipeline.Task) error {
 	now := time.Now().UTC().Format(timeFormat)
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `UPDATE tasks SET language=?, features=?, sdlc_phase=?, phase_rule=?, score=?,
-			breakdown=?, difficulty_calibrated=?, difficulty_rule=?, updated_at=? WHERE id=?`)
+			breakdown=?, difficulty_calibrated=?, difficulty_rule=?, extra=?, updated_at=? WHERE id=?`)
 		if err != nil {
 			return describe(err)
 		}
 		defer stmt.Close()
 		for _, t := range tasks {
-			features, err := json.Marshal(t.Features)
+			extra, err := json.Marshal(t.Extra)
 			if err != nil {
 				return fmt.Errorf("update task %s: %w", t.ID, err)
 			}
-			breakdown, err := json.Marshal(t.Breakdown)
-			if err != nil {
-				return fmt.Errorf("update task %s: %w", t.ID, err)
+			if string(extra) == "null" {
+				extra = []byte("{}")
 			}
-			if _, err := stmt.ExecContext(ctx, t.Language, string(features), t.SDLCPhase, t.PhaseRule, t.Score, string(breakdown),
-				string(t.DifficultyCalibrated), t.DifficultyRule, now, t.ID); err != nil {
+			if _, err := stmt.ExecContext(ctx, t.Language, encodeFeatures(t.Features), t.SDLCPhase, t.PhaseRule, t.Score,
+				encodeBreakdown(t.Breakdown), string(t.DifficultyCalibrated), t.DifficultyRule, string(extra), now, t.ID); err != nil {
 				return fmt.Errorf("update task %s: %w", t.ID, describe(err))
 			}
 		}

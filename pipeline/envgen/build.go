@@ -185,6 +185,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	}
 	if len(set.HideTests) > 0 {
 		files["environment/hide-tests.patch"] = set.HideTests
+		// The PR's test diff, for SWE-bench export (test_patch); tests/
+		// reaches the container only after the agent is done.
+		files["tests/test.patch"] = set.Test
 	}
 	for rel, data := range files {
 		mode := os.FileMode(0o644)

@@ -200,7 +200,8 @@ func testRunner(lang string, files, names []string, override string) (runner, er
 			run = "-run " + shellQuote("^("+strings.Join(names, "|")+")$") + " "
 		}
 		return runner{
-			command: "go test -json -count=1 " + run + strings.Join(list, " ") + " > /logs/verifier/go-test.json",
+			// The JSON events go to the log too: graders parse it.
+			command: "go test -json -count=1 " + run + strings.Join(list, " ") + " 2>&1 | tee /logs/verifier/go-test.json; test ${PIPESTATUS[0]} -eq 0",
 			check:   `grep -q '"Action":"pass","Package":"[^"]*","Test"' /logs/verifier/go-test.json`,
 		}, nil
 	case "rust":

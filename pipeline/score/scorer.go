@@ -184,28 +184,44 @@ func (s *Scorer) categoryWeight(x *in, names map[string]string) float64 {
 }
 
 // overrideLanguage applies the profile's per-repo language, matched on the
-// full "owner/name" or the name alone, and records where it came from.
+// full "owner/name" or the name alone. The source's language is kept in
+// Extra["language_original"] (and the rule in Extra["language_override"])
+// so a later profile without the override restores it.
 func (s *Scorer) overrideLanguage(t *pipeline.Task) {
-	if len(s.langs) == 0 || t.Repo == "" {
-		return
+	orig, overridden := t.Extra["language_original"].(string)
+	if !overridden {
+		orig = t.Language
 	}
-	repo := strings.ToLower(t.Repo)
-	key := repo
-	lang, ok := s.langs[repo]
-	if !ok {
-		if i := strings.LastIndexByte(repo, '/'); i >= 0 {
-			key = repo[i+1:]
-			lang, ok = s.langs[key]
+	lang, key := s.languageFor(t.Repo)
+	if lang == "" || lang == orig {
+		if overridden {
+			t.Language = orig
+			delete(t.Extra, "language_original")
+			delete(t.Extra, "language_override")
 		}
-	}
-	if !ok || t.Language == lang {
 		return
+	}
+	if t.Extra == nil {
+		t.Extra = map[string]any{}
 	}
 	t.Language = lang
-	if t.Features.Sources == nil {
-		t.Features.Sources = map[string]string{}
+	t.Extra["language_original"] = orig
+	t.Extra["language_override"] = "profile language_overrides." + key
+}
+
+func (s *Scorer) languageFor(repo string) (lang, key string) {
+	if len(s.langs) == 0 || repo == "" {
+		return "", ""
 	}
-	t.Features.Sources["language"] = "profile language_overrides." + key
+	key = strings.ToLower(repo)
+	if l, ok := s.langs[key]; ok {
+		return l, key
+	}
+	if i := strings.LastIndexByte(key, '/'); i >= 0 {
+		key = key[i+1:]
+		return s.langs[key], key
+	}
+	return "", ""
 }
 
 func round(x float64, places int) float64 {

@@ -129,7 +129,9 @@ func TestPhaseMap(t *testing.T) {
 		// per-benchmark defaults
 		{"swebenchpro", "other", bug}, {"pytorch", "", bug}, {"locobench", "x", arch},
 		{"largerepo", "x", feat}, {"tac", "x", feat}, {"k8sdocs", "x", docs}, {"sweperf", "x", test},
-		// the profile default
+		// any other benchmark: by category alone, then the profile default
+		{"mined", "feature", feat}, {"mined", "refactoring", ref}, {"swebench", "docs", bug},
+		{"mined", "docs", docs}, {"mined", "testing", test}, {"mined", "chore", maint},
 		{"someother", "x", bug},
 	}
 	for _, c := range cases {
@@ -190,8 +192,22 @@ func TestLanguageOverrideAndLabelsKept(t *testing.T) {
 	tk := &pipeline.Task{ID: "x", Benchmark: "ccb_swebenchpro", Repo: "NodeBB/NodeBB", Language: "typescript",
 		Labels: pipeline.Labels{Difficulty: "easy", Phase: "Documentation", Note: "mine"}}
 	s.Apply(tk)
-	if tk.Language != "javascript" || !strings.Contains(tk.Features.Sources["language"], "nodebb") {
-		t.Fatalf("language %q source %q", tk.Language, tk.Features.Sources["language"])
+	if tk.Language != "javascript" || !strings.Contains(tk.Extra["language_override"].(string), "nodebb") || tk.Extra["language_original"] != "typescript" {
+		t.Fatalf("language %q extra %v", tk.Language, tk.Extra)
+	}
+	// A profile without the override gives the source's language back.
+	bare, err := score.Compile(score.Config{Weights: score.Weights{0.25, 0.3, 0.2, 0.25}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := *tk
+	bare.Apply(&again)
+	if again.Language != "typescript" || again.Extra["language_original"] != nil {
+		t.Fatalf("override not undone: %q %v", again.Language, again.Extra)
+	}
+	s.Apply(&again)
+	if again.Language != "javascript" {
+		t.Fatalf("override not re-applied: %q", again.Language)
 	}
 	if tk.Labels.Difficulty != "easy" || tk.Labels.Phase != "Documentation" || tk.Labels.Note != "mine" {
 		t.Fatalf("labels changed: %+v", tk.Labels)

@@ -3,7 +3,6 @@ package gitmine
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -126,7 +125,7 @@ func TestMineBadInput(t *testing.T) {
 	if _, err := Mine(ctx, Options{Path: filepath.Join(dir, "README.md")}); !errors.Is(err, ErrNotRepo) {
 		t.Errorf("file: %v", err)
 	}
-	if _, err := Mine(ctx, Options{Path: filepath.Join(dir, "nope")}); !errors.Is(err, os.ErrNotExist) {
+	if _, err := Mine(ctx, Options{Path: filepath.Join(dir, "nope")}); err == nil || !strings.Contains(err.Error(), "nope does not exist") {
 		t.Errorf("missing path: %v", err)
 	}
 	if _, err := ParseDate("--since", "yesterday"); err == nil || !strings.Contains(err.Error(), "invalid --since") {

@@ -41,8 +41,11 @@ var (
 // rev (default HEAD) exists. It returns the resolved commit of rev.
 func CheckRepo(ctx context.Context, path, rev string) (string, error) {
 	st, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("%s does not exist", path)
+	}
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
+		return "", err
 	}
 	if !st.IsDir() {
 		return "", fmt.Errorf("%s: %w (it is a file)", path, ErrNotRepo)

@@ -16,11 +16,18 @@ func CopyTask(src, dst string) error {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
 	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".import")
-	os.RemoveAll(tmp) // left by an interrupted import
+	if _, err := os.Lstat(tmp); err == nil {
+		os.RemoveAll(tmp) // left by an interrupted import
+	}
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	defer os.RemoveAll(tmp)
+	renamed := false
+	defer func() {
+		if !renamed {
+			os.RemoveAll(tmp)
+		}
+	}()
 	err := filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -37,6 +44,13 @@ func CopyTask(src, dst string) error {
 			target, err := os.Readlink(path)
 			if err != nil {
 				return err
+			}
+			if filepath.IsAbs(target) {
+				// Read allowed it, so it points inside src: keep it
+				// pointing inside the copy.
+				if target, err = filepath.Rel(filepath.Dir(path), target); err != nil {
+					return err
+				}
 			}
 			return os.Symlink(target, out)
 		case e.Type().IsRegular():
@@ -61,6 +75,7 @@ func CopyTask(src, dst string) error {
 		}
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
+	renamed = true
 	if old != "" {
 		return os.RemoveAll(old)
 	}

@@ -222,8 +222,9 @@ func readTestsConfig(root string, t *pipeline.Task) error {
 	if t.Repo == "" {
 		t.Repo = c.Repo
 	}
-	if t.Language == "" {
+	if t.Language == "" && c.RepoLanguage != "" {
 		t.Language = strings.ToLower(c.RepoLanguage)
+		t.Extra["language_source"] = "tests/config.json repo_language"
 	}
 	if t.BaseCommit == "" {
 		t.BaseCommit = c.BaseCommit
@@ -233,6 +234,7 @@ func readTestsConfig(root string, t *pipeline.Task) error {
 		setPatch(t, st, "tests/config.json patch")
 		if t.Language == "" {
 			t.Language = score.LanguageFromPatch(c.Patch)
+			t.Extra["language_source"] = "tests/config.json patch file extensions"
 		}
 	}
 	return nil
@@ -247,6 +249,7 @@ func patchFeatures(root string, t *pipeline.Task, instruction string) error {
 			setPatch(t, st, "solution/fix.patch")
 			if t.Language == "" {
 				t.Language = score.LanguageFromPatch(string(data))
+				t.Extra["language_source"] = "solution/fix.patch file extensions"
 			}
 			return nil
 		}

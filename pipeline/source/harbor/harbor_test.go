@@ -1,6 +1,7 @@
 package harbor
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,6 +168,20 @@ func TestCopyTaskReplacesAndKeepsLinks(t *testing.T) {
 	if target, err := os.Readlink(filepath.Join(dst, "tests", "run.sh")); err != nil || target != "test.sh" {
 		t.Fatalf("link %q %v", target, err)
 	}
+	// An absolute link inside the dir stays inside the copy.
+	src := filepath.Join(root, "inside-link")
+	if err := os.Symlink(filepath.Join(src, "tests", "test.sh"), filepath.Join(src, "tests", "abs.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CopyTask(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	if target, err := os.Readlink(filepath.Join(dst, "tests", "abs.sh")); err != nil || target != "test.sh" {
+		t.Fatalf("absolute link copied as %q %v", target, err)
+	}
 	entries, _ := os.ReadDir(filepath.Dir(dst))
 	if len(entries) != 1 {
 		t.Fatalf("leftovers beside the copy: %v", entries)
@@ -183,6 +198,7 @@ func FuzzParseTaskTOML(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("[metadata]\ncontext_length = \"nan\"\nfiles_count = -3\n[task]\nid = 5\n"))
+	f.Add([]byte("x = nan\ny = [inf, 1.5]\n[z]\nw = [{q = -inf}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tt, err := ParseTaskTOML("task.toml", data)
 		if err != nil {
@@ -191,10 +207,32 @@ func FuzzParseTaskTOML(f *testing.F) {
 			}
 			return
 		}
+		if _, err := json.Marshal(tt.Extra); err != nil {
+			t.Fatalf("extra cannot be stored: %v", err)
+		}
 		for k, v := range tt.Features {
 			if v < 0 || v != v {
 				t.Fatalf("feature %s = %v", k, v)
 			}
 		}
 	})
+}
+
+// Without tests/config.json the diff embedded in solve.sh is counted.
+func TestReadSolveShEmbeddedDiff(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "instance_navidrome")
+	if err := CopyTask(filepath.Join(fixtures, "ccb_swebenchpro/instance_navidrome__navidrome-8e640bb8580affb7"), dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "tests", "config.json")); err != nil {
+		t.Fatal(err)
+	}
+	tk, err := Read(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk.Features.Int("files_changed") != 3 || tk.Features.Int("loc_changed") != 7 ||
+		tk.Features.Sources["files_changed"] != "solution/solve.sh embedded diff" {
+		t.Fatalf("features %v sources %v", tk.Features.Values, tk.Features.Sources)
+	}
 }

@@ -4,6 +4,7 @@
 package harbor
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,8 +112,28 @@ func flatten(prefix string, m map[string]any, out map[string]any) {
 			flatten(key, sub, out)
 			continue
 		}
-		out[key] = v
+		out[key] = jsonSafe(v)
 	}
+}
+
+// jsonSafe turns TOML's nan and inf, which JSON cannot hold, into strings
+// so the task can still be stored.
+func jsonSafe(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	case []any:
+		for i := range x {
+			x[i] = jsonSafe(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = jsonSafe(x[k])
+		}
+	}
+	return v
 }
 
 func scalarString(v any) (string, bool) {

@@ -167,7 +167,7 @@ func parseLine(raw []byte, benchmark string) (*pipeline.Task, error) {
 	if t.Language == "" {
 		if l := score.LanguageFromPatch(patch); l != "" {
 			t.Language = l
-			t.Features.Sources = withSource(t.Features.Sources, "language", "patch column file extensions")
+			t.Extra["language_source"] = "patch column file extensions"
 		}
 	}
 	if tp, _ := t.Extra["test_patch"].(string); tp != "" {
@@ -246,12 +246,4 @@ func clip(b []byte) string {
 		return string(b[:60]) + "…"
 	}
 	return string(b)
-}
-
-func withSource(m map[string]string, k, v string) map[string]string {
-	if m == nil {
-		m = map[string]string{}
-	}
-	m[k] = v
-	return m
 }

@@ -1,0 +1,87 @@
+package envgen_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"curate/internal/fixtures"
+	"curate/internal/testenv"
+	"curate/pipeline"
+	"curate/pipeline/envgen"
+	"curate/pipeline/filter"
+	"curate/pipeline/source/gitmine"
+	"curate/pipeline/validate"
+)
+
+// TestBuiltTasksValidateInDocker builds the Python and Go fixture PRs into
+// task dirs FROM the bootstrapped Debian base image and validates them on
+// the real engine: NOP must give 0, Oracle 1, gold at least one
+// FAIL_TO_PASS. Skips without an engine unless CURATE_REQUIRE_DOCKER=1.
+func TestBuiltTasksValidateInDocker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds images")
+	}
+	base := testenv.BaseImage(t)
+	var doc struct {
+		Filter filter.Config `toml:"filter"`
+	}
+	data, err := os.ReadFile("../profiles/ccb/filter.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	py, err := fixtures.PythonRepo(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr, err := fixtures.GoRepo(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasksDir := t.TempDir()
+	var jobs []validate.Job
+	for _, p := range []fixtures.Project{py, gr} {
+		prs, err := gitmine.Mine(context.Background(), gitmine.Options{Path: p.Path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pr := range prs {
+			task := pr.Task("git", p.Path, nil)
+			res, err := envgen.Build(context.Background(), task, tasksDir, envgen.Config{Filter: &doc.Filter, BaseImage: base})
+			if err != nil {
+				t.Fatalf("build %s: %v", task.ID, err)
+			}
+			for _, mode := range []string{"nop", "oracle", "gold"} {
+				jobs = append(jobs, validate.Job{TaskID: task.ID, TaskDir: res.Dir, Digest: res.Digest, Mode: mode})
+			}
+		}
+	}
+	r, err := validate.NewDockerRunner("", fmt.Sprintf("test-mine-%d", os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		r.Prune(context.Background(), false)
+		r.Close()
+	})
+	n := 0
+	v := &validate.Validator{Runners: []validate.Runner{r}, Concurrency: 2, Runs: 1, LogDir: t.TempDir(),
+		NewID: func() string { n++; return fmt.Sprintf("mine-%d-%d", os.Getpid(), n) }}
+	for i, run := range v.Validate(context.Background(), jobs) {
+		j := jobs[i]
+		if run.Outcome != pipeline.OutcomeOK {
+			log, _ := os.ReadFile(run.LogPath)
+			t.Errorf("%s %s: outcome %s (%s)\n%s", j.TaskID, j.Mode, run.Outcome, run.Detail, log)
+			continue
+		}
+		if j.Mode == "gold" && len(run.FailToPass) == 0 {
+			t.Errorf("%s gold: no FAIL_TO_PASS", j.TaskID)
+		}
+	}
+}
