@@ -219,6 +219,9 @@ func readBuildStream(r io.Reader, out io.Writer) error {
 			if out != nil {
 				fmt.Fprintln(out, text)
 			}
+			if strings.Contains(text, "no space left on device") {
+				return infra("build: %s (free disk space, e.g. curate env prune)", strings.TrimSpace(text))
+			}
 			return &BuildError{Step: step, Msg: strings.TrimSpace(text)}
 		}
 	}

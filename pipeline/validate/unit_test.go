@@ -277,3 +277,24 @@ func TestUpdateSWEBenchRecord(t *testing.T) {
 		t.Fatalf("want error naming the file, got %v", err)
 	}
 }
+
+func TestReadBuildStream(t *testing.T) {
+	stream := `{"stream":"Step 1/2 : FROM x\n"}
+{"stream":"Step 2/2 : RUN make\n"}
+{"stream":"cc: error\n"}
+{"errorDetail":{"message":"The command '/bin/sh -c make' returned a non-zero code: 2"},"error":"The command '/bin/sh -c make' returned a non-zero code: 2"}
+`
+	var out strings.Builder
+	err := readBuildStream(strings.NewReader(stream), &out)
+	be, ok := err.(*BuildError)
+	if !ok || be.Step != "Step 2/2 : RUN make" || !strings.Contains(be.Error(), "non-zero code: 2") || !strings.Contains(out.String(), "cc: error") {
+		t.Fatalf("err %v, out %q", err, out.String())
+	}
+	disk := `{"error":"write /var/lib/docker/tmp/x: no space left on device"}`
+	if err := readBuildStream(strings.NewReader(disk), nil); !IsInfra(err) {
+		t.Fatalf("out of disk should be infra, got %v", err)
+	}
+	if err := readBuildStream(strings.NewReader("{bad"), nil); !IsInfra(err) {
+		t.Fatalf("garbled stream should be infra, got %v", err)
+	}
+}
