@@ -204,3 +204,15 @@ func TestValidateSeveralDockerHosts(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 }
+
+func TestProcessAlive(t *testing.T) {
+	if !processAlive(os.Getpid()) {
+		t.Error("this test binary (curate.test) is alive")
+	}
+	if processAlive(0) || processAlive(0x7ffffff0) {
+		t.Error("no such process")
+	}
+	if processAlive(1) { // init is alive but is not curate
+		t.Error("pid 1 is not a curate process")
+	}
+}
