@@ -82,3 +82,13 @@ func TestPoolSpreadsOverEngines(t *testing.T) {
 		t.Fatalf("%d containers at once, want <= 4", p)
 	}
 }
+
+func TestNoRunnerIsInfraError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "task.toml"), nil, 0o644)
+	v := &Validator{NewID: func() string { return "x" }}
+	runs := v.Validate(context.Background(), []Job{{TaskID: "t", TaskDir: dir, Mode: ModeNop}})
+	if runs[0].Outcome != pipeline.OutcomeInfraError {
+		t.Fatalf("%s: %s", runs[0].Outcome, runs[0].Detail)
+	}
+}

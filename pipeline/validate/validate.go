@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -84,6 +85,9 @@ type Validator struct {
 func (v *Validator) Validate(ctx context.Context, jobs []Job) []*pipeline.Run {
 	n := max(v.Concurrency, 1)
 	out := make([]*pipeline.Run, len(jobs))
+	if len(v.Runners) == 0 {
+		v.Runners = []Runner{noEngine{}}
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < n; w++ {
@@ -493,4 +497,16 @@ func firstN(s []string, n int) []string {
 		return append(s[:n:n], "...")
 	}
 	return s
+}
+
+// noEngine stands in when a Validator has no runner: every run is an
+// infrastructure error instead of a panic.
+type noEngine struct{}
+
+func (noEngine) Host() string { return "none" }
+func (noEngine) Image(context.Context, string, io.Writer) (string, bool, error) {
+	return "", false, infra("no Docker engine configured")
+}
+func (noEngine) Exec(context.Context, ExecSpec, Output) (*ExecResult, error) {
+	return nil, infra("no Docker engine configured")
 }
