@@ -188,7 +188,7 @@ func TestRunsCancel(t *testing.T) {
 // and left out.
 func TestValidateSeveralDockerHosts(t *testing.T) {
 	img := testenv.BusyboxImage(t)
-	root := newWorkspace(t)
+	root := newDockerWorkspace(t)
 	dir := copyFixture(t, root, "bb-valid", img)
 	code, out, errs := cli(t, "-w", root, "validate", dir, "--mode", "nop,oracle", "--json",
 		"--docker-host", "unix:///var/run/docker.sock", "--docker-host", "unix:///nonexistent/docker.sock")
