@@ -48,6 +48,7 @@ type DockerRunner struct {
 	mu     sync.Mutex
 	builds map[string]*sync.Mutex // one build per image tag at a time
 	users  map[string]string      // image -> its configured user
+	failed map[string]error       // tag -> build error, so one process builds a broken env once
 }
 
 // NewDockerRunner connects to host ("" = DOCKER_HOST or the default
@@ -62,7 +63,7 @@ func NewDockerRunner(host, workspace string) (*DockerRunner, error) {
 	if name == "" {
 		name = cli.DaemonHost()
 	}
-	return &DockerRunner{cli: cli, host: name, workspace: workspace, builds: map[string]*sync.Mutex{}, users: map[string]string{}}, nil
+	return &DockerRunner{cli: cli, host: name, workspace: workspace, builds: map[string]*sync.Mutex{}, users: map[string]string{}, failed: map[string]error{}}, nil
 }
 
 // NewClient opens an SDK client for host ("" = from the environment).
@@ -126,6 +127,12 @@ func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer)
 	lock := d.buildLock(tag)
 	lock.Lock()
 	defer lock.Unlock()
+	d.mu.Lock()
+	prev := d.failed[tag]
+	d.mu.Unlock()
+	if prev != nil {
+		return "", false, prev
+	}
 	if _, err := d.cli.ImageInspect(ctx, tag); err == nil {
 		return tag, false, nil
 	} else if !client.IsErrNotFound(err) {
@@ -166,6 +173,12 @@ func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer)
 	if err := readBuildStream(resp.Body, out); err != nil {
 		if ctx.Err() != nil {
 			return "", false, ctx.Err()
+		}
+		var be *BuildError
+		if errors.As(err, &be) {
+			d.mu.Lock()
+			d.failed[tag] = err
+			d.mu.Unlock()
 		}
 		return "", false, err
 	}
