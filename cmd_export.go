@@ -128,8 +128,18 @@ func savedSolve(st map[string]any) *export.Solve {
 	return s
 }
 
-// profileWeights are the score weights in formula order. The score stage's
-// [score] config does not expose them yet on this branch.
-func profileWeights(p *profiles.Profile) []export.Weight { return nil }
+// profileWeights are the score weights in formula order.
+func profileWeights(p *profiles.Profile) []export.Weight {
+	w := p.Score.Weights
+	if w.ContextComplexity+w.CrossFileDeps+w.SemanticSearchPotential+w.TaskCategoryWeight == 0 {
+		return nil
+	}
+	return []export.Weight{
+		{Name: "context_complexity", Value: w.ContextComplexity},
+		{Name: "cross_file_deps", Value: w.CrossFileDeps},
+		{Name: "semantic_search_potential", Value: w.SemanticSearchPotential},
+		{Name: "task_category_weight", Value: w.TaskCategoryWeight},
+	}
+}
 
-func profileCategoryWeights(p *profiles.Profile) map[string]float64 { return nil }
+func profileCategoryWeights(p *profiles.Profile) map[string]float64 { return p.Score.CategoryWeights }

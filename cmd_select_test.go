@@ -11,12 +11,14 @@ import (
 
 	"curate/internal/fixtures"
 	"curate/pipeline"
+	"curate/pipeline/profiles"
+	"curate/pipeline/score"
 	"curate/pipeline/stats"
 	"curate/workspace"
 )
 
 // seedWorkspace makes a workspace holding fixtures.SeedSpec (seed 000's
-// Available column) with deterministic scores, phases and difficulties.
+// Available column) scored by the ccb profile's real scorer.
 func seedWorkspace(t *testing.T) string {
 	t.Helper()
 	root, err := workspace.Init(t.TempDir())
@@ -28,13 +30,17 @@ func seedWorkspace(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer ws.Close()
+	p, err := profiles.Load("ccb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := score.Compile(p.Score)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tasks := fixtures.Catalog(fixtures.SeedSpec, 1)
-	for i, tk := range tasks {
-		tk.Score = float64((i*7919)%1000) / 1000
-		tk.SDLCPhase = pipeline.SDLCPhases[i%len(pipeline.SDLCPhases)]
-		if tk.DifficultyImported == "" {
-			tk.DifficultyCalibrated = pipeline.Difficulties[i%3+1]
-		}
+	for _, tk := range tasks {
+		sc.Apply(tk)
 	}
 	if err := ws.Store.UpsertTasks(context.Background(), tasks); err != nil {
 		t.Fatal(err)
@@ -256,5 +262,41 @@ func TestExportHarborFromWorkspace(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, tk.ID, "environment", "Dockerfile")); err != nil {
 			t.Errorf("%s not copied: %v", tk.ID, err)
 		}
+	}
+}
+
+func TestExportedManifestImportsBack(t *testing.T) {
+	root := seedWorkspace(t)
+	if _, errs, code := cliIn(t, root, "select", "--name", "seed"); code != 0 {
+		t.Fatal(errs)
+	}
+	out := t.TempDir()
+	if _, errs, code := cliIn(t, root, "export", "--format", "manifest", "--out", out); code != 0 {
+		t.Fatal(errs)
+	}
+	other, err := workspace.Init(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := cliIn(t, other, "import", "manifest", filepath.Join(out, "selected_benchmark_tasks.json")); code != 0 {
+		t.Fatalf("import: %s", errs)
+	}
+	stdout, errs, code := cliIn(t, other, "select", "list", "--json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var rows []struct {
+		Name  string `json:"name"`
+		Tasks int    `json:"tasks"`
+	}
+	json.Unmarshal([]byte(stdout), &rows)
+	if len(rows) != 1 || rows[0].Tasks != 116 {
+		t.Fatalf("imported selections %+v", rows)
+	}
+	stdout, _, _ = cliIn(t, other, "stats", "--json")
+	var st stats.Stats
+	json.Unmarshal([]byte(stdout), &st)
+	if st.TotalSelected != 116 || len(st.Phases) == 0 {
+		t.Errorf("stats of the imported selection: %+v", st)
 	}
 }

@@ -96,7 +96,11 @@ func printStats(app *App, label string, st *stats.Stats) {
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "BENCHMARK\tAVAILABLE\tSELECTED\tSCORE RANGE\tSTD DEV\tSTRATEGY")
 	for _, r := range st.Benchmarks {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f–%.3f\t%.3f\t%s\n", sanitize.Line(r.Benchmark), r.Available, r.Selected, r.ScoreMin, r.ScoreMax, r.StdDev, sanitize.Line(r.Strategy))
+		strategy := r.Strategy
+		if strategy == "" {
+			strategy = "(no rule)"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f–%.3f\t%.3f\t%s\n", sanitize.Line(r.Benchmark), r.Available, r.Selected, r.ScoreMin, r.ScoreMax, r.StdDev, sanitize.Line(strategy))
 	}
 	tw.Flush()
 	fmt.Fprintln(out)

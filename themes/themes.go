@@ -6,6 +6,7 @@ package themes
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
@@ -114,16 +115,60 @@ type Styles struct {
 	Key, Desc                                 lipgloss.Style
 
 	tokens, wordAdd, wordDel map[chroma.TokenType]lipgloss.Style
+	paints                   map[paintKey]Paint
+}
+
+type paintKey struct {
+	tt   chroma.TokenType
+	mode int8 // 0 plain, 1 added word, -1 removed word
+}
+
+// Paint is a style reduced to the escape codes around its text: rendering
+// a token is two string writes instead of a lipgloss Render, which matters
+// when a diff line has dozens of tokens.
+type Paint struct{ Pre, Post string }
+
+// Render wraps s (already free of control sequences) in the paint.
+func (p Paint) Render(s string) string { return p.Pre + s + p.Post }
+
+// PaintOf reduces a style to its escape codes (see Paint).
+func PaintOf(st lipgloss.Style) Paint { return paintOf(st) }
+
+func paintOf(st lipgloss.Style) Paint {
+	const probe = "\x01"
+	out := st.Render(probe)
+	i := strings.Index(out, probe)
+	if i < 0 {
+		return Paint{}
+	}
+	return Paint{Pre: out[:i], Post: out[i+len(probe):]}
+}
+
+// TokenPaint is the paint of a chroma token, marked as a changed word
+// when mode is 1 (added) or -1 (removed).
+func (s *Styles) TokenPaint(tt chroma.TokenType, mode int8) Paint {
+	k := paintKey{tt, mode}
+	if p, ok := s.paints[k]; ok {
+		return p
+	}
+	var st lipgloss.Style
+	switch mode {
+	case 1:
+		st = s.TokenChanged(tt, true)
+	case -1:
+		st = s.TokenChanged(tt, false)
+	default:
+		st = s.Token(tt)
+	}
+	p := paintOf(st)
+	s.paints[k] = p // Styles belong to the UI goroutine
+	return p
 }
 
 // Build turns a palette into styles on renderer r.
 func Build(p Palette, r *lipgloss.Renderer) *Styles {
-	c := func(s string) lipgloss.TerminalColor {
-		if s == "" {
-			return lipgloss.NoColor{}
-		}
-		return lipgloss.Color(s)
-	}
+	profile := r.ColorProfile()
+	c := func(s string) lipgloss.TerminalColor { return convert(profile, s) }
 	n := r.NewStyle
 	s := &Styles{Palette: p, Profile: r.ColorProfile()}
 	s.Base = n().Foreground(c(p.Fg))
@@ -172,11 +217,12 @@ func Build(p Palette, r *lipgloss.Renderer) *Styles {
 	s.tokens = map[chroma.TokenType]lipgloss.Style{}
 	s.wordAdd = map[chroma.TokenType]lipgloss.Style{}
 	s.wordDel = map[chroma.TokenType]lipgloss.Style{}
+	s.paints = map[paintKey]Paint{}
 	for _, tt := range tokenTypes {
 		e := s.Chroma.Get(tt)
 		st := n()
 		if e.Colour.IsSet() {
-			st = st.Foreground(lipgloss.Color(e.Colour.String()))
+			st = st.Foreground(c(e.Colour.String()))
 		}
 		if e.Bold == chroma.Yes {
 			st = st.Bold(true)
@@ -189,6 +235,24 @@ func Build(p Palette, r *lipgloss.Renderer) *Styles {
 		s.wordDel[tt] = st.Background(c(p.WordDelBg)).Bold(true)
 	}
 	return s
+}
+
+// convert turns a hex colour into the profile's own colour once, so that
+// rendering never searches for the nearest ANSI colour (which costs more
+// than the rest of a frame).
+func convert(p termenv.Profile, hex string) lipgloss.TerminalColor {
+	if hex == "" {
+		return lipgloss.NoColor{}
+	}
+	switch col := p.Color(hex).(type) {
+	case termenv.ANSIColor:
+		return lipgloss.Color(strconv.Itoa(int(col)))
+	case termenv.ANSI256Color:
+		return lipgloss.Color(strconv.Itoa(int(col)))
+	case termenv.RGBColor:
+		return lipgloss.Color(string(col))
+	}
+	return lipgloss.NoColor{}
 }
 
 // tokenTypes are the chroma categories we colour; finer types fall back to

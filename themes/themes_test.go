@@ -55,3 +55,33 @@ func TestAsciiProfileDropsColour(t *testing.T) {
 		t.Errorf("Ascii profile rendered %q", got)
 	}
 }
+
+func TestNoColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	if NoColor() {
+		t.Error("NO_COLOR empty counts as set")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if !NoColor() {
+		t.Error("NO_COLOR=1 ignored")
+	}
+}
+
+func TestPaintMatchesStyle(t *testing.T) {
+	p, _ := Lookup("light")
+	s := Build(p, NewRenderer(termenv.ANSI, false))
+	for _, tt := range []chroma.TokenType{chroma.Keyword, chroma.NameFunction, chroma.LiteralString, chroma.Text} {
+		for _, mode := range []int8{-1, 0, 1} {
+			var want string
+			switch mode {
+			case 0:
+				want = s.Token(tt).Render("abc")
+			default:
+				want = s.TokenChanged(tt, mode == 1).Render("abc")
+			}
+			if got := s.TokenPaint(tt, mode).Render("abc"); got != want {
+				t.Errorf("%v/%d: paint %q, style %q", tt, mode, got, want)
+			}
+		}
+	}
+}

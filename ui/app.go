@@ -134,7 +134,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.status, a.statErr = "load tasks: "+m.err.Error(), true
 		}
 		if m.catalog != nil {
-			a.ctx.Catalog = m.catalog
+			a.ctx.Catalog, a.ctx.Selection = m.catalog, m.selection
+			m.catalog.Selected = m.selection.ids
 			if a.ctx.Catalog.Task(a.ctx.CurrentID) == nil {
 				a.ctx.CurrentID = firstID(m.catalog)
 			}
@@ -164,7 +165,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.candidates.step(m.delta)
 	case paletteRunMsg:
 		a.palette = nil
-		return a.Update(m.key)
+		var cmds []tea.Cmd
+		for i, s := range a.screens {
+			if s.Title() == m.scope && tabID(i) != a.active {
+				cmds = append(cmds, a.switchTab(tabID(i)))
+			}
+		}
+		_, cmd := a.Update(m.key)
+		return a, tea.Sequence(tea.Batch(cmds...), cmd)
 	case tea.MouseMsg:
 		return a, a.mouse(m)
 	case tea.KeyMsg:
@@ -188,13 +196,7 @@ func (a *App) labelled(m labelledMsg) tea.Cmd {
 		a.status, a.statErr = m.what+": "+m.err.Error(), true
 		return nil
 	}
-	if len(m.tasks) > 0 {
-		if len(m.tasks) == len(a.ctx.Catalog.Tasks) {
-			a.ctx.Catalog = NewCatalog(m.tasks, nil)
-		} else {
-			a.ctx.Catalog.Replace(m.tasks)
-		}
-	}
+	a.ctx.Catalog.Replace(m.tasks)
 	a.status, a.statErr = describeEvents(m.what, m.events), false
 	ids := make([]string, 0, len(m.tasks))
 	for _, t := range m.tasks {
@@ -226,6 +228,15 @@ func describeEvents(what string, evs []pipeline.Event) string {
 }
 
 func (a *App) key(m tea.KeyMsg) tea.Cmd {
+	if m.Type == tea.KeyRunes && len(m.Runes) > 1 && !m.Paste {
+		// Bubble Tea delivers keys typed faster than a read (key repeat,
+		// tmux send-keys) as one message; each is a keypress here.
+		cmds := make([]tea.Cmd, 0, len(m.Runes))
+		for _, r := range m.Runes {
+			cmds = append(cmds, a.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: m.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	k := a.ctx.Keys
 	if a.palette != nil {
 		return a.palette.update(m, a)
@@ -360,15 +371,7 @@ func (a *App) tabBar(w int) string {
 func (a *App) statusBar(w int) string {
 	st, c := a.ctx.Styles, a.ctx
 	shown, total, marked := a.candidates.counts()
-	pinned, excluded := 0, 0
-	for _, t := range c.Catalog.Tasks {
-		if t.Labels.Pinned {
-			pinned++
-		}
-		if t.Labels.Excluded {
-			excluded++
-		}
-	}
+	pinned, excluded := c.Catalog.Pinned, c.Catalog.Excluded
 	docker := st.StatusBar.Render(" docker ?")
 	switch c.Docker {
 	case dockerUp:
@@ -380,15 +383,32 @@ func (a *App) statusBar(w int) string {
 	if name == "" {
 		name = "no workspace"
 	}
-	left := st.StatusKey.Render(sanitize.Line(name)) +
-		st.StatusBar.Render(fmt.Sprintf(" %d/%d tasks · marked %d · pinned %d · excluded %d · jobs %d", shown, total, marked, pinned, excluded, c.Jobs)) + docker
+	sel := "no selection"
+	if s := c.Selection; s.name != "" {
+		sel = fmt.Sprintf("selected %d", s.selected)
+		if s.budget > 0 {
+			sel = fmt.Sprintf("selected %d/%d", s.selected, s.budget)
+		}
+	}
+	counts := fmt.Sprintf(" · %d/%d tasks · marked %d · pinned %d · excluded %d · %s · jobs %d", shown, total, marked, pinned, excluded, sel, c.Jobs)
+	if w < 120 { // short labels so an 80-column bar keeps every number
+		sel = strings.NewReplacer("selected ", "sel ", "no selection", "sel -").Replace(sel)
+		counts = fmt.Sprintf(" · %d/%d · mk %d · pin %d · excl %d · %s · jobs %d", shown, total, marked, pinned, excluded, sel, c.Jobs)
+	}
+	// Docker first: it must not be cut off on a narrow terminal.
+	head := st.StatusKey.Render(sanitize.Line(name)) + docker
+	left := head + st.StatusBar.Render(counts)
 	msg := a.status
 	if msg != "" {
 		style := st.StatusBar
 		if a.statErr {
 			style = st.StatusBad
 		}
-		left += style.Render("  " + sanitize.Line(msg))
+		m := style.Render("  " + sanitize.Line(msg))
+		if lipgloss.Width(left)+lipgloss.Width(m) > w {
+			left = head // the answer to what the curator just did comes first
+		}
+		left += m
 	}
 	pad := w - lipgloss.Width(left)
 	if pad > 0 {

@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"context"
 	"regexp"
+	"time"
+
+	"curate/pipeline"
 	"strings"
 	"testing"
 
@@ -36,9 +40,11 @@ func TestPaletteListsAndRunsActions(t *testing.T) {
 	if a.palette != nil {
 		t.Fatal("palette still open")
 	}
-	// side_by_side runs on the active screen (Candidates ignores it); run
-	// one Candidates understands.
-	press(t, a, ":")
+	// A Diff action switches to the Diff screen and runs there.
+	if d := a.screens[tabDiff].(*DiffScreen); a.active != tabDiff || !d.sideBySide {
+		t.Fatalf("side_by_side from the palette: tab %d, side by side %v", a.active, d.sideBySide)
+	}
+	press(t, a, "esc", ":")
 	typeText(t, a, "reverse sort")
 	press(t, a, "enter")
 	if !a.candidates.desc {
@@ -96,5 +102,64 @@ func TestUntrustedTextIsSanitized(t *testing.T) {
 	}
 	if p := plain(frames["candidates"]); !strings.Contains(p, "Fix bug in hidden parsergnp.exe") {
 		t.Errorf("the visible text of the title should survive:\n%s", p)
+	}
+}
+
+func TestRunsOfKeysAreSeparateKeypresses(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 40)
+	run(t, a, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")} })
+	if a.candidates.cursor != 3 {
+		t.Errorf("jjj moved the cursor to %d, want 3", a.candidates.cursor)
+	}
+	run(t, a, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/sgt")} })
+	if a.candidates.filterText != "sgt" {
+		t.Errorf("/sgt typed as one message: filter %q", a.candidates.filterText)
+	}
+}
+
+func TestStatusBarSelection(t *testing.T) {
+	ws := newTestWorkspace(t)
+	sel := &pipeline.Selection{Name: "v1", CreatedAt: time.Now(), Source: "solver", Config: map[string]any{"budget": 835},
+		Tasks: []pipeline.SelectedTask{{TaskID: "sgt-001", Rank: 1}, {TaskID: "sgt-002", Rank: 2}}}
+	if err := ws.Store.SaveSelection(context.Background(), sel); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := NewKeyMap(nil)
+	a := New(Options{Context: &Context{Styles: testStyles(t, "dark"), Keys: keys, Store: ws.Store, Root: ws.Root, Name: "w"}})
+	run(t, a, a.Init())
+	for _, w := range []int{160, 80} {
+		run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: w, Height: 20} })
+		lines := strings.Split(plain(a.View()), "\n")
+		bar := lines[len(lines)-1]
+		want := "selected 2/835"
+		if w < 120 {
+			want = "sel 2/835"
+		}
+		if !strings.Contains(bar, want) || !strings.Contains(bar, "docker ?") || !strings.Contains(bar, "26/26") {
+			t.Errorf("status bar at %d: %q", w, bar)
+		}
+	}
+}
+
+func TestSelectedFlagColumn(t *testing.T) {
+	ws := newTestWorkspace(t)
+	sel := &pipeline.Selection{Name: "v1", CreatedAt: time.Now(), Tasks: []pipeline.SelectedTask{{TaskID: "sgt-001", Rank: 1}}}
+	if err := ws.Store.SaveSelection(context.Background(), sel); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := NewKeyMap(nil)
+	a := New(Options{Context: &Context{Styles: testStyles(t, "dark"), Keys: keys, Store: ws.Store, Root: ws.Root}})
+	run(t, a, a.Init())
+	run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: 160, Height: 40} })
+	press(t, a, "/")
+	typeText(t, a, "sgt-00")
+	press(t, a, "enter")
+	for _, l := range strings.Split(plain(a.View()), "\n") {
+		if strings.Contains(l, "sgt-001") && !strings.HasSuffix(strings.TrimSpace(l), "S") {
+			t.Errorf("sgt-001 is selected but its row is %q", l)
+		}
+		if strings.Contains(l, "sgt-002") && strings.HasSuffix(strings.TrimSpace(l), "S") {
+			t.Errorf("sgt-002 is not selected but its row is %q", l)
+		}
 	}
 }

@@ -35,6 +35,11 @@ type Candidates struct {
 	fuzzy       bool
 	filterErr   string
 	prevText    string // the text rows was last filtered with, for narrowing
+	filterSeq   int    // the newest debounced expression filter
+
+	// hay is each task's searchable text, lower-cased once, so a keystroke
+	// is a fast strings.Contains per task.
+	hay []string
 
 	facets facetSet
 	facet  *facetMenu
@@ -69,7 +74,7 @@ func (s *Candidates) Init() tea.Cmd { return loadViewsCmd(s.ctx.Root) }
 func (s *Candidates) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.label.width = w
-	s.filterInput.Width = max(w-4, 10)
+	s.filterInput.Width = max(w-36, 10)
 	s.clamp()
 }
 
@@ -134,15 +139,33 @@ func (s *Candidates) rebuild() {
 	s.refilter()
 }
 
-// matcher is the filter as one predicate: an expression, words or fuzzy.
-func (s *Candidates) matcher() (func(*pipeline.Task) bool, error) {
+// matcher is the filter as one predicate over catalogue indexes: an
+// expression, words or fuzzy, and the facets.
+func (s *Candidates) matcher() (func(int) bool, error) {
 	text := strings.TrimSpace(s.filterText)
 	var textOK func(*pipeline.Task) bool
+	var hayOK func(int) bool
 	switch {
 	case text == "":
 	case s.fuzzy && !hasOperator(text):
 		pat := strings.ToLower(text)
 		textOK = func(t *pipeline.Task) bool { return fuzzyMatch(pat, t) }
+	case !hasOperator(text) && !strings.Contains(text, "\""):
+		// Plain words: the same meaning as query's bare words (all must
+		// appear in id, repo, title, category or benchmark), searched in
+		// the precomputed text.
+		words := strings.Fields(strings.ToLower(text))
+		s.ensureHay()
+		hay := s.hay
+		hayOK = func(i int) bool {
+			h := hay[i]
+			for _, w := range words {
+				if !strings.Contains(h, w) {
+					return false
+				}
+			}
+			return true
+		}
 	default:
 		q, err := query.Parse(text)
 		if err != nil {
@@ -151,7 +174,12 @@ func (s *Candidates) matcher() (func(*pipeline.Task) bool, error) {
 		textOK = q.Match
 	}
 	facets := s.facets.active()
-	return func(t *pipeline.Task) bool {
+	tasks := s.ctx.Catalog.Tasks
+	return func(i int) bool {
+		if hayOK != nil && !hayOK(i) {
+			return false
+		}
+		t := tasks[i]
 		if textOK != nil && !textOK(t) {
 			return false
 		}
@@ -187,12 +215,12 @@ func (s *Candidates) refilter() {
 	} else {
 		out = make([]int, 0, len(src)/4+16)
 	}
-	tasks := s.ctx.Catalog.Tasks
 	for _, i := range src {
-		if match(tasks[i]) {
+		if match(i) {
 			out = append(out, i)
 		}
 	}
+	tasks := s.ctx.Catalog.Tasks
 	s.rows = out
 	s.prevText = text
 	s.cursor = 0
@@ -205,6 +233,24 @@ func (s *Candidates) refilter() {
 		}
 	}
 	s.clamp()
+}
+
+// ensureHay builds the search text of every task once per catalogue.
+func (s *Candidates) ensureHay() {
+	tasks := s.ctx.Catalog.Tasks
+	if len(s.hay) == len(tasks) {
+		return
+	}
+	s.hay = make([]string, len(tasks))
+	for i, t := range tasks {
+		s.hay[i] = hayOf(t)
+	}
+}
+
+// hayOf joins the fields a bare filter word searches; \x00 keeps a word
+// from matching across two fields.
+func hayOf(t *pipeline.Task) string {
+	return strings.ToLower(t.ID + "\x00" + t.Repo + "\x00" + t.Title + "\x00" + t.EffectiveCategory() + "\x00" + t.Benchmark)
 }
 
 func hasOperator(text string) bool {

@@ -53,8 +53,11 @@ func difficultyCell(t *pipeline.Task) string {
 	return d
 }
 
-func flags(t *pipeline.Task) string {
+func flags(t *pipeline.Task, c *Catalog) string {
 	s := ""
+	if c.Selected[t.ID] {
+		s += "S"
+	}
 	if t.Labels.Pinned {
 		s += "P"
 	}
@@ -133,9 +136,9 @@ var tableColumns = []column{
 		cmp: func(a, b *pipeline.Task, c *Catalog) int {
 			return strings.Compare(validation(a, c), validation(b, c))
 		}},
-	{title: "PXn", width: 3, prio: 9,
-		cell: func(t *pipeline.Task, _ *Catalog) string { return flags(t) },
-		cmp:  func(a, b *pipeline.Task, _ *Catalog) int { return strings.Compare(flags(a), flags(b)) }},
+	{title: "SPXn", width: 4, prio: 9,
+		cell: func(t *pipeline.Task, c *Catalog) string { return flags(t, c) },
+		cmp:  func(a, b *pipeline.Task, c *Catalog) int { return strings.Compare(flags(a, c), flags(b, c)) }},
 }
 
 // layoutColumns picks the columns that fit in w cells (after the two-cell

@@ -287,3 +287,44 @@ func TestCandidatesLabelKeysMoveOn(t *testing.T) {
 	}
 	_ = pipeline.FieldDifficulty
 }
+
+func TestCandidatesHeaderClickSorts(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 30)
+	c := a.candidates
+	x := -1
+	cols, widths := layoutColumns(160)
+	pos := 2
+	for i, ci := range cols {
+		if tableColumns[ci].title == "SCORE" {
+			x = pos + 1
+		}
+		pos += widths[i] + 1
+	}
+	click := func() {
+		run(t, a, func() tea.Msg {
+			return tea.MouseMsg{X: x, Y: 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}
+		})
+	}
+	click()
+	if tableColumns[c.sortCol].title != "SCORE" || c.desc {
+		t.Fatalf("click on SCORE: sort %s desc %v", tableColumns[c.sortCol].title, c.desc)
+	}
+	click()
+	if !c.desc || a.ctx.Catalog.Tasks[c.rows[0]].ID != "fixture-calc" {
+		t.Errorf("second click: desc %v, first %s", c.desc, a.ctx.Catalog.Tasks[c.rows[0]].ID)
+	}
+}
+
+func TestCandidatesEmptyStates(t *testing.T) {
+	keys, _ := NewKeyMap(nil)
+	c := &Context{Styles: testStyles(t, "dark"), Keys: keys}
+	a := New(Options{Context: c})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	if v := plain(a.View()); !strings.Contains(v, "no tasks in this workspace yet") {
+		t.Errorf("empty workspace:\n%s", v)
+	}
+	c.Jobs = 1
+	if v := plain(a.View()); !strings.Contains(v, "loading tasks…") {
+		t.Errorf("while loading:\n%s", v)
+	}
+}

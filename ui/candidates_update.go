@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -14,10 +15,18 @@ func (s *Candidates) Update(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
 	case catalogChangedMsg:
 		if len(m.ids) == 0 || len(s.order) != len(s.ctx.Catalog.Tasks) {
+			s.hay = nil
 			s.rebuild()
 		} else {
 			// Labels changed: keep the order the curator is working through,
 			// but re-apply the filter (an excluded task may now drop out).
+			if len(s.hay) == len(s.ctx.Catalog.Tasks) {
+				for _, id := range m.ids {
+					if i := s.ctx.Catalog.Index(id); i >= 0 {
+						s.hay[i] = hayOf(s.ctx.Catalog.Tasks[i])
+					}
+				}
+			}
 			s.prevText = "\x00"
 			s.refilter()
 		}
@@ -27,6 +36,12 @@ func (s *Candidates) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case viewsMsg:
 		return s.viewsLoaded(m)
+	case filterTickMsg:
+		if m.seq == s.filterSeq {
+			s.prevText = "\x00"
+			s.refilter()
+		}
+		return nil
 	case tea.MouseMsg:
 		return s.mouse(m)
 	case tea.KeyMsg:
@@ -43,6 +58,16 @@ func (s *Candidates) mouse(m tea.MouseMsg) tea.Cmd {
 	case m.Button == tea.MouseButtonWheelDown:
 		s.offset = max(min(s.offset+3, len(s.rows)-s.tableRows()), 0)
 		return s.moveTo(max(s.cursor, s.offset))
+	case m.Button == tea.MouseButtonLeft && m.Action == tea.MouseActionPress && m.Y == 1:
+		// A click on a column title sorts by it; a second click reverses.
+		if ci := s.columnAt(m.X); ci >= 0 {
+			if ci == s.sortCol {
+				s.desc = !s.desc
+			} else {
+				s.sortCol, s.desc = ci, false
+			}
+			s.rebuild()
+		}
 	case m.Button == tea.MouseButtonLeft && m.Action == tea.MouseActionPress:
 		row := m.Y - 2 // filter line and header
 		if row >= 0 && row < s.tableRows() && s.offset+row < len(s.rows) {
@@ -50,6 +75,19 @@ func (s *Candidates) mouse(m tea.MouseMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// columnAt is the table column under screen column x, or -1.
+func (s *Candidates) columnAt(x int) int {
+	cols, widths := layoutColumns(s.w)
+	pos := 2
+	for i, ci := range cols {
+		if x >= pos && x < pos+widths[i]+1 {
+			return ci
+		}
+		pos += widths[i] + 1
+	}
+	return -1
 }
 
 func (s *Candidates) key(m tea.KeyMsg) tea.Cmd {
@@ -166,10 +204,28 @@ func (s *Candidates) filterKey(m tea.KeyMsg) tea.Cmd {
 	s.filterInput, cmd = s.filterInput.Update(m)
 	if v := s.filterInput.Value(); v != s.filterText {
 		s.filterText = v
+		if hasOperator(v) && len(s.ctx.Catalog.Tasks) > debounceAbove {
+			// An expression is a full pass over a large catalogue: wait
+			// until the curator pauses so typing stays smooth.
+			s.filterSeq++
+			seq := s.filterSeq
+			return tea.Batch(cmd, tea.Tick(debounce, func(time.Time) tea.Msg { return filterTickMsg{seq} }))
+		}
 		s.refilter()
 	}
 	return cmd
 }
+
+// Expression filters over more than debounceAbove tasks run debounce
+// after the last keystroke.
+const (
+	debounceAbove = 20000
+	debounce      = 80 * time.Millisecond
+)
+
+type filterTickMsg struct{ seq int }
+
+func (filterTickMsg) target() tabID { return tabCandidates }
 
 // bulkState is a bulk action being chosen, then confirmed with its count.
 type bulkState struct {

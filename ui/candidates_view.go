@@ -2,8 +2,6 @@ package ui
 
 import (
 	"strings"
-
-	"github.com/charmbracelet/lipgloss"
 )
 
 func (s *Candidates) promptLines() int {
@@ -76,7 +74,14 @@ func (s *Candidates) View() string {
 		i := s.offset + r
 		if i >= len(s.rows) {
 			if len(s.rows) == 0 && r == 0 {
-				b.WriteString(st.Muted.Render("  no task matches; esc in the filter clears it, f changes facets"))
+				switch {
+				case len(cat.Tasks) == 0 && s.ctx.Jobs > 0:
+					b.WriteString(st.Muted.Render("  loading tasks…"))
+				case len(cat.Tasks) == 0:
+					b.WriteString(st.Muted.Render("  no tasks in this workspace yet: curate import, curate mine, or curate demo for a sample"))
+				default:
+					b.WriteString(st.Muted.Render("  no task matches; esc in the filter clears it, f changes facets"))
+				}
 			}
 			b.WriteString("\n")
 			continue
@@ -139,5 +144,3 @@ func (s *Candidates) View() string {
 	}
 	return b.String()
 }
-
-var _ = lipgloss.Width

@@ -30,7 +30,15 @@ type Context struct {
 	Jobs          int    // background commands in flight
 	Docker        dockerState
 	Mouse         bool
-	Active        tabID // the tab on screen, so hidden screens load lazily
+	Selection     selectionInfo // the newest saved selection
+	Active        tabID         // the tab on screen, so hidden screens load lazily
+}
+
+// selectionInfo is what the status bar says about the newest selection.
+type selectionInfo struct {
+	name             string
+	selected, budget int
+	ids              map[string]bool
 }
 
 type dockerState int
@@ -47,6 +55,20 @@ type Catalog struct {
 	Tasks  []*pipeline.Task
 	Latest map[string]*pipeline.Run
 	index  map[string]int
+	// Pinned and Excluded are kept up to date so the status bar never
+	// walks the catalogue.
+	Pinned, Excluded int
+	// Selected holds the ids in the newest saved selection.
+	Selected map[string]bool
+}
+
+func (c *Catalog) count(t *pipeline.Task, d int) {
+	if t.Labels.Pinned {
+		c.Pinned += d
+	}
+	if t.Labels.Excluded {
+		c.Excluded += d
+	}
 }
 
 // NewCatalog indexes tasks (sorted by id) and runs (newest first, as
@@ -56,6 +78,7 @@ func NewCatalog(tasks []*pipeline.Task, runs []*pipeline.Run) *Catalog {
 	c := &Catalog{Tasks: tasks, Latest: map[string]*pipeline.Run{}, index: make(map[string]int, len(tasks))}
 	for i, t := range tasks {
 		c.index[t.ID] = i
+		c.count(t, 1)
 	}
 	for _, r := range runs {
 		if _, ok := c.Latest[r.TaskID]; !ok {
@@ -89,7 +112,9 @@ func (c *Catalog) Index(id string) int {
 func (c *Catalog) Replace(tasks []*pipeline.Task) {
 	for _, t := range tasks {
 		if i, ok := c.index[t.ID]; ok {
+			c.count(c.Tasks[i], -1)
 			c.Tasks[i] = t
+			c.count(t, 1)
 		}
 	}
 }
@@ -169,6 +194,36 @@ func loadCatalogCmd(c *Context) tea.Cmd {
 			return catalogMsg{err: err}
 		}
 		runs, err := st.Runs(ctx, "")
-		return catalogMsg{catalog: NewCatalog(tasks, runs), err: err}
+		if err != nil {
+			return catalogMsg{err: err}
+		}
+		sel, err := newestSelection(ctx, st)
+		return catalogMsg{catalog: NewCatalog(tasks, runs), selection: sel, err: err}
 	})
+}
+
+// newestSelection summarises the newest saved selection: its size and the
+// budget its config recorded (0 when it has none).
+func newestSelection(ctx context.Context, st *store.Store) (selectionInfo, error) {
+	names, err := st.Selections(ctx)
+	if err != nil || len(names) == 0 {
+		return selectionInfo{}, err
+	}
+	sel, err := st.Selection(ctx, names[0])
+	if err != nil {
+		return selectionInfo{}, err
+	}
+	info := selectionInfo{name: sel.Name, selected: len(sel.Tasks), ids: make(map[string]bool, len(sel.Tasks))}
+	for _, t := range sel.Tasks {
+		info.ids[t.TaskID] = true
+	}
+	switch b := sel.Config["budget"].(type) {
+	case float64:
+		info.budget = int(b)
+	case int:
+		info.budget = b
+	case int64:
+		info.budget = int(b)
+	}
+	return info, nil
 }

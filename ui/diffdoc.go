@@ -2,13 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"path"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 
-	"curate/pipeline/sanitize"
 	"curate/themes"
 	"curate/ui/unidiff"
 )
@@ -23,10 +24,13 @@ type diffDoc struct {
 	fileRows   []int // row index of each file header
 	hunkRows   []int // row index of each hunk header
 
-	width  int
-	styles *themes.Styles
-	cache  map[int]string
-	lexers map[int]chroma.Lexer
+	width   int
+	hscroll int // cells of code hidden on the left (long lines)
+	styles  *themes.Styles
+	cache   map[int]string
+	lexers  map[int]chroma.Lexer
+	// paints of the gutter and markers, drawn on every line
+	lineNo, plus, minus themes.Paint
 }
 
 type rowKind uint8
@@ -48,7 +52,8 @@ type diffRow struct {
 }
 
 func newDiffDoc(files []unidiff.File, sideBySide bool, width int, st *themes.Styles) *diffDoc {
-	d := &diffDoc{files: files, sideBySide: sideBySide, width: width, styles: st, cache: map[int]string{}, lexers: map[int]chroma.Lexer{}}
+	d := &diffDoc{files: files, sideBySide: sideBySide, width: width, styles: st, cache: map[int]string{}, lexers: map[int]chroma.Lexer{},
+		lineNo: themes.PaintOf(st.LineNo), plus: themes.PaintOf(st.Added), minus: themes.PaintOf(st.Removed)}
 	n := 0
 	for i := range files {
 		n++
@@ -178,20 +183,18 @@ func (d *diffDoc) renderRow(i int) string {
 }
 
 func (d *diffDoc) unifiedLine(fi int, l, partner *unidiff.Line, w int) string {
-	st := d.styles
 	no := func(n int) string {
 		if n == 0 {
 			return "     "
 		}
 		return fmt.Sprintf("%5d", n)
 	}
-	gutter := st.LineNo.Render(no(l.OldNo) + " " + no(l.NewNo) + " ")
+	gutter := d.lineNo.Render(no(l.OldNo) + " " + no(l.NewNo) + " ")
 	return gutter + d.code(fi, l, partner, max(w-12, 1))
 }
 
 // half renders one side of a side-by-side row; l may be nil (padding).
 func (d *diffDoc) half(fi int, l, other *unidiff.Line, old bool, w int) string {
-	st := d.styles
 	if l == nil {
 		return strings.Repeat(" ", w)
 	}
@@ -203,24 +206,30 @@ func (d *diffDoc) half(fi int, l, other *unidiff.Line, old bool, w int) string {
 	if l.Kind != unidiff.Context && other != nil && other.Kind != unidiff.Context {
 		partner = other
 	}
-	return st.LineNo.Render(fmt.Sprintf("%5d ", n)) + padRight(d.code(fi, l, partner, max(w-6, 1)), max(w-6, 1))
+	return d.lineNo.Render(fmt.Sprintf("%5d ", n)) + padRight(d.code(fi, l, partner, max(w-6, 1)), max(w-6, 1))
 }
 
 // code renders marker and text of a line, highlighted for its file type,
 // with the words that differ from its partner line marked.
 func (d *diffDoc) code(fi int, l, partner *unidiff.Line, w int) string {
-	st := d.styles
 	text := displayText(l.Text)
 	marker := " "
 	switch l.Kind {
 	case unidiff.Added:
-		marker = st.Added.Render("+")
+		marker = d.plus.Render("+")
 	case unidiff.Removed:
-		marker = st.Removed.Render("-")
+		marker = d.minus.Render("-")
 	}
 	from, to := 0, 0
 	if partner != nil && partner.Kind != l.Kind {
 		from, to = changedSpan(text, displayText(partner.Text))
+	}
+	if d.hscroll > 0 {
+		// Scrolled right: drop the first cells, shifting the changed span.
+		cut := ansi.Cut(text, d.hscroll, ansi.StringWidth(text))
+		shift := len(text) - len(cut)
+		text = cut
+		from, to = max(from-shift, 0), max(to-shift, 0)
 	}
 	if ansi.StringWidth(text) > w-1 {
 		text = ansi.Truncate(text, w-1, "…")
@@ -292,11 +301,17 @@ func (d *diffDoc) highlight(fi int, text string, from, to int, added bool) strin
 				cut = from - pos
 			}
 			piece := v[:cut]
+			var mode int8
 			if marked {
-				b.WriteString(st.TokenChanged(tok.Type, added).Render(piece))
-			} else {
-				b.WriteString(st.Token(tok.Type).Render(piece))
+				mode = -1
+				if added {
+					mode = 1
+				}
 			}
+			p := st.TokenPaint(tok.Type, mode)
+			b.WriteString(p.Pre)
+			b.WriteString(piece)
+			b.WriteString(p.Post)
 			pos += cut
 			v = v[cut:]
 		}
@@ -308,13 +323,29 @@ func (d *diffDoc) lexer(fi int) chroma.Lexer {
 	if lx, ok := d.lexers[fi]; ok {
 		return lx
 	}
-	lx := lexers.Match(d.files[fi].Name())
-	if lx == nil {
-		lx = lexers.Fallback
-	}
-	lx = chroma.Coalesce(lx)
+	lx := lexerFor(d.files[fi].Name())
 	d.lexers[fi] = lx
 	return lx
 }
 
-var _ = sanitize.Line
+// lexerCache maps a file extension (or a base name without one, such as
+// Dockerfile) to its lexer: chroma's Match tries every lexer's globs and
+// costs milliseconds.
+var lexerCache sync.Map
+
+func lexerFor(name string) chroma.Lexer {
+	key := path.Ext(name)
+	if key == "" {
+		key = path.Base(name)
+	}
+	if lx, ok := lexerCache.Load(key); ok {
+		return lx.(chroma.Lexer)
+	}
+	lx := lexers.Match(name)
+	if lx == nil {
+		lx = lexers.Fallback
+	}
+	lx = chroma.Coalesce(lx)
+	lexerCache.Store(key, lx)
+	return lx
+}

@@ -72,6 +72,9 @@ func loadPatches(root string, t *pipeline.Task) [patchKinds]*patchSet {
 		out[patchFix] = fromExtra("patch")
 	}
 	out[patchTests] = fromExtra("test_patch")
+	if out[patchTests] == nil {
+		out[patchTests] = fromFile("tests/test.patch")
+	}
 	if out[patchTests] == nil && dir != "" {
 		out[patchTests] = testsAsPatch(dir)
 	}
@@ -93,7 +96,7 @@ func absentReason(kind int, dir string) string {
 	case patchFix:
 		return "no solution/fix.patch in " + dir
 	}
-	return "no tests/ files and no test_patch"
+	return "no tests/test.patch, no tests/ files and no test_patch"
 }
 
 // testsAsPatch shows a task dir's tests/ files as added files: what the

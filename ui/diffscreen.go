@@ -7,9 +7,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"curate/pipeline/sanitize"
-	"curate/ui/unidiff"
 )
 
 // DiffScreen shows a task's bug, fix and test patches with a file list,
@@ -58,7 +58,7 @@ func (s *DiffScreen) ShortHelp() []key.Binding {
 func (s *DiffScreen) FullHelp() [][]key.Binding {
 	k := s.ctx.Keys
 	return [][]key.Binding{
-		k.List("show_bug", "show_fix", "show_tests", "side_by_side", "files"),
+		k.List("show_bug", "show_fix", "show_tests", "side_by_side", "files", "scroll_right", "scroll_left"),
 		k.List("up", "down", "page_up", "page_down", "top", "bottom", "next_hunk", "prev_hunk", "next_file", "prev_file"),
 	}
 }
@@ -88,7 +88,12 @@ func (s *DiffScreen) relayout() {
 	if s.listWidth() > 0 {
 		w--
 	}
+	h := 0
+	if s.doc != nil {
+		h = s.doc.hscroll
+	}
 	s.doc = newDiffDoc(p.files, s.sideBySide, max(w, 20), s.ctx.Styles)
+	s.doc.hscroll = h
 	s.offset = 0
 	if file < len(s.doc.fileRows) {
 		s.offset = s.doc.fileRows[file]
@@ -157,6 +162,19 @@ func (s *DiffScreen) load(id string) tea.Cmd {
 	return s.ctx.job(func() tea.Msg { return patchesMsg{id: id, patches: loadPatches(root, &task)} })
 }
 
+// hscroll shows long lines from further right; the rendered rows are
+// dropped from the cache since every row changes.
+func (s *DiffScreen) hscroll(d int) {
+	if s.doc == nil {
+		return
+	}
+	h := max(s.doc.hscroll+d, 0)
+	if h != s.doc.hscroll {
+		s.doc.hscroll = h
+		s.doc.cache = map[int]string{}
+	}
+}
+
 func (s *DiffScreen) scroll(d int) {
 	s.offset += d
 	s.clamp()
@@ -180,6 +198,10 @@ func (s *DiffScreen) key(m tea.KeyMsg) tea.Cmd {
 	case k.Is(m, "files"):
 		s.showFiles, s.filesSet = !s.showFiles, true
 		s.relayout()
+	case k.Is(m, "scroll_right"):
+		s.hscroll(8)
+	case k.Is(m, "scroll_left"):
+		s.hscroll(-8)
 	case k.Is(m, "down"):
 		s.scroll(1)
 	case k.Is(m, "up"):
@@ -264,6 +286,9 @@ func (s *DiffScreen) View() string {
 	if s.sideBySide {
 		mode = "side by side"
 	}
+	if s.doc != nil && s.doc.hscroll > 0 {
+		mode += fmt.Sprintf(" · from column %d", s.doc.hscroll+1)
+	}
 	header := truncate(st.Title.Render(cleanLine(s.id))+" "+strings.Join(tabs, "")+"  "+st.Muted.Render(mode), s.w)
 	h := s.bodyHeight()
 	p := s.patches[s.kind]
@@ -327,8 +352,9 @@ func (s *DiffScreen) fileList(w, h int) []string {
 		counts := fmt.Sprintf(" +%d -%d", f.Added, f.Removed)
 		name := sanitize.Line(f.Name())
 		room := w - len(counts) - 2
-		if len(name) > room && room > 1 {
-			name = "…" + name[len(name)-room+1:]
+		if ansi.StringWidth(name) > room && room > 1 {
+			// Keep the end of the path: the file name says most.
+			name = ansi.TruncateLeft(name, ansi.StringWidth(name)-room+1, "…")
 		}
 		line := padRight(name, max(room, 0)) + counts
 		if i == cur {
@@ -339,5 +365,3 @@ func (s *DiffScreen) fileList(w, h int) []string {
 	}
 	return out
 }
-
-var _ = unidiff.Added

@@ -148,3 +148,21 @@ func TestDiffLargePatchRendersOnlyVisible(t *testing.T) {
 		t.Errorf("rendered %d rows for a 40-row screen", len(d.cache))
 	}
 }
+
+func TestDiffHorizontalScroll(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 80, 30)
+	s := openDiff(t, a, "fixture-calc")
+	before := plain(a.View())
+	if !strings.Contains(before, "quantize(Decimal") {
+		t.Fatalf("long line start not shown:\n%s", before)
+	}
+	press(t, a, ">", ">")
+	v := plain(a.View())
+	if s.doc.hscroll != 16 || !strings.Contains(v, `"0.01"))`) {
+		t.Fatalf("after > >: hscroll %d\n%s", s.doc.hscroll, v)
+	}
+	press(t, a, "<", "<", "<")
+	if s.doc.hscroll != 0 {
+		t.Errorf("< past the start: %d", s.doc.hscroll)
+	}
+}

@@ -75,6 +75,8 @@ var actions = []Action{
 	{"next_file", []string{"}"}, "next file", "Diff"},
 	{"prev_file", []string{"{"}, "previous file", "Diff"},
 	{"files", []string{"l"}, "toggle file list", "Diff"},
+	{"scroll_right", []string{">", "right"}, "scroll long lines right", "Diff"},
+	{"scroll_left", []string{"<", "left"}, "scroll long lines left", "Diff"},
 }
 
 // KeyMap holds a binding per action after the curator's rebinding.

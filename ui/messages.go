@@ -14,8 +14,9 @@ import (
 type jobDoneMsg struct{ inner tea.Msg }
 
 type catalogMsg struct {
-	catalog *Catalog
-	err     error
+	catalog   *Catalog
+	selection selectionInfo
+	err       error
 }
 
 // catalogChangedMsg tells screens the catalogue or some tasks in it changed.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -23,7 +22,12 @@ type paletteItem struct {
 	first                   string
 }
 
-type paletteRunMsg struct{ key tea.KeyMsg }
+// paletteRunMsg runs an action: on its own screen (switching to it) when
+// the action belongs to one, else on the screen in front.
+type paletteRunMsg struct {
+	key   tea.KeyMsg
+	scope string
+}
 
 func newPalette(a *App) *palette {
 	in := newInput()
@@ -70,7 +74,7 @@ func (p *palette) update(m tea.KeyMsg, a *App) tea.Cmd {
 			return nil
 		}
 		it := p.items[p.shown[p.cursor]]
-		return msgCmd(paletteRunMsg{keyMsg(it.first)})
+		return msgCmd(paletteRunMsg{keyMsg(it.first), it.scope})
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(m)
@@ -124,5 +128,3 @@ func keyMsg(s string) tea.KeyMsg {
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
-
-var _ = key.Binding{}

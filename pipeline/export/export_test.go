@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -275,7 +276,7 @@ func TestCSVAndSWEBench(t *testing.T) {
 	if err := writeSWEBench(&buf, in); err != nil {
 		t.Fatal(err)
 	}
-	var inst SWEBenchInstance
+	var inst pipeline.SWEBenchInstance
 	first := strings.SplitN(buf.String(), "\n", 2)[0]
 	if err := json.Unmarshal([]byte(first), &inst); err != nil {
 		t.Fatal(err)
@@ -318,5 +319,45 @@ func TestHarborExportReplacesOldDataset(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
 		t.Errorf("leftovers beside the dataset: %v", entries)
+	}
+}
+
+// BenchmarkHarborExport1000CpBaseline is `cp -a` of the same 1,000 task
+// dirs, the baseline the export is compared with on a loaded machine.
+func BenchmarkHarborExport1000CpBaseline(b *testing.B) {
+	in := testInput(b, 1000, true)
+	src := filepath.Dir(in.Selected[0].Task.TaskDir)
+	root := b.TempDir()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dst := filepath.Join(root, fmt.Sprint("copy", i))
+		if out, err := exec.Command("cp", "-a", src, dst).CombinedOutput(); err != nil {
+			b.Fatalf("cp: %v %s", err, out)
+		}
+	}
+}
+
+func TestSWEBenchPrefersTaskRecord(t *testing.T) {
+	in := testInput(t, 2, true)
+	dir := in.Selected[0].Task.TaskDir
+	os.WriteFile(filepath.Join(dir, "swebench.json"), []byte(`{"instance_id":"org__repo-0000","FAIL_TO_PASS":"[\"tests/test_x.py::test_div\"]","PASS_TO_PASS":[],"version":"1.2"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "solution", "fix.patch"), []byte("diff --git a/x b/x\n"), 0o644)
+	var buf bytes.Buffer
+	if err := writeSWEBench(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	var inst pipeline.SWEBenchInstance
+	json.Unmarshal([]byte(strings.SplitN(buf.String(), "\n", 2)[0]), &inst)
+	if len(inst.FailToPass) != 1 || inst.FailToPass[0] != "tests/test_x.py::test_div" || len(inst.PassToPass) != 0 || inst.Version != "1.2" || inst.Patch != "diff --git a/x b/x\n" || inst.BaseCommit != "abc" {
+		t.Errorf("instance %+v", inst)
+	}
+	os.WriteFile(filepath.Join(dir, "swebench.json"), []byte("{not json"), 0o644)
+	out := t.TempDir()
+	_, err := Write("swebench", out, in)
+	if err == nil || !strings.Contains(err.Error(), "swebench.json: not a JSON object") {
+		t.Fatalf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("a failed export left %v", entries)
 	}
 }

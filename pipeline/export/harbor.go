@@ -3,12 +3,12 @@ package export
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"curate/pipeline/taskdir"
 )
@@ -57,6 +57,7 @@ func writeHarbor(dest string, in *Input) (*Summary, error) {
 			Tasks:       []RegistryTask{}, Metrics: []RegistryMetric{{Type: "mean"}},
 		}
 		used := map[string]string{}
+		var jobs []copyJob
 		for _, it := range in.Selected {
 			t := it.Task
 			if t.TaskDir == "" {
@@ -68,11 +69,12 @@ func writeHarbor(dest string, in *Input) (*Summary, error) {
 				return fmt.Errorf("export harbor: tasks %s and %s map to the same folder %s", prev, t.ID, name)
 			}
 			used[name] = t.ID
-			if err := copyTree(t.TaskDir, filepath.Join(tmp, name)); err != nil {
-				return fmt.Errorf("export harbor: task %s: %w", t.ID, err)
-			}
+			jobs = append(jobs, copyJob{id: t.ID, src: t.TaskDir, dst: filepath.Join(tmp, name)})
 			entry.Tasks = append(entry.Tasks, RegistryTask{Name: t.ID, GitURL: in.GitURL, GitCommitID: in.GitCommit, Path: name})
 			sum.Tasks++
+		}
+		if err := copyAll(jobs); err != nil {
+			return err
 		}
 		data, err := json.MarshalIndent([]RegistryEntry{entry}, "", "  ")
 		if err != nil {
@@ -84,6 +86,37 @@ func writeHarbor(dest string, in *Input) (*Summary, error) {
 		return nil, err
 	}
 	return sum, nil
+}
+
+type copyJob struct{ id, src, dst string }
+
+// copyAll copies task dirs with a few workers (file copies wait on the
+// kernel, so a little parallelism pays even on two cores). The first error
+// in selection order is returned.
+func copyAll(jobs []copyJob) error {
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(4, len(jobs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = copyTree(jobs[i].src, jobs[i].dst)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("export harbor: task %s: %w", jobs[i].id, err)
+		}
+	}
+	return nil
 }
 
 // copyTree copies a task dir. Symlinks are refused: a link could point
@@ -117,30 +150,9 @@ func copyTree(src, dst string) error {
 		case d.IsDir():
 			return os.MkdirAll(target, 0o755)
 		case d.Type().IsRegular():
-			return copyFile(path, target)
+			return taskdir.CopyFile(path, target)
 		default:
 			return fmt.Errorf("%s is not a regular file", path)
 		}
 	})
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	fi, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, fi.Mode().Perm()|0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

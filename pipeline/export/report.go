@@ -84,6 +84,17 @@ func writeReport(w io.Writer, in *Input) error {
 	p("\n### Score Variation by Benchmark\n\n")
 	rows := append([]stats.BenchmarkRow(nil), st.Benchmarks...)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].StdDev > rows[j].StdDev })
+	var flat []string
+	for _, r := range rows {
+		if r.Selected >= 5 && r.StdDev <= 0.05 {
+			flat = append(flat, r.Benchmark)
+		}
+	}
+	if len(flat) == 0 {
+		p("All benchmarks with 5+ tasks achieve standard deviation > 0.05, ensuring meaningful discrimination:\n\n")
+	} else {
+		p("Benchmarks with 5+ tasks and a standard deviation of at most 0.05 (weak discrimination): %s.\n\n", cell(strings.Join(flat, ", ")))
+	}
 	p("| Benchmark | Tasks | Score Range | Std Dev |\n|-----------|-------|-------------|---------|\n")
 	for _, r := range rows {
 		if r.Selected == 0 {
@@ -114,6 +125,15 @@ func writeReport(w io.Writer, in *Input) error {
 	}
 	if len(small) > 0 {
 		p("### Small Benchmarks (all selected)\n%s -- all tasks selected due to small size.\n\n", strings.Join(small, ", "))
+	}
+	pinned := 0
+	for _, it := range in.Selected {
+		if it.Task.Labels.Pinned {
+			pinned++
+		}
+	}
+	if pinned > 0 {
+		p("### Pinned by the curator\n%d tasks were pinned and are always selected.\n\n", pinned)
 	}
 	if len(in.Config.Quotas) > 0 {
 		p("### Quotas\n")

@@ -1,54 +1,90 @@
 package export
 
 import (
+	"curate/pipeline"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 )
 
-// SWEBenchInstance is one line of the SWE-bench JSONL (formats.md §2).
-type SWEBenchInstance struct {
-	InstanceID             string   `json:"instance_id"`
-	Repo                   string   `json:"repo"`
-	BaseCommit             string   `json:"base_commit"`
-	Patch                  string   `json:"patch"`
-	TestPatch              string   `json:"test_patch"`
-	ProblemStatement       string   `json:"problem_statement"`
-	HintsText              string   `json:"hints_text"`
-	CreatedAt              string   `json:"created_at"`
-	Version                string   `json:"version"`
-	FailToPass             []string `json:"FAIL_TO_PASS"`
-	PassToPass             []string `json:"PASS_TO_PASS"`
-	EnvironmentSetupCommit string   `json:"environment_setup_commit"`
-	Difficulty             string   `json:"difficulty,omitempty"`
-}
-
 func writeSWEBench(w io.Writer, in *Input) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, it := range in.Selected {
 		t := it.Task
-		x := t.Extra
-		inst := SWEBenchInstance{
-			InstanceID: t.ID, Repo: t.Repo, BaseCommit: firstNonEmpty(str(x, "base_commit"), t.BaseCommit),
-			Patch:                  firstNonEmpty(str(x, "patch"), readTaskFile(t.TaskDir, "solution", "fix.patch")),
-			TestPatch:              firstNonEmpty(str(x, "test_patch"), readTaskFile(t.TaskDir, "tests", "test.patch")),
-			ProblemStatement:       firstNonEmpty(str(x, "problem_statement"), problem(t.Title, t.Body)),
-			HintsText:              str(x, "hints_text"),
-			CreatedAt:              firstNonEmpty(str(x, "created_at"), t.CreatedAt.UTC().Format(time.RFC3339)),
-			Version:                str(x, "version"),
-			FailToPass:             list(x, "FAIL_TO_PASS", "fail_to_pass"),
-			PassToPass:             list(x, "PASS_TO_PASS", "pass_to_pass"),
-			EnvironmentSetupCommit: firstNonEmpty(str(x, "environment_setup_commit"), t.BaseCommit),
-			Difficulty:             str(x, "difficulty"),
+		rec, err := taskRecord(t.TaskDir)
+		if err != nil {
+			return err
+		}
+		// the task dir's own record (kept current by validation) wins over
+		// the columns an import kept, which win over what is computed here
+		get := func(key string) string { return firstNonEmpty(str(rec, key), str(t.Extra, key)) }
+		lists := func(keys ...string) []string {
+			for _, m := range []map[string]any{rec, t.Extra} {
+				for _, k := range keys {
+					if _, ok := m[k]; ok {
+						return list(m, keys...)
+					}
+				}
+			}
+			return []string{}
+		}
+		inst := pipeline.SWEBenchInstance{
+			InstanceID: firstNonEmpty(get("instance_id"), t.ID), Repo: firstNonEmpty(get("repo"), t.Repo),
+			BaseCommit:             firstNonEmpty(get("base_commit"), t.BaseCommit),
+			Patch:                  firstNonEmpty(get("patch"), readTaskFile(t.TaskDir, "solution", "fix.patch")),
+			TestPatch:              firstNonEmpty(get("test_patch"), readTaskFile(t.TaskDir, "tests", "test.patch")),
+			ProblemStatement:       firstNonEmpty(get("problem_statement"), problem(t.Title, t.Body)),
+			HintsText:              get("hints_text"),
+			CreatedAt:              firstNonEmpty(get("created_at"), t.CreatedAt.UTC().Format(time.RFC3339)),
+			Version:                get("version"),
+			FailToPass:             lists("FAIL_TO_PASS", "fail_to_pass"),
+			PassToPass:             lists("PASS_TO_PASS", "pass_to_pass"),
+			EnvironmentSetupCommit: firstNonEmpty(get("environment_setup_commit"), t.BaseCommit),
+			Difficulty:             get("difficulty"),
 		}
 		if err := enc.Encode(inst); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// recordFiles are the task-dir files that may hold the task's SWE-bench
+// instance; validation writes FAIL_TO_PASS and PASS_TO_PASS into them.
+var recordFiles = []string{"swebench.json", "instance.json"}
+
+// maxRecord bounds a record read from a stranger's task dir.
+const maxRecord = 64 << 20
+
+// taskRecord reads the task dir's SWE-bench record, nil when it has none.
+func taskRecord(dir string) (map[string]any, error) {
+	for _, name := range recordFiles {
+		if dir == "" {
+			return nil, nil
+		}
+		path := filepath.Join(dir, name)
+		fi, err := os.Lstat(path)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // missing, or a link that could point outside the task
+		}
+		if fi.Size() > maxRecord {
+			return nil, fmt.Errorf("export swebench: %s: %d bytes, larger than %d", path, fi.Size(), maxRecord)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("export swebench: %w", err)
+		}
+		var rec map[string]any
+		if err := json.Unmarshal(data, &rec); err != nil {
+			return nil, fmt.Errorf("export swebench: %s: not a JSON object: %w", path, err)
+		}
+		return rec, nil
+	}
+	return nil, nil
 }
 
 func problem(title, body string) string {

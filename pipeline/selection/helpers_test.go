@@ -5,16 +5,26 @@ import (
 
 	"curate/internal/fixtures"
 	"curate/pipeline"
+	"curate/pipeline/profiles"
+	"curate/pipeline/score"
 )
 
-// seedCatalog is fixtures.SeedSpec with synthetic scores until the scorer
-// lands: a deterministic function of the task's features.
-func seedCatalog(t testing.TB) []*pipeline.Task { return seedCatalogWith(1) }
+// seedCatalog is fixtures.SeedSpec scored by the ccb profile's real scorer.
+func seedCatalog(t testing.TB) []*pipeline.Task { return seedCatalogWith(t, 1) }
 
-func seedCatalogWith(seed uint64) []*pipeline.Task {
+func seedCatalogWith(t testing.TB, seed uint64) []*pipeline.Task {
+	t.Helper()
+	p, err := profiles.Load("ccb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := score.Compile(p.Score)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tasks := fixtures.Catalog(fixtures.SeedSpec, seed)
-	for i, tk := range tasks {
-		tk.Score = float64((i*7919)%1000) / 1000
+	for _, tk := range tasks {
+		sc.Apply(tk)
 	}
 	return tasks
 }

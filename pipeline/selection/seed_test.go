@@ -27,7 +27,7 @@ func ccbConfig(t testing.TB) selection.Config {
 
 func TestSeedReproduction(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
-		t.Run(fmt.Sprint("catalogue seed ", seed), func(t *testing.T) { checkSeed(t, seedCatalogWith(seed)) })
+		t.Run(fmt.Sprint("catalogue seed ", seed), func(t *testing.T) { checkSeed(t, seedCatalogWith(t, seed)) })
 	}
 }
 

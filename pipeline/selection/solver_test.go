@@ -316,3 +316,52 @@ func TestWhereRestrictsCandidatesAndDefaultBudget(t *testing.T) {
 		t.Errorf("tac %d, total %d; want 2 and 110", tac, len(r.Picks))
 	}
 }
+
+func fp(f float64) *float64 { return &f }
+
+func TestQuotaTargetsAndShares(t *testing.T) {
+	tasks := seedCatalog(t)
+	tests := []struct {
+		q    pipeline.Quota
+		want func(n int) bool
+	}{
+		{pipeline.Quota{Dimension: "language", Value: "go", Target: ip(20)}, func(n int) bool { return n == 20 }},
+		{pipeline.Quota{Dimension: "sdlc_phase", Value: "Implementation (bug fix)", MaxShare: fp(0.25)}, func(n int) bool { return n <= 29 }},
+		{pipeline.Quota{Dimension: "difficulty", Value: "medium", MinShare: fp(0.2)}, func(n int) bool { return n >= 24 }},
+		{pipeline.Quota{Dimension: "repo", Value: "ansible/ansible", Max: ip(1)}, func(n int) bool { return n == 1 }},
+		{pipeline.Quota{Dimension: "category", Value: "debugging", Min: ip(40)}, func(n int) bool { return n >= 40 }},
+	}
+	for _, tc := range tests {
+		cfg := ccbConfig(t)
+		cfg.Quotas = []pipeline.Quota{tc.q}
+		r := solve(t, tasks, cfg)
+		n := 0
+		for _, p := range r.Picks {
+			if selection.Value(p.Task, tc.q.Dimension) == tc.q.Value {
+				n++
+			}
+		}
+		if !r.Feasible || !tc.want(n) || len(r.Picks) != 116 {
+			t.Errorf("%s: %d selected, feasible %v %+v", selection.QuotaLabel(tc.q), n, r.Feasible, r.Violations)
+		}
+	}
+}
+
+func TestInteractingQuotas(t *testing.T) {
+	tasks := seedCatalog(t)
+	cfg := ccbConfig(t)
+	cfg.Quotas = []pipeline.Quota{
+		{Dimension: "language", Value: "go", Min: ip(30)},
+		{Dimension: "benchmark", Value: "ccb_swebenchpro", Max: ip(36)},
+		{Dimension: "benchmark", Value: "ccb_tac", Min: ip(8)},
+	}
+	r := solve(t, tasks, cfg)
+	if !r.Feasible {
+		t.Fatalf("violations %+v", r.Violations)
+	}
+	for _, q := range r.Quotas {
+		if !q.Met {
+			t.Errorf("%+v", q)
+		}
+	}
+}

@@ -1,8 +1,8 @@
 package harbor
 
 import (
+	"curate/pipeline/taskdir"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,7 +54,7 @@ func CopyTask(src, dst string) error {
 			}
 			return os.Symlink(target, out)
 		case e.Type().IsRegular():
-			return copyFile(path, out)
+			return taskdir.CopyFile(path, out)
 		}
 		return nil // sockets, devices: not task content
 	})
@@ -80,25 +80,4 @@ func CopyTask(src, dst string) error {
 		return os.RemoveAll(old)
 	}
 	return nil
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	fi, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm()|0o200)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
