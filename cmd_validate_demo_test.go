@@ -55,6 +55,13 @@ func TestValidateBuiltDemoTasks(t *testing.T) {
 			if len(r.FailToPass) == 0 {
 				t.Errorf("%s gold: no FAIL_TO_PASS", r.TaskID)
 			}
+			// The builder's SWE-bench record gets the lists too.
+			var rec pipeline.SWEBenchInstance
+			data, _ := os.ReadFile(filepath.Join(root, "tasks", r.TaskID, "swebench.json"))
+			if err := json.Unmarshal(data, &rec); err != nil || strings.Join(rec.FailToPass, ",") != strings.Join(r.FailToPass, ",") ||
+				strings.Join(rec.PassToPass, ",") != strings.Join(r.PassToPass, ",") {
+				t.Errorf("%s swebench.json: F2P %v P2P %v (%v), want %v %v", r.TaskID, rec.FailToPass, rec.PassToPass, err, r.FailToPass, r.PassToPass)
+			}
 		}
 		langs[strings.SplitN(r.TaskID, "-", 2)[0]] = true
 	}
