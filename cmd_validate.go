@@ -63,7 +63,7 @@ run is not ok.`,
 	fl.StringVar(&f.modes, "mode", "nop,oracle", "modes to run: nop, oracle, gold (comma list)")
 	fl.IntVar(&f.runs, "runs", 1, "repeat each mode K times; differing results are flaky")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "containers at once (default: [docker] concurrency)")
-	fl.DurationVar(&f.timeout, "timeout", 0, "per-container time limit (default: [docker] timeout, else task.toml verifier.timeout_sec)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "per-container time limit (default: task.toml verifier.timeout_sec, else [docker] timeout)")
 	fl.BoolVar(&f.follow, "follow", false, "stream every run's log lines as they come")
 	fl.BoolVar(&f.asJSON, "json", false, "print the runs as a JSON array")
 	fl.StringArrayVar(&f.hosts, "docker-host", nil, "Docker engine to use (repeat to spread runs over several)")
@@ -102,20 +102,29 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 		return err
 	}
 	var jobs []validate.Job
+	var skipped []string
 	for _, t := range tasks {
 		dir, err := resolveTaskDir(ws, t)
-		if err != nil {
-			fmt.Fprintf(app.Err, "skip %s: %s\n", sanitize.Line(t.ID), sanitize.Line(err.Error()))
-			continue
+		if err == nil {
+			var digest string
+			if digest, err = taskdir.Digest(dir); err == nil {
+				for _, m := range modes {
+					jobs = append(jobs, validate.Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m})
+				}
+				continue
+			}
+			err = fmt.Errorf("digest %s: %w", dir, err)
 		}
-		digest, err := taskdir.Digest(dir)
-		if err != nil {
-			fmt.Fprintf(app.Err, "skip %s: digest %s: %s\n", sanitize.Line(t.ID), dir, sanitize.Line(err.Error()))
-			continue
+		skipped = append(skipped, sanitize.Line(t.ID+": "+err.Error()))
+	}
+	// One note per skipped task when few, a count when --all meets a
+	// catalogue of unbuilt tasks.
+	if len(skipped) <= 5 {
+		for _, s := range skipped {
+			fmt.Fprintf(app.Err, "skip %s\n", s)
 		}
-		for _, m := range modes {
-			jobs = append(jobs, validate.Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m})
-		}
+	} else {
+		fmt.Fprintf(app.Err, "skip %d tasks without a usable task dir, e.g. %s\n", len(skipped), strings.Join(skipped[:3], "; "))
 	}
 	if len(jobs) == 0 {
 		fmt.Fprintln(app.Out, "nothing to validate: no selected task has a task dir")
@@ -126,9 +135,9 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 	if concurrency == 0 {
 		concurrency = max(ws.Config.Docker.Concurrency, 1)
 	}
-	timeout := f.timeout
-	if timeout == 0 && ws.Config.Docker.Timeout != "" {
-		if timeout, err = time.ParseDuration(ws.Config.Docker.Timeout); err != nil {
+	var defaultTimeout time.Duration
+	if ws.Config.Docker.Timeout != "" {
+		if defaultTimeout, err = time.ParseDuration(ws.Config.Docker.Timeout); err != nil {
 			return fmt.Errorf("%s: docker.timeout %q: %w", ws.ConfigPath(), ws.Config.Docker.Timeout, err)
 		}
 	}
@@ -137,7 +146,7 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 	var followMu sync.Mutex
 	following := map[string]chan struct{}{} // run id -> closed when its log is printed
 	v := &validate.Validator{
-		Concurrency: concurrency, Runs: f.runs, Timeout: timeout, LogDir: ws.RunsPath(), PID: os.Getpid(),
+		Concurrency: concurrency, Runs: f.runs, Timeout: f.timeout, DefaultTimeout: defaultTimeout, LogDir: ws.RunsPath(), PID: os.Getpid(),
 		NewID: newRunID,
 		Save:  ws.Store.SaveRun,
 		CancelRequested: func(id string) bool {
@@ -377,6 +386,11 @@ func recordResults(ctx context.Context, ws *workspace.Workspace, runs []*pipelin
 		verdict := pipeline.StatusValid
 		decided := false
 		for _, r := range byTask[id] {
+			// The verdict is about the files the runs saw.
+			if r.Digest != "" && r.Digest != t.Digest {
+				t.Digest = r.Digest
+				decided = true
+			}
 			switch r.Outcome {
 			case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
 				continue // says nothing about the task
@@ -399,7 +413,9 @@ func recordResults(ctx context.Context, ws *workspace.Workspace, runs []*pipelin
 			}
 		}
 		if decided {
-			t.Status = verdict
+			if verdict != pipeline.StatusValid || allFinishedOK(byTask[id]) {
+				t.Status = verdict
+			}
 			changed = append(changed, t)
 		}
 	}
@@ -407,4 +423,21 @@ func recordResults(ctx context.Context, ws *workspace.Workspace, runs []*pipelin
 		return nil
 	}
 	return ws.Store.UpsertTasks(ctx, changed)
+}
+
+// allFinishedOK is true when at least one run judged the task and every
+// run that did was ok.
+func allFinishedOK(runs []*pipeline.Run) bool {
+	judged := 0
+	for _, r := range runs {
+		switch r.Outcome {
+		case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
+			continue
+		case pipeline.OutcomeOK:
+			judged++
+		default:
+			return false
+		}
+	}
+	return judged > 0
 }
