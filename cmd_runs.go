@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -171,26 +172,19 @@ func short12(s string) string {
 }
 
 func copySanitized(w io.Writer, r io.Reader) error {
-	buf := make([]byte, 64<<10)
-	var rest []byte
+	br := bufio.NewReaderSize(r, 64<<10)
+	bw := bufio.NewWriterSize(w, 64<<10)
 	for {
-		n, err := r.Read(buf)
-		rest = append(rest, buf[:n]...)
-		for {
-			i := strings.IndexByte(string(rest), '\n')
-			if i < 0 {
-				break
-			}
-			fmt.Fprintln(w, sanitize.Line(string(rest[:i])))
-			rest = rest[i+1:]
+		line, err := br.ReadString('\n')
+		if len(line) > 0 {
+			bw.WriteString(sanitize.Line(strings.TrimSuffix(line, "\n")))
+			bw.WriteByte('\n')
 		}
 		if err == io.EOF {
-			if len(rest) > 0 {
-				fmt.Fprintln(w, sanitize.Line(string(rest)))
-			}
-			return nil
+			return bw.Flush()
 		}
 		if err != nil {
+			bw.Flush()
 			return err
 		}
 	}

@@ -63,7 +63,7 @@ run is not ok.`,
 	fl.StringVar(&f.modes, "mode", "nop,oracle", "modes to run: nop, oracle, gold (comma list)")
 	fl.IntVar(&f.runs, "runs", 1, "repeat each mode K times; differing results are flaky")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "containers at once (default: [docker] concurrency)")
-	fl.DurationVar(&f.timeout, "timeout", 0, "per-container time limit (default: [docker] timeout, else task.toml verifier.timeout_sec)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "per-container time limit (default: task.toml verifier.timeout_sec, else [docker] timeout)")
 	fl.BoolVar(&f.follow, "follow", false, "stream every run's log lines as they come")
 	fl.BoolVar(&f.asJSON, "json", false, "print the runs as a JSON array")
 	fl.StringArrayVar(&f.hosts, "docker-host", nil, "Docker engine to use (repeat to spread runs over several)")
@@ -102,8 +102,18 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 		return err
 	}
 	jobs, skips := validate.Jobs(ws.Root, tasks, modes)
-	for _, sk := range skips {
-		fmt.Fprintf(app.Err, "skip %s: %s\n", sanitize.Line(sk.TaskID), sanitize.Line(sk.Reason))
+	skipped := make([]string, len(skips))
+	for i, sk := range skips {
+		skipped[i] = sanitize.Line(sk.TaskID + ": " + sk.Reason)
+	}
+	// One note per skipped task when few, a count when --all meets a
+	// catalogue of unbuilt tasks.
+	if len(skipped) <= 5 {
+		for _, s := range skipped {
+			fmt.Fprintf(app.Err, "skip %s\n", s)
+		}
+	} else {
+		fmt.Fprintf(app.Err, "skip %d tasks without a usable task dir, e.g. %s\n", len(skipped), strings.Join(skipped[:3], "; "))
 	}
 	if len(jobs) == 0 {
 		fmt.Fprintln(app.Out, "nothing to validate: no selected task has a task dir")
@@ -114,9 +124,9 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 	if concurrency == 0 {
 		concurrency = max(ws.Config.Docker.Concurrency, 1)
 	}
-	timeout := f.timeout
-	if timeout == 0 && ws.Config.Docker.Timeout != "" {
-		if timeout, err = time.ParseDuration(ws.Config.Docker.Timeout); err != nil {
+	var defaultTimeout time.Duration
+	if ws.Config.Docker.Timeout != "" {
+		if defaultTimeout, err = time.ParseDuration(ws.Config.Docker.Timeout); err != nil {
 			return fmt.Errorf("%s: docker.timeout %q: %w", ws.ConfigPath(), ws.Config.Docker.Timeout, err)
 		}
 	}
@@ -125,7 +135,7 @@ func runValidate(ctx context.Context, app *App, args []string, f validateFlags) 
 	var followMu sync.Mutex
 	following := map[string]chan struct{}{} // run id -> closed when its log is printed
 	v := &validate.Validator{
-		Concurrency: concurrency, Runs: f.runs, Timeout: timeout, LogDir: ws.RunsPath(), PID: os.Getpid(),
+		Concurrency: concurrency, Runs: f.runs, Timeout: f.timeout, DefaultTimeout: defaultTimeout, LogDir: ws.RunsPath(), PID: os.Getpid(),
 		NewID: newRunID,
 		Save:  ws.Store.SaveRun,
 		CancelRequested: func(id string) bool {

@@ -183,3 +183,36 @@ func TestRunsCancel(t *testing.T) {
 		t.Fatalf("runs show:\n%s", out)
 	}
 }
+
+// Several engines: those that answer share the pool, the others are named
+// and left out.
+func TestValidateSeveralDockerHosts(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	root := newDockerWorkspace(t)
+	dir := copyFixture(t, root, "bb-valid", img)
+	code, out, errs := cli(t, "-w", root, "validate", dir, "--mode", "nop,oracle", "--json",
+		"--docker-host", "unix:///var/run/docker.sock", "--docker-host", "unix:///nonexistent/docker.sock")
+	if code != 0 || !strings.Contains(errs, "leaving out unix:///nonexistent/docker.sock") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var runs []pipeline.Run
+	if err := json.Unmarshal([]byte(out), &runs); err != nil || len(runs) != 2 || runs[0].DockerHost != "unix:///var/run/docker.sock" {
+		t.Fatalf("runs %+v %v", runs, err)
+	}
+	code, _, errs = cli(t, "-w", root, "validate", dir, "--docker-host", "unix:///nonexistent/docker.sock")
+	if code == 0 || !strings.Contains(errs, "no Docker engine answers") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+func TestProcessAlive(t *testing.T) {
+	if !processAlive(os.Getpid()) {
+		t.Error("this test binary (curate.test) is alive")
+	}
+	if processAlive(0) || processAlive(0x7ffffff0) {
+		t.Error("no such process")
+	}
+	if processAlive(1) { // init is alive but is not curate
+		t.Error("pid 1 is not a curate process")
+	}
+}

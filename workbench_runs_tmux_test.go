@@ -78,12 +78,12 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 	keys := func(k ...string) { tm(append([]string{"send-keys", "-t", "0"}, k...)...) }
 	text := func(s string) { tm("send-keys", "-t", "0", "-l", s) }
 
-	wait("start", 30*time.Second, "[1 Candidates]", "tasks · marked 0")
+	wait("start", 30*time.Second, "[F1 Candidates]", "tasks · marked 0")
 	keys("/")
 	text(id)
 	wait("filtered", 30*time.Second, "1/")
 	keys("Enter", "Tab", "Tab", "Tab")
-	wait("runs screen", 10*time.Second, "[4 Runs]", "(f next class)")
+	wait("runs screen", 10*time.Second, "[F4 Runs]", "(f next class)")
 
 	// Validate the current task: NOP then Oracle, with the log streaming.
 	keys("v")
@@ -104,7 +104,7 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 
 	// Quotas: put a minimum on the first dimension value and watch it move.
 	keys("Tab")
-	p = wait("quotas", 30*time.Second, "[5 Quotas]", "feasible", "entered (0)", "left (0)")
+	p = wait("quotas", 30*time.Second, "[F5 Quotas]", "feasible", "entered (0)", "left (0)")
 	keys("j") // the first phase row; tasks without a phase cannot carry a quota
 	before := rowOf(wait("row", 5*time.Second, "> sdlc_phase"), "> ")
 	if strings.Contains(before, "(none)") {
@@ -125,7 +125,7 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 
 	// Export the current solve.
 	keys("Tab")
-	wait("export", 30*time.Second, "[6 Export]", "Task Selection Methodology")
+	wait("export", 30*time.Second, "[F6 Export]", "Task Selection Methodology")
 	keys("X")
 	wait("exported", 60*time.Second, "exported selection wb-", "✓ csv")
 	for _, f := range []string{export.ManifestFile, export.ReportFile, export.CSVFile} {

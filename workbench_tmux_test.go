@@ -68,7 +68,7 @@ func TestWorkbenchInTmux(t *testing.T) {
 	keys := func(k ...string) { tm(append([]string{"send-keys", "-t", "0"}, k...)...) }
 	text := func(s string) { tm("send-keys", "-t", "0", "-l", s) }
 
-	wait("start", "[1 Candidates]", "tasks · marked 0", "ID↑")
+	wait("start", "[F1 Candidates]", "tasks · marked 0", "ID↑")
 	// Filter.
 	keys("/")
 	wait("filter opened", "/ ")
@@ -80,7 +80,7 @@ func TestWorkbenchInTmux(t *testing.T) {
 	keys("Enter")
 	// Open the task.
 	keys("Enter")
-	wait("task screen", "[2 Task]", "Difficulty", "Score", "Runs", "History")
+	wait("task screen", "[F2 Task]", "Difficulty", "Score", "Runs", "History")
 	// Label it: 3 = hard.
 	keys("3")
 	wait("labelled", "label: "+id+" difficulty", "→ hard · u undoes")
@@ -95,7 +95,7 @@ func TestWorkbenchInTmux(t *testing.T) {
 	}
 	// Its diff, unified then side by side, then the bug patch.
 	keys("d")
-	wait("diff", "[3 Diff]", "fix.patch +", "unified", "@@ -")
+	wait("diff", "[F3 Diff]", "fix.patch +", "unified", "@@ -")
 	keys("S")
 	wait("side by side", "side by side", "│")
 	keys("b")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -324,5 +325,29 @@ func TestSelections(t *testing.T) {
 	names, _ := s.Selections(ctx)
 	if len(names) != 1 {
 		t.Fatalf("names %v", names)
+	}
+}
+
+func TestTasksPartitionedScanIsCompleteAndSorted(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	var tasks []*pipeline.Task
+	for i := 0; i < 5003; i++ { // above the partition threshold, not a multiple of the parts
+		tasks = append(tasks, &pipeline.Task{ID: fmt.Sprintf("t-%05d", (i*7919)%5003), Benchmark: "b"})
+	}
+	if err := s.UpsertTasks(ctx, tasks); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Tasks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 5003 {
+		t.Fatalf("got %d tasks", len(got))
+	}
+	for i := range got {
+		if want := fmt.Sprintf("t-%05d", i); got[i].ID != want {
+			t.Fatalf("position %d: %s, want %s", i, got[i].ID, want)
+		}
 	}
 }

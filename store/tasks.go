@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -98,29 +99,34 @@ func (s *Store) Task(ctx context.Context, id string) (*pipeline.Task, error) {
 	return t, nil
 }
 
-// Tasks loads every task, ordered by id, without bodies. Rows are read in
-// parallel partitions (by rowid) on separate read connections, because
-// decoding rows is CPU-bound and a workspace can hold 100,000 tasks.
+// Tasks loads every task, ordered by id, without bodies. The table is read
+// in rowid order (a sequential scan: ORDER BY id would walk the id index
+// and look every row up) in one range per core on separate read
+// connections, because decoding rows is CPU-bound and a workspace can hold
+// 100,000 tasks; each part is sorted by id and the parts merged.
 func (s *Store) Tasks(ctx context.Context) ([]*pipeline.Task, error) {
-	parts := runtime.GOMAXPROCS(0)
-	if parts > 4 {
-		parts = 4
-	}
+	var lo, hi sql.NullInt64
 	var n int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM tasks").Scan(&n); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT min(rowid), max(rowid), count(*) FROM tasks").Scan(&lo, &hi, &n); err != nil {
 		return nil, fmt.Errorf("list tasks: %w", describe(err))
 	}
+	if n == 0 {
+		return nil, nil
+	}
+	parts := min(runtime.GOMAXPROCS(0), 4)
 	if n < 2000 {
 		parts = 1
 	}
+	span := (hi.Int64 - lo.Int64 + int64(parts)) / int64(parts)
 	results := make([][]*pipeline.Task, parts)
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for p := 0; p < parts; p++ {
+		from, to := lo.Int64+int64(p)*span, lo.Int64+int64(p+1)*span-1
 		wg.Add(1)
 		go func(p int) {
 			defer wg.Done()
-			results[p], errs[p] = s.scanPartition(ctx, p, parts)
+			results[p], errs[p] = s.scanRange(ctx, from, to)
 		}(p)
 	}
 	wg.Wait()
@@ -132,14 +138,9 @@ func (s *Store) Tasks(ctx context.Context) ([]*pipeline.Task, error) {
 	return mergeByID(results, n), nil
 }
 
-func (s *Store) scanPartition(ctx context.Context, p, parts int) ([]*pipeline.Task, error) {
-	q := "SELECT " + taskColumns + " FROM tasks ORDER BY id"
-	var args []any
-	if parts > 1 {
-		q = "SELECT " + taskColumns + " FROM tasks WHERE rowid % ? = ? ORDER BY id"
-		args = []any{parts, p}
-	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+// scanRange reads the tasks whose rowid is in [from, to], sorted by id.
+func (s *Store) scanRange(ctx context.Context, from, to int64) ([]*pipeline.Task, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks WHERE rowid BETWEEN ? AND ?", from, to)
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", describe(err))
 	}
@@ -152,6 +153,7 @@ func (s *Store) scanPartition(ctx context.Context, p, parts int) ([]*pipeline.Ta
 		}
 		out = append(out, t)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, rows.Err()
 }
 

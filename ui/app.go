@@ -286,6 +286,13 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 		return a.switchTab((a.active + tabID(len(a.screens)) - 1) % tabID(len(a.screens)))
 	case k.Is(m, "cancel_job"):
 		return a.long.key()
+	case k.Is(m, "screen_1"), k.Is(m, "screen_2"), k.Is(m, "screen_3"), k.Is(m, "screen_4"), k.Is(m, "screen_5"), k.Is(m, "screen_6"):
+		for i := range a.screens {
+			if k.Is(m, fmt.Sprintf("screen_%d", i+1)) {
+				return a.switchTab(tabID(i))
+			}
+		}
+		return nil
 	case k.Is(m, "undo"):
 		return a.ctx.undoCmd(false)
 	case k.Is(m, "redo"):
@@ -347,7 +354,8 @@ func (a *App) tabAt(x int) (tabID, bool) {
 }
 
 func (a *App) tabLabel(i tabID, s Screen) string {
-	return fmt.Sprintf("%d %s", i+1, s.Title())
+	// F-keys, not digits: digits label difficulty.
+	return fmt.Sprintf("F%d %s", i+1, s.Title())
 }
 
 // View draws the frame: no I/O, no style building.
@@ -379,7 +387,7 @@ func (a *App) tabBar(w int) string {
 			b.WriteString(st.TabInactive.Render(" " + label + " "))
 		}
 	}
-	hint := st.Muted.Render(" ? help  : commands")
+	hint := st.Muted.Render(" tab screens  ? help  : commands")
 	line := b.String()
 	if lipgloss.Width(line)+lipgloss.Width(hint) <= w {
 		line += strings.Repeat(" ", w-lipgloss.Width(line)-lipgloss.Width(hint)) + hint

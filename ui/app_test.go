@@ -163,3 +163,18 @@ func TestSelectedFlagColumn(t *testing.T) {
 		}
 	}
 }
+
+func TestFunctionKeysJumpToScreensDigitsLabel(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 50)
+	cases := []struct{ key, want string }{{"f3", "[F3 Diff]"}, {"alt+2", "[F2 Task]"}, {"f1", "[F1 Candidates]"}, {"f6", "[F6 Export]"}}
+	for _, c := range cases {
+		press(t, a, c.key)
+		if v := plain(a.View()); !strings.Contains(v, c.want) {
+			t.Fatalf("after %s want %s in:\n%s", c.key, c.want, v[:200])
+		}
+	}
+	press(t, a, "f1", "3") // a digit labels (and stays on Candidates)
+	if v := plain(a.View()); !strings.Contains(v, "[F1 Candidates]") {
+		t.Fatalf("a digit switched screens:\n%s", v[:200])
+	}
+}

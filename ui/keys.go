@@ -25,6 +25,13 @@ var actions = []Action{
 	{"palette", []string{":"}, "command palette", "global"},
 	{"next_tab", []string{"tab"}, "next screen", "global"},
 	{"prev_tab", []string{"shift+tab"}, "previous screen", "global"},
+	// Direct jumps avoid the number keys, which label difficulty.
+	{"screen_1", []string{"f1", "alt+1"}, "Candidates screen", "global"},
+	{"screen_2", []string{"f2", "alt+2"}, "Task screen", "global"},
+	{"screen_3", []string{"f3", "alt+3"}, "Diff screen", "global"},
+	{"screen_4", []string{"f4", "alt+4"}, "Runs screen", "global"},
+	{"screen_5", []string{"f5", "alt+5"}, "Quotas screen", "global"},
+	{"screen_6", []string{"f6", "alt+6"}, "Export screen", "global"},
 	{"undo", []string{"u"}, "undo last change", "global"},
 	{"redo", []string{"U"}, "redo", "global"},
 	{"mouse", []string{"M"}, "toggle mouse", "global"},

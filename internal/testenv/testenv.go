@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
 
 	"curate/pipeline/validate"
@@ -103,6 +105,10 @@ func BaseImage(t testing.TB) string {
 	cli := RequireDocker(t)
 	tag := "curate-test/base:" + hash(strings.Join(BasePackages, ","), validate.DefaultSuite)
 	return cached(t, tag, func(ctx context.Context) error {
+		// An image `curate env bootstrap` made with these packages will do.
+		if id := bootstrappedWith(ctx, cli, BasePackages); id != "" {
+			return cli.ImageTag(ctx, id, tag)
+		}
 		var log bytes.Buffer
 		_, err := validate.Bootstrap(ctx, cli, validate.BootstrapOptions{
 			Name: tag, Packages: BasePackages, Log: &log,
@@ -113,6 +119,29 @@ func BaseImage(t testing.TB) string {
 		}
 		return nil
 	})
+}
+
+// bootstrappedWith finds a bootstrap image of the default suite holding
+// every package named.
+func bootstrappedWith(ctx context.Context, cli *client.Client, pkgs []string) string {
+	list, err := cli.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", validate.LabelSuite+"="+validate.DefaultSuite))})
+	if err != nil {
+		return ""
+	}
+	for _, im := range list {
+		have := map[string]bool{}
+		for _, p := range strings.Split(im.Labels[validate.LabelPackages], ",") {
+			have[p] = true
+		}
+		all := true
+		for _, p := range pkgs {
+			all = all && have[p]
+		}
+		if all {
+			return im.ID
+		}
+	}
+	return ""
 }
 
 // cached builds tag unless it exists, once per process and, through a

@@ -327,3 +327,28 @@ func TestBuildNonUTF8AndRename(t *testing.T) {
 		}
 	}
 }
+
+func TestDockerfileInstallsMissingToolchainOnly(t *testing.T) {
+	cases := []struct{ lang, pkg, check string }{
+		{"python", "python3-pytest", "import pytest"},
+		{"go", "golang-go", "command -v go"},
+		{"rust", "cargo", "command -v cargo"},
+		{"typescript", "nodejs npm", "command -v node"},
+		{"java", "maven", "command -v mvn"},
+	}
+	for _, c := range cases {
+		df := Dockerfile("a__b-1", "ubuntu:24.04", c.lang, workspace.RepoConfig{}, false)
+		step := ""
+		for _, line := range strings.Split(df, "\n") {
+			if strings.Contains(line, "apt-get install") {
+				step = line
+			}
+		}
+		if step == "" || !strings.Contains(step, c.pkg) || !strings.Contains(step, c.check) || !strings.Contains(step, "git patch") {
+			t.Errorf("%s: toolchain step %q", c.lang, step)
+		}
+		if strings.Index(df, "apt-get install") > strings.Index(df, "bug.patch") {
+			t.Errorf("%s: toolchain must come before the patches", c.lang)
+		}
+	}
+}

@@ -23,6 +23,13 @@ const (
 	DefaultMirror    = "http://deb.debian.org/debian"
 )
 
+// Labels on bootstrap images saying what they hold, so a test or a tool can
+// reuse an image made earlier instead of bootstrapping again.
+const (
+	LabelPackages = "curate.packages"
+	LabelSuite    = "curate.suite"
+)
+
 // DefaultBasePackages serve Python (pytest) and Go tasks.
 var DefaultBasePackages = []string{"python3", "python3-pytest", "git", "patch", "golang-go", "bash", "ca-certificates"}
 
@@ -101,7 +108,11 @@ func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (boo
 		"ENV LANG=C.UTF-8",
 		`CMD ["/bin/bash"]`,
 	}
+	labels := map[string]string{LabelPackages: strings.Join(o.Packages, ","), LabelSuite: DefaultSuite}
 	for k, v := range o.Labels {
+		labels[k] = v
+	}
+	for k, v := range labels {
 		changes = append(changes, fmt.Sprintf("LABEL %s=%q", k, v))
 	}
 	rc, err := cli.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, o.Name, image.ImportOptions{Changes: changes, Message: "curate env bootstrap"})

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,6 +47,8 @@ type DockerRunner struct {
 
 	mu     sync.Mutex
 	builds map[string]*sync.Mutex // one build per image tag at a time
+	users  map[string]string      // image -> its configured user
+	failed map[string]error       // tag -> build error, so one process builds a broken env once
 }
 
 // NewDockerRunner connects to host ("" = DOCKER_HOST or the default
@@ -58,7 +63,7 @@ func NewDockerRunner(host, workspace string) (*DockerRunner, error) {
 	if name == "" {
 		name = cli.DaemonHost()
 	}
-	return &DockerRunner{cli: cli, host: name, workspace: workspace, builds: map[string]*sync.Mutex{}}, nil
+	return &DockerRunner{cli: cli, host: name, workspace: workspace, builds: map[string]*sync.Mutex{}, users: map[string]string{}, failed: map[string]error{}}, nil
 }
 
 // NewClient opens an SDK client for host ("" = from the environment).
@@ -122,6 +127,12 @@ func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer)
 	lock := d.buildLock(tag)
 	lock.Lock()
 	defer lock.Unlock()
+	d.mu.Lock()
+	prev := d.failed[tag]
+	d.mu.Unlock()
+	if prev != nil {
+		return "", false, prev
+	}
 	if _, err := d.cli.ImageInspect(ctx, tag); err == nil {
 		return tag, false, nil
 	} else if !client.IsErrNotFound(err) {
@@ -162,6 +173,12 @@ func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer)
 	if err := readBuildStream(resp.Body, out); err != nil {
 		if ctx.Err() != nil {
 			return "", false, ctx.Err()
+		}
+		var be *BuildError
+		if errors.As(err, &be) {
+			d.mu.Lock()
+			d.failed[tag] = err
+			d.mu.Unlock()
 		}
 		return "", false, err
 	}
@@ -215,15 +232,22 @@ func readBuildStream(r io.Reader, out io.Writer) error {
 			if out != nil {
 				fmt.Fprintln(out, text)
 			}
+			if strings.Contains(text, "no space left on device") {
+				return infra("build: %s (free disk space, e.g. curate env prune)", strings.TrimSpace(text))
+			}
 			return &BuildError{Step: step, Msg: strings.TrimSpace(text)}
 		}
 	}
 }
 
-// script is what the container runs: the oracle first when asked, then the
-// verifier, teeing each to the files formats.md names.
-func script(oracle bool) string {
+// script is what the container runs: unpack the task files from stdin
+// (when it runs as root), the oracle first when asked, then the verifier,
+// teeing each to the files formats.md names, then the result trailer.
+func script(oracle, fromStdin, keepTestLog bool, nonce string) string {
 	var b strings.Builder
+	if fromStdin {
+		b.WriteString("tar -x -f - -C / || { echo 'curate: could not unpack the task files' >&2; exit 97; }\n")
+	}
 	b.WriteString("mkdir -p /logs/verifier /logs/agent /logs/curate 2>/dev/null\n")
 	if oracle {
 		b.WriteString("echo 'curate: oracle: bash /solution/solve.sh'\n")
@@ -231,7 +255,37 @@ func script(oracle bool) string {
 	}
 	b.WriteString("echo 'curate: verifier: bash /tests/test.sh'\n")
 	b.WriteString("{ bash /tests/test.sh; echo $? > /logs/curate/test-exit; } 2>&1 | tee /logs/verifier/test-stdout.txt\n")
+	files := []string{"/logs/verifier/reward.json", "/logs/verifier/reward.txt", "/logs/curate/test-exit"}
+	if keepTestLog {
+		// Every verifier file: runners often write their report beside
+		// the output (go test -json > go-test.json, JUnit XML).
+		files = append(files, "/logs/verifier/*")
+	}
+	b.WriteString(trailerScript(nonce, files))
 	return b.String()
+}
+
+// runsAsRoot reports whether containers of image run as root, so the task
+// files can be unpacked from stdin instead of through the engine's copy
+// API (which mounts the container's file system: about 100 ms a run).
+func (d *DockerRunner) runsAsRoot(ctx context.Context, img, user string) bool {
+	if user == "" {
+		d.mu.Lock()
+		u, ok := d.users[img]
+		d.mu.Unlock()
+		if !ok {
+			info, err := d.cli.ImageInspect(ctx, img)
+			if err != nil || info.Config == nil {
+				return false
+			}
+			u = info.Config.User
+			d.mu.Lock()
+			d.users[img] = u
+			d.mu.Unlock()
+		}
+		user = u
+	}
+	return user == "" || user == "root" || user == "0" || strings.HasPrefix(user, "0:") || strings.HasPrefix(user, "root:")
 }
 
 // Exec implements Runner.
@@ -260,14 +314,21 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 			PidsLimit: &pids,
 		},
 	}
+	var nonce [8]byte
+	rand.Read(nonce[:])
+	nonceHex := hex.EncodeToString(nonce[:])
+	viaStdin := d.runsAsRoot(ctx, spec.Image, cfg.User)
 	created, err := d.cli.ContainerCreate(ctx, &container.Config{
 		Image:        spec.Image,
-		Cmd:          []string{"/bin/sh", "-c", script(spec.Oracle)},
+		Cmd:          []string{"/bin/sh", "-c", script(spec.Oracle, viaStdin, spec.KeepTestLog, nonceHex)},
 		Env:          env,
 		User:         cfg.User, // "" = the image's user
 		Labels:       d.Labels("run", spec.Labels),
 		AttachStdout: true,
 		AttachStderr: true,
+		AttachStdin:  viaStdin,
+		OpenStdin:    viaStdin,
+		StdinOnce:    viaStdin,
 	}, host, nil, nil, "")
 	if err != nil {
 		if ctx.Err() != nil {
@@ -278,29 +339,43 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	res := &ExecResult{Container: created.ID, TestExit: -1}
 	defer d.remove(created.ID)
 
-	if err := d.copyIn(ctx, created.ID, spec); err != nil {
-		return res, err
+	files, err := taskArchive(spec)
+	if err != nil {
+		return res, &BuildError{Phase: "task files", Msg: err.Error()}
 	}
-	hj, err := d.cli.ContainerAttach(ctx, created.ID, container.AttachOptions{Stream: true, Stdout: true, Stderr: true})
+	if !viaStdin {
+		if err := d.cli.CopyToContainer(ctx, created.ID, "/", bytes.NewReader(files), container.CopyToContainerOptions{}); err != nil {
+			return res, ctxOr(ctx, infra("copy task files into %s: %w", short(created.ID), err))
+		}
+	}
+	hj, err := d.cli.ContainerAttach(ctx, created.ID, container.AttachOptions{Stream: true, Stdin: viaStdin, Stdout: true, Stderr: true})
 	if err != nil {
 		return res, ctxOr(ctx, infra("attach %s: %w", short(created.ID), err))
 	}
 	defer hj.Close()
+	stdout, stderr := out.Stdout, out.Stderr
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	tap := newTrailerTap(stdout, nonceHex, MaxTestLog+4096)
 	copied := make(chan error, 1)
 	go func() {
-		stdout, stderr := out.Stdout, out.Stderr
-		if stdout == nil {
-			stdout = io.Discard
-		}
-		if stderr == nil {
-			stderr = io.Discard
-		}
-		_, err := stdcopy.StdCopy(stdout, stderr, hj.Reader)
+		_, err := stdcopy.StdCopy(tap, stderr, hj.Reader)
 		copied <- err
 	}()
 	waitCh, errCh := d.cli.ContainerWait(ctx, created.ID, container.WaitConditionNextExit)
 	if err := d.cli.ContainerStart(ctx, created.ID, container.StartOptions{}); err != nil {
 		return res, ctxOr(ctx, infra("start %s: %w", short(created.ID), err))
+	}
+	if viaStdin {
+		_, err := hj.Conn.Write(files)
+		hj.CloseWrite()
+		if err != nil && ctx.Err() == nil {
+			return res, infra("send task files to %s: %w", short(created.ID), err)
+		}
 	}
 	select {
 	case w := <-waitCh:
@@ -319,10 +394,62 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	case <-ctx.Done():
 		return res, ctx.Err()
 	}
-	if err := d.copyOut(ctx, created.ID, spec, res); err != nil {
-		return res, err
+	tap.Flush()
+	if res.ExitCode == 97 && viaStdin && !tap.found {
+		return res, infra("the image cannot unpack the task files (no tar?)")
 	}
+	got, err := tap.files()
+	if err != nil {
+		// No trailer (the script was killed, e.g. out of memory): read
+		// the files from the stopped container instead.
+		return res, d.copyOut(ctx, created.ID, spec, res)
+	}
+	res.fromFiles(got, spec.KeepTestLog)
 	return res, nil
+}
+
+// fromFiles fills the result from trailer files.
+func (res *ExecResult) fromFiles(files map[string][]byte, keepTestLog bool) {
+	if b, ok := files["/logs/verifier/reward.json"]; ok {
+		res.RewardJSON, res.HasJSON = b, true
+	}
+	if b, ok := files["/logs/verifier/reward.txt"]; ok {
+		res.RewardText, res.HasText = b, true
+	}
+	if b, ok := files["/logs/curate/test-exit"]; ok {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			res.TestExit = n
+		}
+	}
+	if keepTestLog {
+		res.TestLog = joinTestLogs(files)
+		res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
+	}
+}
+
+// joinTestLogs puts test.sh's output first, then the other verifier files
+// (reports) in name order, for the per-test parsers.
+func joinTestLogs(files map[string][]byte) []byte {
+	var names []string
+	for name := range files {
+		base := path.Base(name)
+		if strings.HasPrefix(name, "/logs/verifier/") && base != "test-stdout.txt" && !strings.HasPrefix(base, "reward.") {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	out := append([]byte(nil), files["/logs/verifier/test-stdout.txt"]...)
+	for _, n := range names {
+		if len(out) >= MaxTestLog {
+			break
+		}
+		out = append(out, '\n')
+		out = append(out, files[n]...)
+	}
+	if len(out) > MaxTestLog {
+		out = out[:MaxTestLog]
+	}
+	return out
 }
 
 func ctxOr(ctx context.Context, err error) error {
@@ -346,37 +473,34 @@ func (d *DockerRunner) remove(id string) {
 	_ = d.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true})
 }
 
-// copyIn puts /tests, /solution (oracle only) and writable /logs folders
-// into the created container in one archive.
-func (d *DockerRunner) copyIn(ctx context.Context, id string, spec ExecSpec) error {
+// taskArchive packs /tests, /solution (oracle only) and writable /logs
+// folders in one tar archive.
+func taskArchive(spec ExecSpec) ([]byte, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	for _, dir := range []string{"logs", "logs/verifier", "logs/agent", "logs/curate"} {
 		if err := addDir(tw, dir, 0o777); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := addDir(tw, "tests", 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	if err := writeTree(tw, filepath.Join(spec.TaskDir, "tests"), "tests/"); err != nil {
-		return fmt.Errorf("copy tests: %w", err)
+		return nil, fmt.Errorf("copy tests: %w", err)
 	}
 	if spec.Oracle {
 		if err := addDir(tw, "solution", 0o755); err != nil {
-			return err
+			return nil, err
 		}
 		if err := writeTree(tw, filepath.Join(spec.TaskDir, "solution"), "solution/"); err != nil {
-			return fmt.Errorf("copy solution: %w", err)
+			return nil, fmt.Errorf("copy solution: %w", err)
 		}
 	}
 	if err := tw.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	if err := d.cli.CopyToContainer(ctx, id, "/", &buf, container.CopyToContainerOptions{}); err != nil {
-		return ctxOr(ctx, infra("copy task files into %s: %w", short(id), err))
-	}
-	return nil
+	return buf.Bytes(), nil
 }
 
 // copyOut reads the reward files, test.sh's exit code and (for gold) its
@@ -388,9 +512,14 @@ func (d *DockerRunner) copyOut(ctx context.Context, id string, spec ExecSpec, re
 	}
 	defer rc.Close()
 	tr := tar.NewReader(rc)
+	logs := map[string][]byte{}
 	for {
 		hdr, err := tr.Next()
 		if err == io.EOF {
+			if spec.KeepTestLog {
+				res.TestLog = joinTestLogs(logs)
+				res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
+			}
 			return nil
 		}
 		if err != nil {
@@ -411,10 +540,9 @@ func (d *DockerRunner) copyOut(ctx context.Context, id string, spec ExecSpec, re
 			if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
 				res.TestExit = n
 			}
-		case "logs/verifier/test-stdout.txt":
-			if spec.KeepTestLog {
-				res.TestLog, _ = io.ReadAll(io.LimitReader(tr, MaxTestLog))
-				res.TestLogTruncated = hdr.Size > MaxTestLog
+		default:
+			if spec.KeepTestLog && strings.HasPrefix(hdr.Name, "logs/verifier/") && len(logs) < 64 {
+				logs["/"+hdr.Name], _ = io.ReadAll(io.LimitReader(tr, MaxTestLog))
 			}
 		}
 	}

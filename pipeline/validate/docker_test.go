@@ -110,6 +110,19 @@ func TestSymlinkLeavingEnvironmentIsRefused(t *testing.T) {
 	}
 }
 
+func TestSymlinkLeavingTestsIsRefused(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	v, _ := testValidator(t)
+	dir := fixtureTask(t, "bb-valid", img)
+	if err := os.Symlink("/etc/shadow", filepath.Join(dir, "tests", "secret")); err != nil {
+		t.Fatal(err)
+	}
+	run := validateOne(t, v, dir, ModeNop)
+	if run.Outcome != pipeline.OutcomeBuildFailed || !strings.Contains(run.Detail, "task files") || !strings.Contains(run.Detail, "leaves") {
+		t.Fatalf("outcome %s: %s", run.Outcome, run.Detail)
+	}
+}
+
 func TestGoldOnTAP(t *testing.T) {
 	img := testenv.BusyboxImage(t)
 	v, _ := testValidator(t)

@@ -94,6 +94,11 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 		verdict := pipeline.StatusValid
 		decided := false
 		for _, r := range byTask[id] {
+			// The verdict is about the files the runs saw.
+			if r.Digest != "" && r.Digest != t.Digest {
+				t.Digest = r.Digest
+				decided = true
+			}
 			switch r.Outcome {
 			case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
 				continue // says nothing about the task
@@ -116,7 +121,9 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 			}
 		}
 		if decided {
-			t.Status = verdict
+			if verdict != pipeline.StatusValid || allFinishedOK(byTask[id]) {
+				t.Status = verdict
+			}
 			changed = append(changed, t)
 		}
 	}
@@ -131,4 +138,21 @@ func NewRunID() string {
 	var b [2]byte
 	rand.Read(b[:])
 	return "r" + time.Now().UTC().Format("060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// allFinishedOK is true when at least one run judged the task and every
+// run that did was ok.
+func allFinishedOK(runs []*pipeline.Run) bool {
+	judged := 0
+	for _, r := range runs {
+		switch r.Outcome {
+		case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
+			continue
+		case pipeline.OutcomeOK:
+			judged++
+		default:
+			return false
+		}
+	}
+	return judged > 0
 }

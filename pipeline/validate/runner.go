@@ -49,17 +49,23 @@ type ExecResult struct {
 	Container              string
 }
 
-// BuildError is a failed image build; Step names the Dockerfile step.
+// BuildError is a task that cannot be set up: a failed image build (Step
+// names the Dockerfile step) or task files that cannot be sent (Phase).
 type BuildError struct {
-	Step string
-	Msg  string
+	Phase string // default "build environment image"
+	Step  string
+	Msg   string
 }
 
 func (e *BuildError) Error() string {
-	if e.Step == "" {
-		return "build environment image: " + e.Msg
+	phase := e.Phase
+	if phase == "" {
+		phase = "build environment image"
 	}
-	return fmt.Sprintf("build environment image: %s: %s", e.Step, e.Msg)
+	if e.Step == "" {
+		return phase + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s: %s: %s", phase, e.Step, e.Msg)
 }
 
 // InfraError is a failure of the engine or the machine, not of the task.

@@ -23,14 +23,14 @@ type TaskConfig struct {
 	PidsLimit       int64
 	User            string
 	Env             map[string]string
-	VerifierTimeout time.Duration
+	VerifierTimeout time.Duration // 0 = task.toml names none
 	BuildTimeout    time.Duration
 }
 
 // Defaults used when task.toml says nothing.
 const (
 	DefaultPidsLimit = 4096
-	defaultTimeout   = 600 * time.Second
+	defaultTimeout   = 600 * time.Second // Harbor's default for builds and verifiers
 )
 
 // ReadTaskConfig reads dir/task.toml. Older shapes (memory = "8G",
@@ -50,7 +50,7 @@ func ReadTaskConfig(dir string) (*TaskConfig, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	cfg := &TaskConfig{NetworkMode: "no-network", PidsLimit: DefaultPidsLimit, VerifierTimeout: defaultTimeout, BuildTimeout: defaultTimeout}
+	cfg := &TaskConfig{NetworkMode: "no-network", PidsLimit: DefaultPidsLimit, BuildTimeout: defaultTimeout}
 	env := table(doc, "environment")
 	ver := table(doc, "verifier")
 	bad := func(key string, v any) error {

@@ -152,14 +152,14 @@ func TestReadTaskConfig(t *testing.T) {
 		want    TaskConfig
 		wantErr string
 	}{
-		{"", TaskConfig{NetworkMode: "no-network", PidsLimit: 4096, VerifierTimeout: 600 * time.Second, BuildTimeout: 600 * time.Second}, ""},
+		{"", TaskConfig{NetworkMode: "no-network", PidsLimit: 4096, BuildTimeout: 600 * time.Second}, ""},
 		{"[environment]\ncpus = 2\nmemory_mb = 512\nnetwork_mode = \"public\"\n[verifier]\ntimeout_sec = 30\nuser = \"app\"\nenv = {A = \"1\"}\n",
 			TaskConfig{NetworkMode: "public", CPUs: 2, MemoryMB: 512, PidsLimit: 4096, User: "app", Env: map[string]string{"A": "1"},
 				VerifierTimeout: 30 * time.Second, BuildTimeout: 600 * time.Second}, ""},
 		{"[environment]\nmemory = \"2G\"\nallow_internet = true\n",
-			TaskConfig{NetworkMode: "public", MemoryMB: 2048, PidsLimit: 4096, VerifierTimeout: 600 * time.Second, BuildTimeout: 600 * time.Second}, ""},
+			TaskConfig{NetworkMode: "public", MemoryMB: 2048, PidsLimit: 4096, BuildTimeout: 600 * time.Second}, ""},
 		{"[environment]\nnetwork_mode = \"public\"\n[verifier]\nnetwork_mode = \"no-network\"\n",
-			TaskConfig{NetworkMode: "no-network", PidsLimit: 4096, VerifierTimeout: 600 * time.Second, BuildTimeout: 600 * time.Second}, ""},
+			TaskConfig{NetworkMode: "no-network", PidsLimit: 4096, BuildTimeout: 600 * time.Second}, ""},
 		{"[environment]\nnetwork_mode = \"wide-open\"\n", TaskConfig{}, "environment.network_mode"},
 		{"[environment]\ncpus = \"many\"\n", TaskConfig{}, "environment.cpus"},
 		{"[environment\n", TaskConfig{}, "task.toml:1:"},
@@ -186,7 +186,7 @@ func FuzzReadTaskConfig(f *testing.F) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "task.toml"), []byte(text), 0o644)
 		cfg, err := ReadTaskConfig(dir)
-		if err == nil && (cfg.PidsLimit < 1 || cfg.VerifierTimeout <= 0 || cfg.CPUs < 0 || cfg.MemoryMB < 0) {
+		if err == nil && (cfg.PidsLimit < 1 || cfg.VerifierTimeout < 0 || cfg.CPUs < 0 || cfg.MemoryMB < 0) {
 			t.Fatalf("accepted bad config %+v", cfg)
 		}
 	})
@@ -275,5 +275,26 @@ func TestUpdateSWEBenchRecord(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "swebench.json"), "{broken")
 	if err := UpdateSWEBenchRecord(dir, nil, nil); err == nil || !strings.Contains(err.Error(), "swebench.json") {
 		t.Fatalf("want error naming the file, got %v", err)
+	}
+}
+
+func TestReadBuildStream(t *testing.T) {
+	stream := `{"stream":"Step 1/2 : FROM x\n"}
+{"stream":"Step 2/2 : RUN make\n"}
+{"stream":"cc: error\n"}
+{"errorDetail":{"message":"The command '/bin/sh -c make' returned a non-zero code: 2"},"error":"The command '/bin/sh -c make' returned a non-zero code: 2"}
+`
+	var out strings.Builder
+	err := readBuildStream(strings.NewReader(stream), &out)
+	be, ok := err.(*BuildError)
+	if !ok || be.Step != "Step 2/2 : RUN make" || !strings.Contains(be.Error(), "non-zero code: 2") || !strings.Contains(out.String(), "cc: error") {
+		t.Fatalf("err %v, out %q", err, out.String())
+	}
+	disk := `{"error":"write /var/lib/docker/tmp/x: no space left on device"}`
+	if err := readBuildStream(strings.NewReader(disk), nil); !IsInfra(err) {
+		t.Fatalf("out of disk should be infra, got %v", err)
+	}
+	if err := readBuildStream(strings.NewReader("{bad"), nil); !IsInfra(err) {
+		t.Fatalf("garbled stream should be infra, got %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -62,9 +63,12 @@ type Validator struct {
 	Runners     []Runner
 	Concurrency int           // containers at once (at least 1)
 	Runs        int           // repeats per mode (at least 1)
-	Timeout     time.Duration // per container; 0 = task.toml verifier.timeout_sec
-	LogDir      string        // run logs go to LogDir/<id>.log
-	PID         int           // recorded on runs, to detect crashes
+	Timeout     time.Duration // per container, wins over task.toml (--timeout)
+	// DefaultTimeout applies when neither Timeout nor task.toml's
+	// verifier.timeout_sec is set ([docker] timeout; else 600 s).
+	DefaultTimeout time.Duration
+	LogDir         string // run logs go to LogDir/<id>.log
+	PID            int    // recorded on runs, to detect crashes
 
 	NewID func() string
 	// Save stores a run; called when it starts and when it ends.
@@ -81,6 +85,9 @@ type Validator struct {
 func (v *Validator) Validate(ctx context.Context, jobs []Job) []*pipeline.Run {
 	n := max(v.Concurrency, 1)
 	out := make([]*pipeline.Run, len(jobs))
+	if len(v.Runners) == 0 {
+		v.Runners = []Runner{noEngine{}}
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < n; w++ {
@@ -118,9 +125,12 @@ func (v *Validator) runJob(parent context.Context, runner Runner, job Job) *pipe
 	}
 	var sink *os.File
 	if v.LogDir != "" {
-		run.LogPath = filepath.Join(v.LogDir, id+".log")
-		if f, err := os.Create(run.LogPath); err == nil {
-			sink = f
+		path := filepath.Join(v.LogDir, id+".log")
+		f, err := os.Create(path)
+		if err == nil {
+			sink, run.LogPath = f, path
+		} else {
+			run.Detail = "no log file: " + err.Error()
 		}
 	}
 	var log *logstream.Broadcaster
@@ -263,10 +273,15 @@ func classifyErr(ctx context.Context, err error) (pipeline.Outcome, string) {
 }
 
 func (v *Validator) timeout(cfg *TaskConfig) time.Duration {
-	if v.Timeout > 0 {
+	switch {
+	case v.Timeout > 0:
 		return v.Timeout
+	case cfg.VerifierTimeout > 0:
+		return cfg.VerifierTimeout
+	case v.DefaultTimeout > 0:
+		return v.DefaultTimeout
 	}
-	return cfg.VerifierTimeout
+	return defaultTimeout
 }
 
 // exec runs one container with its own timeout.
@@ -486,4 +501,16 @@ func firstN(s []string, n int) []string {
 		return append(s[:n:n], "...")
 	}
 	return s
+}
+
+// noEngine stands in when a Validator has no runner: every run is an
+// infrastructure error instead of a panic.
+type noEngine struct{}
+
+func (noEngine) Host() string { return "none" }
+func (noEngine) Image(context.Context, string, io.Writer) (string, bool, error) {
+	return "", false, infra("no Docker engine configured")
+}
+func (noEngine) Exec(context.Context, ExecSpec, Output) (*ExecResult, error) {
+	return nil, infra("no Docker engine configured")
 }

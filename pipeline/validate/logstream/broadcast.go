@@ -7,6 +7,7 @@ package logstream
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"sync"
 
@@ -24,18 +25,18 @@ const MaxLine = 16 << 10
 // Broadcaster receives lines and delivers them to subscribers and a sink.
 // It is safe for concurrent use.
 type Broadcaster struct {
-	mu     sync.Mutex
-	subs   map[*Subscription]struct{}
-	sink   *bufio.Writer
-	lines  int64
-	closed bool
-	tail   []string // last few lines, for error messages
-	tailN  int
+	mu      sync.Mutex
+	subs    map[*Subscription]struct{}
+	sink    *bufio.Writer
+	lines   int64
+	closed  bool
+	tail    []string // ring of the last lines, for error messages
+	tailPos int
 }
 
 // New returns a broadcaster writing every line to sink (may be nil).
 func New(sink io.Writer) *Broadcaster {
-	b := &Broadcaster{subs: map[*Subscription]struct{}{}, tailN: 20}
+	b := &Broadcaster{subs: map[*Subscription]struct{}{}, tail: make([]string, 20)}
 	if sink != nil {
 		b.sink = bufio.NewWriterSize(sink, 64<<10)
 	}
@@ -89,17 +90,18 @@ func (s *Subscription) finish() {
 	}
 }
 
-func (s *Subscription) push(line string) {
+func (s *Subscription) push(lines []string) {
 	s.mu.Lock()
 	if s.done {
 		s.mu.Unlock()
 		return
 	}
-	if len(s.buf) >= s.max {
-		s.dropped++
-	} else {
-		s.buf = append(s.buf, line)
+	room := min(s.max-len(s.buf), len(lines))
+	if room < 0 {
+		room = 0
 	}
+	s.buf = append(s.buf, lines[:room]...)
+	s.dropped += len(lines) - room
 	s.mu.Unlock()
 	select {
 	case s.notify <- struct{}{}:
@@ -132,27 +134,42 @@ func (s *Subscription) Next() (lines []string, dropped int, ok bool) {
 func (s *Subscription) Ready() <-chan struct{} { return s.notify }
 
 // Line publishes one already split line: control sequences are stripped.
-func (b *Broadcaster) Line(raw string) {
-	line := sanitize.Line(raw)
+func (b *Broadcaster) Line(raw string) { b.publish([]string{raw}) }
+
+// clean strips control sequences, skipping the copy for plain ASCII lines
+// (the common case, and the hot path of a run printing gigabytes).
+func clean(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return sanitize.Line(s)
+		}
+	}
+	return s
+}
+
+// publish delivers a batch of raw lines under one lock.
+func (b *Broadcaster) publish(raw []string) {
+	for i, l := range raw {
+		raw[i] = clean(l)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return
 	}
-	b.lines++
+	b.lines += int64(len(raw))
 	if b.sink != nil {
-		b.sink.WriteString(line)
-		b.sink.WriteByte('\n')
-	}
-	if b.tailN > 0 {
-		if len(b.tail) >= b.tailN {
-			copy(b.tail, b.tail[1:])
-			b.tail = b.tail[:len(b.tail)-1]
+		for _, line := range raw {
+			b.sink.WriteString(line)
+			b.sink.WriteByte('\n')
 		}
-		b.tail = append(b.tail, line)
+	}
+	for _, line := range raw {
+		b.tail[b.tailPos%len(b.tail)] = line
+		b.tailPos++
 	}
 	for s := range b.subs {
-		s.push(line)
+		s.push(raw)
 	}
 }
 
@@ -167,7 +184,12 @@ func (b *Broadcaster) Lines() int64 {
 func (b *Broadcaster) Tail() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]string(nil), b.tail...)
+	n := min(b.tailPos, len(b.tail))
+	out := make([]string, 0, n)
+	for i := b.tailPos - n; i < b.tailPos; i++ {
+		out = append(out, b.tail[i%len(b.tail)])
+	}
+	return out
 }
 
 // Close flushes the sink and ends every subscription.
@@ -206,43 +228,57 @@ type LineWriter struct {
 	dirty bool // cur holds a line that has not been published
 }
 
-// Write implements io.Writer; it never fails.
+// Write implements io.Writer; it never fails. Lines completed by p are
+// published together.
 func (w *LineWriter) Write(p []byte) (int, error) {
-	for _, c := range p {
+	n := len(p)
+	var batch []string
+	for len(p) > 0 {
 		if w.cr {
 			w.cr = false
-			if c != '\n' {
+			if p[0] != '\n' {
 				// "\r" then more text: a progress redraw, drop what came before.
 				w.cur = w.cur[:0]
 				w.dirty = false
 			}
 		}
-		switch c {
-		case '\n':
-			w.emit()
-		case '\r':
-			w.cr = true
-		default:
-			w.cur = append(w.cur, c)
-			w.dirty = true
-			if len(w.cur) >= MaxLine {
-				w.emit()
-			}
+		i := bytes.IndexAny(p, "\r\n")
+		if i < 0 {
+			i = len(p)
 		}
+		if room := MaxLine - len(w.cur); i > room {
+			// An endless line: publish it in MaxLine pieces.
+			w.cur = append(w.cur, p[:room]...)
+			batch = append(batch, string(w.cur))
+			w.cur, w.dirty, p = w.cur[:0], false, p[room:]
+			continue
+		}
+		if i > 0 {
+			w.cur = append(w.cur, p[:i]...)
+			w.dirty = true
+		}
+		if i == len(p) {
+			break
+		}
+		if p[i] == '\n' {
+			batch = append(batch, string(w.cur))
+			w.cur, w.dirty = w.cur[:0], false
+		} else {
+			w.cr = true
+		}
+		p = p[i+1:]
 	}
-	return len(p), nil
-}
-
-func (w *LineWriter) emit() {
-	w.b.Line(string(w.cur))
-	w.cur = w.cur[:0]
-	w.dirty = false
+	if len(batch) > 0 {
+		w.b.publish(batch)
+	}
+	return n, nil
 }
 
 // Flush publishes a final line that had no newline.
 func (w *LineWriter) Flush() {
 	if w.dirty {
-		w.emit()
+		w.b.publish([]string{string(w.cur)})
+		w.cur, w.dirty = w.cur[:0], false
 	}
 	w.cr = false
 }
