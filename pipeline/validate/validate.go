@@ -262,7 +262,7 @@ func classifyErr(ctx context.Context, err error) (pipeline.Outcome, string) {
 	case errors.As(err, &be):
 		return pipeline.OutcomeBuildFailed, be.Error()
 	case ctx.Err() != nil && errors.Is(context.Cause(ctx), ErrCancelRequested):
-		return pipeline.OutcomeCancelled, "cancelled by `curate runs cancel`"
+		return pipeline.OutcomeCancelled, "cancelled on request (`curate runs cancel` or the workbench)"
 	case ctx.Err() != nil:
 		return pipeline.OutcomeCancelled, "cancelled: " + context.Cause(ctx).Error()
 	case errors.Is(err, context.DeadlineExceeded):
