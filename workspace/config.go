@@ -55,7 +55,8 @@ type DockerConfig struct {
 }
 
 // SelectionConfig overrides the profile's selection for this workspace:
-// a total budget and extra quotas (added to the profile's).
+// a total budget and extra quotas (added to the profile's; one on the
+// same dimension and value replaces the profile's, see selection.MergeQuotas).
 type SelectionConfig struct {
 	Budget *int             `toml:"budget"`
 	Quotas []pipeline.Quota `toml:"quotas"`
