@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -76,7 +75,6 @@ type runBatch struct {
 	job    *longJob
 	cancel context.CancelFunc
 	events chan tea.Msg
-	start  int // jobs
 }
 
 // runFilters is the failure review queue's classes, "" meaning all runs.
@@ -426,7 +424,7 @@ func (s *Runs) startValidation(ids []string, f runForm) tea.Cmd {
 		return statusCmd("nothing to validate: "+why, true)
 	}
 	s.nextBatch++
-	b := &runBatch{id: s.nextBatch, events: make(chan tea.Msg, 64), start: len(jobs)}
+	b := &runBatch{id: s.nextBatch, events: make(chan tea.Msg, 64)}
 	ctx, cancel := context.WithCancel(context.Background())
 	b.cancel = cancel
 	b.job = s.long.add("validate", len(jobs), cancel)
@@ -571,10 +569,6 @@ func sortedIDs(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func outcomeClass(o pipeline.Outcome) string {
-	return strings.ReplaceAll(string(o), "_", " ")
 }
 
 // candidateScope is what "validate…" can apply to: the current task, the
