@@ -107,6 +107,16 @@ var migrations = []string{
 		rank INTEGER NOT NULL DEFAULT 0,
 		PRIMARY KEY (selection, task_id)
 	);`,
+
+	// 4: the packed copy of each task's fields that listings read (see
+	// packed.go); backfilled by backfills[4].
+	`ALTER TABLE tasks ADD COLUMN packed TEXT NOT NULL DEFAULT '';`,
+}
+
+// backfills run in the same transaction right after the migration of the
+// same number, for data changes SQL alone cannot make.
+var backfills = map[int]func(context.Context, *sql.Tx) error{
+	4: backfillPacked,
 }
 
 // SchemaVersion is the version a freshly migrated database has.
@@ -134,6 +144,12 @@ func migrateTo(ctx context.Context, db *sql.DB, target int) error {
 		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if fill := backfills[i+1]; fill != nil {
+			if err := fill(ctx, tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migration %d: %w", i+1, err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
 			tx.Rollback()

@@ -19,7 +19,7 @@ func (s *Store) UpdateComputed(ctx context.Context, tasks []*pipeline.Task) erro
 	now := time.Now().UTC().Format(timeFormat)
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `UPDATE tasks SET language=?, features=?, sdlc_phase=?, phase_rule=?, score=?,
-			breakdown=?, difficulty_calibrated=?, difficulty_rule=?, extra=?, updated_at=? WHERE id=?`)
+			breakdown=?, difficulty_calibrated=?, difficulty_rule=?, extra=?, updated_at=?, packed=? WHERE id=?`)
 		if err != nil {
 			return describe(err)
 		}
@@ -32,8 +32,14 @@ func (s *Store) UpdateComputed(ctx context.Context, tasks []*pipeline.Task) erro
 			if string(extra) == "null" {
 				extra = []byte("{}")
 			}
+			// The packed copy is rebuilt from t, which a re-score loads
+			// whole (bodies aside, which are not packed).
+			packed, err := packTask(t, t.CreatedAt.UTC().Format(timeFormat), now)
+			if err != nil {
+				return fmt.Errorf("update task %s: %w", t.ID, err)
+			}
 			if _, err := stmt.ExecContext(ctx, t.Language, encodeFeatures(t.Features), t.SDLCPhase, t.PhaseRule, t.Score,
-				encodeBreakdown(t.Breakdown), string(t.DifficultyCalibrated), t.DifficultyRule, string(extra), now, t.ID); err != nil {
+				encodeBreakdown(t.Breakdown), string(t.DifficultyCalibrated), t.DifficultyRule, string(extra), now, packed, t.ID); err != nil {
 				return fmt.Errorf("update task %s: %w", t.ID, describe(err))
 			}
 		}

@@ -66,6 +66,9 @@ func TestMigrationsFromEveryVersion(t *testing.T) {
 			if _, err := s.Task(ctx, "old-task"); err != nil {
 				t.Errorf("from %d: old task lost: %v", from, err)
 			}
+			if list, err := s.Tasks(ctx); err != nil || len(list) != 1 || list[0].ID != "old-task" {
+				t.Errorf("from %d: old task missing from listings (packed backfill): %v %v", from, list, err)
+			}
 		}
 		if res, _ := s.IntegrityCheck(ctx); res != "ok" {
 			t.Errorf("from %d: integrity %s", from, res)

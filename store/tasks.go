@@ -31,8 +31,8 @@ func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO tasks (id, benchmark, source, source_path, repo, pr, base_commit, head_commit,
 			title, body, language, category, sdlc_phase, phase_rule, features, score, breakdown,
-			difficulty_imported, difficulty_calibrated, difficulty_rule, status, reasons, task_dir, digest, extra, created_at, updated_at)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+			difficulty_imported, difficulty_calibrated, difficulty_rule, status, reasons, task_dir, digest, extra, created_at, updated_at, packed)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 			ON CONFLICT(id) DO UPDATE SET benchmark=excluded.benchmark, source=excluded.source, source_path=excluded.source_path,
 			repo=excluded.repo, pr=excluded.pr, base_commit=excluded.base_commit, head_commit=excluded.head_commit,
 			title=excluded.title, body=excluded.body, language=excluded.language, category=excluded.category,
@@ -40,7 +40,7 @@ func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
 			breakdown=excluded.breakdown, difficulty_imported=excluded.difficulty_imported,
 			difficulty_calibrated=excluded.difficulty_calibrated, difficulty_rule=excluded.difficulty_rule,
 			status=excluded.status, reasons=excluded.reasons, task_dir=excluded.task_dir, digest=excluded.digest,
-			extra=excluded.extra, updated_at=excluded.updated_at`)
+			extra=excluded.extra, updated_at=excluded.updated_at, packed=excluded.packed`)
 		if err != nil {
 			return err
 		}
@@ -57,10 +57,14 @@ func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
 			if err != nil {
 				return fmt.Errorf("upsert task %s: %w", t.ID, err)
 			}
+			packed, err := packTask(t, created.Format(timeFormat), now.Format(timeFormat))
+			if err != nil {
+				return fmt.Errorf("upsert task %s: %w", t.ID, err)
+			}
 			if _, err := stmt.ExecContext(ctx, t.ID, t.Benchmark, t.Source, t.SourcePath, t.Repo, t.PR, t.BaseCommit, t.HeadCommit,
 				t.Title, t.Body, t.Language, t.Category, t.SDLCPhase, t.PhaseRule, features, t.Score, breakdown,
 				string(t.DifficultyImported), string(t.DifficultyCalibrated), t.DifficultyRule, string(t.Status), reasons,
-				t.TaskDir, t.Digest, extra, created.Format(timeFormat), now.Format(timeFormat)); err != nil {
+				t.TaskDir, t.Digest, extra, created.Format(timeFormat), now.Format(timeFormat), packed); err != nil {
 				return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
 			}
 		}
@@ -140,14 +144,14 @@ func (s *Store) Tasks(ctx context.Context) ([]*pipeline.Task, error) {
 
 // scanRange reads the tasks whose rowid is in [from, to], sorted by id.
 func (s *Store) scanRange(ctx context.Context, from, to int64) ([]*pipeline.Task, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks WHERE rowid BETWEEN ? AND ?", from, to)
+	rows, err := s.db.QueryContext(ctx, "SELECT "+listColumns+" FROM tasks WHERE rowid BETWEEN ? AND ?", from, to)
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", describe(err))
 	}
 	defer rows.Close()
 	var out []*pipeline.Task
 	for rows.Next() {
-		t, err := scanTask(rows, false)
+		t, err := scanListed(rows)
 		if err != nil {
 			return nil, fmt.Errorf("list tasks: %w", err)
 		}
