@@ -106,3 +106,18 @@ func BenchmarkLabelWrites(b *testing.B) {
 	}
 	b.ReportMetric(float64(writes*b.N)/b.Elapsed().Seconds(), "writes/s")
 }
+
+// BenchmarkScoreCLI100k: `curate score` over 100,000 tasks end to end
+// (load, score, compare; nothing changed after the first run).
+func BenchmarkScoreCLI100k(b *testing.B) {
+	root := bigWorkspace(b)
+	if code := run(context.Background(), []string{"-w", root, "score"}, nil, io.Discard, io.Discard); code != 0 {
+		b.Fatal("score failed")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if code := run(context.Background(), []string{"-w", root, "score"}, nil, io.Discard, io.Discard); code != 0 {
+			b.Fatal("score failed")
+		}
+	}
+}
