@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,53 +29,15 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 	if err := cli.ImageTag(context.Background(), base, DemoBaseImage); err != nil {
 		t.Fatalf("tag %s as %s: %v", base, DemoBaseImage, err)
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "curate")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	demo := filepath.Join(dir, "demo")
-	if out, err := exec.Command(bin, "demo", "--dir", demo, "--no-open").CombinedOutput(); err != nil {
-		t.Fatalf("curate demo: %v\n%s", err, out)
-	}
+	bin, demo := buildDemo(t)
 	t.Cleanup(func() { exec.Command(bin, "-w", demo, "env", "prune").Run() })
 	id := "acme__calc-1"
 	if out, err := exec.Command(bin, "-w", demo, "show", id, "--json").Output(); err != nil || !strings.Contains(string(out), `"status": "built"`) {
 		t.Fatalf("demo task %s is not built: %v\n%s", id, err, out)
 	}
 
-	socket := fmt.Sprintf("curate-act-%d", os.Getpid())
-	tm := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	tm("new-session", "-d", "-x", "160", "-y", "45", "-e", "USER=tmux-curator", "-e", "EDITOR=true", bin+" --workspace "+demo+" 2>"+filepath.Join(dir, "stderr"))
-	t.Cleanup(func() { exec.Command("tmux", "-L", socket, "kill-server").Run() })
-	pane := func() string { return tm("capture-pane", "-p", "-t", "0") }
-	wait := func(what string, limit time.Duration, texts ...string) string {
-		t.Helper()
-		deadline := time.Now().Add(limit)
-		for {
-			p := pane()
-			ok := true
-			for _, s := range texts {
-				ok = ok && strings.Contains(p, s)
-			}
-			if ok {
-				return p
-			}
-			if time.Now().After(deadline) {
-				errs, _ := os.ReadFile(filepath.Join(dir, "stderr"))
-				t.Fatalf("%s: %q not on screen:\n%s\nstderr: %s", what, texts, p, errs)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	keys := func(k ...string) { tm(append([]string{"send-keys", "-t", "0"}, k...)...) }
-	text := func(s string) { tm("send-keys", "-t", "0", "-l", s) }
+	tp := startTmux(t, bin+" --workspace "+demo, "USER=tmux-curator", "EDITOR=true")
+	pane, keys, text, wait := tp.screen, tp.keys, tp.text, tp.wait
 
 	wait("start", 30*time.Second, "[F1 Candidates]", "tasks · marked 0")
 	keys("/")
@@ -138,10 +99,7 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 		t.Errorf("the task that entered (%s) is not in the exported manifest", entered[1])
 	}
 	keys("q")
-	deadline := time.Now().Add(10 * time.Second)
-	for exec.Command("tmux", "-L", socket, "has-session").Run() == nil && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
+	tp.waitExit(10 * time.Second)
 
 	out, err := exec.Command(bin, "-w", demo, "runs", "--json").Output()
 	if err != nil {

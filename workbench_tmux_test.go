@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,50 +22,14 @@ func TestWorkbenchInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "curate")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	demo := filepath.Join(dir, "demo")
-	if out, err := exec.Command(bin, "demo", "--dir", demo, "--no-open").CombinedOutput(); err != nil {
-		t.Fatalf("curate demo: %v\n%s", err, out)
-	}
+	bin, demo := buildDemo(t)
 	id, seeded := builtDemoTask(t, bin, demo)
-
-	socket := fmt.Sprintf("curate-test-%d", os.Getpid())
-	tm := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	tm("new-session", "-d", "-x", "160", "-y", "45", "-e", "USER=tmux-curator", bin+" --workspace "+demo+" 2>"+filepath.Join(dir, "stderr"))
-	t.Cleanup(func() { exec.Command("tmux", "-L", socket, "kill-server").Run() })
-
-	pane := func() string { return tm("capture-pane", "-p", "-t", "0") }
+	tp := startTmux(t, bin+" --workspace "+demo, "USER=tmux-curator")
+	keys, text := tp.keys, tp.text
 	wait := func(what string, texts ...string) string {
 		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			p := pane()
-			ok := true
-			for _, s := range texts {
-				ok = ok && strings.Contains(p, s)
-			}
-			if ok {
-				return p
-			}
-			if time.Now().After(deadline) {
-				errs, _ := os.ReadFile(filepath.Join(dir, "stderr"))
-				t.Fatalf("%s: %q not on screen:\n%s\nstderr: %s", what, texts, p, errs)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+		return tp.wait(what, 15*time.Second, texts...)
 	}
-	keys := func(k ...string) { tm(append([]string{"send-keys", "-t", "0"}, k...)...) }
-	text := func(s string) { tm("send-keys", "-t", "0", "-l", s) }
 
 	wait("start", "[F1 Candidates]", "tasks · marked 0", "ID↑")
 	// Filter.
@@ -106,10 +69,7 @@ func TestWorkbenchInTmux(t *testing.T) {
 	keys("t")
 	wait("tests", "tests +")
 	keys("q")
-	deadline := time.Now().Add(5 * time.Second)
-	for exec.Command("tmux", "-L", socket, "has-session").Run() == nil && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
+	tp.waitExit(5 * time.Second)
 }
 
 // builtDemoTask returns a demo task with patches. Until the demo ships

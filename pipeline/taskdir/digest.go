@@ -30,30 +30,23 @@ func Digest(dir string) (string, error) {
 		if err != nil {
 			return err
 		}
-		var sum [32]byte
+		var sum string
 		switch {
 		case fi.Mode()&os.ModeSymlink != 0:
 			target, err := os.Readlink(full)
 			if err != nil {
 				return err
 			}
-			sum = sha256.Sum256([]byte("symlink:" + target))
+			raw := sha256.Sum256([]byte("symlink:" + target))
+			sum = hex.EncodeToString(raw[:])
 		case fi.Mode().IsRegular():
-			f, err := os.Open(full)
-			if err != nil {
+			if sum, err = HashFile(full); err != nil {
 				return err
 			}
-			h := sha256.New()
-			_, err = io.Copy(h, f)
-			f.Close()
-			if err != nil {
-				return err
-			}
-			copy(sum[:], h.Sum(nil))
 		default:
 			return nil
 		}
-		lines = append(lines, filepath.ToSlash(rel)+"\x00"+hex.EncodeToString(sum[:])+"\n")
+		lines = append(lines, filepath.ToSlash(rel)+"\x00"+sum+"\n")
 		return nil
 	}
 	for _, f := range digestFiles {
@@ -89,6 +82,20 @@ func Digest(dir string) (string, error) {
 	h := sha256.New()
 	for _, l := range lines {
 		io.WriteString(h, l)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// HashFile is the hex sha256 of a file's content.
+func HashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

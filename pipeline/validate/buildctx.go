@@ -3,6 +3,7 @@ package validate
 import (
 	"archive/tar"
 	"crypto/sha256"
+	"curate/pipeline/taskdir"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -25,17 +26,10 @@ func EnvDigest(taskDir string) (string, error) {
 			target, _ := os.Readlink(full)
 			sum = "symlink:" + target
 		case fi.Mode().IsRegular():
-			f, err := os.Open(full)
-			if err != nil {
+			var err error
+			if sum, err = taskdir.HashFile(full); err != nil {
 				return err
 			}
-			h := sha256.New()
-			_, err = io.Copy(h, f)
-			f.Close()
-			if err != nil {
-				return err
-			}
-			sum = hex.EncodeToString(h.Sum(nil))
 		default:
 			return nil
 		}
