@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Makes sure a Docker engine answers: installs Debian's docker.io when the
-# daemon is missing and starts dockerd in the background. Idempotent.
+# Makes sure what the tests need is here: Debian's docker.io (a Docker
+# engine, started in the background when none answers), busybox-static (the
+# tiny test image) and debootstrap (`curate env bootstrap`). Idempotent; on a
+# machine that has them all it installs nothing.
 set -euo pipefail
-if docker info >/dev/null 2>&1; then
-  exit 0
-fi
-if ! command -v dockerd >/dev/null 2>&1; then
-  echo "ci: installing docker.io" >&2
+need=()
+command -v dockerd >/dev/null 2>&1 || need+=(docker.io)
+dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
+command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "ci: installing ${need[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq docker.io >/dev/null
+  apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if docker info >/dev/null 2>&1; then
+  exit 0
 fi
 echo "ci: starting dockerd" >&2
 setsid /usr/sbin/dockerd >/tmp/dockerd.log 2>&1 < /dev/null &
