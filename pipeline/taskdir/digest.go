@@ -78,12 +78,18 @@ func Digest(dir string) (string, error) {
 			return "", fmt.Errorf("digest %s: %w", dir, err)
 		}
 	}
+	return HashLines(lines), nil
+}
+
+// HashLines is the hex sha256 of the lines in sorted order, so a digest
+// does not depend on the order a walk found the files in. It sorts lines.
+func HashLines(lines []string) string {
 	sort.Strings(lines)
 	h := sha256.New()
 	for _, l := range lines {
 		io.WriteString(h, l)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // HashFile is the hex sha256 of a file's content.

@@ -2,15 +2,12 @@ package validate
 
 import (
 	"archive/tar"
-	"crypto/sha256"
 	"curate/pipeline/taskdir"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -39,12 +36,7 @@ func EnvDigest(taskDir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("digest %s: %w", root, err)
 	}
-	sort.Strings(lines)
-	h := sha256.New()
-	for _, l := range lines {
-		io.WriteString(h, l)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return taskdir.HashLines(lines), nil
 }
 
 // walkSafe walks root in lexical order, calling fn for every entry but the
