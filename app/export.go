@@ -85,3 +85,17 @@ func ExportInput(ctx context.Context, ws *workspace.Workspace, sel *pipeline.Sel
 	}
 	return in, nil
 }
+
+// SolveExportInput builds the export of a solve not saved yet (the Export
+// screen), named name, as ExportInput does for a saved selection.
+func SolveExportInput(ctx context.Context, ws *workspace.Workspace, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error) {
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sel, _, err := Snapshot(name, cfg, tasks, res)
+	if err != nil {
+		return nil, err
+	}
+	return ExportInput(ctx, ws, sel, format, "", "")
+}

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
-	"curate/pipeline"
 	"curate/pipeline/validate"
 	"curate/workspace"
 )
@@ -35,12 +33,6 @@ func ProcessAlive(pid int) bool {
 		return strings.Contains(string(cmd), "curate")
 	}
 	return true
-}
-
-// CancelPath is the marker `curate runs cancel` leaves for the process that
-// owns a run; that process polls for it and stops the run.
-func CancelPath(ws *workspace.Workspace, runID string) string {
-	return filepath.Join(ws.RunsPath(), runID+".cancel")
 }
 
 // DockerHosts picks the engines: flags, else curate.toml [docker] hosts,
@@ -95,9 +87,14 @@ func hostName(h string) string {
 	return h
 }
 
+// containerRemover is the part of an engine recovery needs.
+type containerRemover interface {
+	RemoveRunContainers(ctx context.Context, runIDs ...string) (int, error)
+}
+
 // RecoverInterrupted marks runs whose process died as interrupted and
 // removes their containers, on every engine given.
-func RecoverInterrupted(ctx context.Context, ws *workspace.Workspace, runners []*validate.DockerRunner, log io.Writer) error {
+func RecoverInterrupted(ctx context.Context, ws *workspace.Workspace, runners []validate.Runner, log io.Writer) error {
 	dead, err := ws.Store.MarkInterrupted(ctx, ProcessAlive)
 	if err != nil {
 		return fmt.Errorf("mark interrupted runs: %w", err)
@@ -111,12 +108,13 @@ func RecoverInterrupted(ctx context.Context, ws *workspace.Workspace, runners []
 	}
 	removed := 0
 	for _, r := range runners {
-		n, _ := r.RemoveRunContainers(ctx, ids...)
-		removed += n
+		if rm, ok := r.(containerRemover); ok {
+			n, _ := rm.RemoveRunContainers(ctx, ids...)
+			removed += n
+		}
 	}
-	fmt.Fprintf(log, "note: %d run(s) of a stopped curate marked interrupted, %d container(s) removed\n", len(dead), removed)
+	if log != nil {
+		fmt.Fprintf(log, "note: %d run(s) of a stopped curate marked interrupted, %d container(s) removed\n", len(dead), removed)
+	}
 	return nil
 }
-
-// OutcomeOK is true for runs that passed.
-func OutcomeOK(o pipeline.Outcome) bool { return o == pipeline.OutcomeOK }

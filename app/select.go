@@ -192,3 +192,90 @@ func DiffSelections(a, b *pipeline.Selection) SelectionDiff {
 	sort.Slice(d.Left, func(i, j int) bool { return d.Left[i].TaskID < d.Left[j].TaskID })
 	return d
 }
+
+// SelectionSettings is what the Quotas screen edits: the profile's
+// [selection] and curate.toml's overrides as written on disk now, checked
+// the way Select checks them.
+func SelectionSettings(ws *workspace.Workspace) (selection.Config, workspace.SelectionConfig, error) {
+	p, err := LoadProfile(ws)
+	if err != nil {
+		return selection.Config{}, workspace.SelectionConfig{}, err
+	}
+	if _, err := SelectionConfig(ws); err != nil {
+		return selection.Config{}, workspace.SelectionConfig{}, err
+	}
+	cfg, err := workspace.LoadConfig(ws.ConfigPath())
+	if err != nil {
+		return selection.Config{}, workspace.SelectionConfig{}, err
+	}
+	return p.Selection, cfg.Selection, nil
+}
+
+// SelectOptions adjust a solve on top of the workspace's configuration.
+type SelectOptions struct {
+	Name   string           // snapshot name; "" means sel-<UTC time>
+	Budget *int             // overrides the configured budget
+	Quotas []pipeline.Quota // added to the configured quotas
+}
+
+// Selected is a solve saved as a named snapshot.
+type Selected struct {
+	Result    *selection.Result
+	Selection *pipeline.Selection
+	Stats     *stats.Stats
+}
+
+// Select solves the selection under the profile, curate.toml and o, and
+// saves it as a named snapshot.
+func Select(ctx context.Context, ws *workspace.Workspace, o SelectOptions) (*Selected, error) {
+	cfg, err := SelectionConfig(ws)
+	if err != nil {
+		return nil, err
+	}
+	if o.Budget != nil {
+		cfg.Budget = o.Budget
+	}
+	cfg.Quotas = append(cfg.Quotas, o.Quotas...)
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	solver, err := selection.NewSolver(tasks, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res, err := solver.Solve()
+	if err != nil {
+		return nil, err
+	}
+	sel, st, err := saveSnapshot(ctx, ws, o.Name, solver.Config(), tasks, res)
+	if err != nil {
+		return nil, err
+	}
+	return &Selected{Result: res, Selection: sel, Stats: st}, nil
+}
+
+// SaveSolve saves a solve made elsewhere (the Quotas screen) as a named
+// snapshot, as Select does.
+func SaveSolve(ctx context.Context, ws *workspace.Workspace, name string, cfg selection.Config, res *selection.Result) (*pipeline.Selection, error) {
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sel, _, err := saveSnapshot(ctx, ws, name, cfg, tasks, res)
+	return sel, err
+}
+
+func saveSnapshot(ctx context.Context, ws *workspace.Workspace, name string, cfg selection.Config, tasks []*pipeline.Task, res *selection.Result) (*pipeline.Selection, *stats.Stats, error) {
+	if name == "" {
+		name = "sel-" + time.Now().UTC().Format("20060102-150405")
+	}
+	sel, st, err := Snapshot(name, cfg, tasks, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ws.Store.SaveSelection(ctx, sel); err != nil {
+		return nil, nil, err
+	}
+	return sel, st, nil
+}

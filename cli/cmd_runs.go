@@ -213,8 +213,8 @@ as cancelled. If that process is gone, cancel removes the run's containers
 			if r.Outcome.Finished() {
 				return fmt.Errorf("run %s already finished: %s", r.ID, r.Outcome)
 			}
-			if err := os.WriteFile(app.CancelPath(ws, r.ID), []byte(workspace.Actor()+"\n"), 0o644); err != nil {
-				return fmt.Errorf("cancel %s: %w", r.ID, err)
+			if err := app.RequestCancel(ws, r.ID); err != nil {
+				return err
 			}
 			if app.ProcessAlive(r.PID) {
 				deadline := time.Now().Add(wait)

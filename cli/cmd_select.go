@@ -44,45 +44,27 @@ func newSelectCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cfg, err := app.SelectionConfig(ws)
-			if err != nil {
-				return err
-			}
+			var opt app.SelectOptions
+			opt.Name = name
 			if cmd.Flags().Changed("budget") {
 				if budget < 1 {
 					return fmt.Errorf("--budget %d: must be at least 1", budget)
 				}
-				cfg.Budget = &budget
+				opt.Budget = &budget
 			}
 			for _, qs := range quotas {
 				q, err := selection.ParseQuota(qs)
 				if err != nil {
 					return fmt.Errorf("--quota: %w", err)
 				}
-				cfg.Quotas = append(cfg.Quotas, q)
+				opt.Quotas = append(opt.Quotas, q)
 			}
-			tasks, err := ws.Store.Tasks(ctx)
+			done, err := app.Select(ctx, ws, opt)
 			if err != nil {
 				return err
 			}
-			solver, err := selection.NewSolver(tasks, cfg)
-			if err != nil {
-				return err
-			}
-			res, err := solver.Solve()
-			if err != nil {
-				return err
-			}
-			if name == "" {
-				name = "sel-" + time.Now().UTC().Format("20060102-150405")
-			}
-			sel, st, err := app.Snapshot(name, solver.Config(), tasks, res)
-			if err != nil {
-				return err
-			}
-			if err := ws.Store.SaveSelection(ctx, sel); err != nil {
-				return err
-			}
+			res, sel, st := done.Result, done.Selection, done.Stats
+			name := sel.Name
 			if asJSON {
 				return writeJSON(env.Out, selectOutput{Name: name, Result: res, Selected: len(res.Picks), Benchmarks: st.Benchmarks, Tasks: sel.Tasks})
 			}

@@ -3,23 +3,17 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"curate/app"
 	"curate/pipeline"
-	"curate/pipeline/query"
 	"curate/pipeline/sanitize"
-	"curate/pipeline/taskdir"
 	"curate/pipeline/validate"
 	"curate/pipeline/validate/logstream"
-	"curate/workspace"
 )
 
 type validateFlags struct {
@@ -84,19 +78,7 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 	if err != nil {
 		return err
 	}
-	runners, err := app.OpenRunners(ctx, ws, app.DockerHosts(ws, f.hosts), env.Err)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		for _, r := range runners {
-			r.Close()
-		}
-	}()
-	if err := app.RecoverInterrupted(ctx, ws, runners, env.Err); err != nil {
-		return err
-	}
-	tasks, err := selectTasks(ctx, ws, args, f)
+	tasks, err := app.ResolveTasks(ctx, ws, args, f.all, f.filter)
 	if err != nil {
 		return err
 	}
@@ -114,39 +96,13 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 	} else {
 		fmt.Fprintf(env.Err, "skip %d tasks without a usable task dir, e.g. %s\n", len(skipped), strings.Join(skipped[:3], "; "))
 	}
-	if len(jobs) == 0 {
-		fmt.Fprintln(env.Out, "nothing to validate: no selected task has a task dir")
-		return nil
-	}
-
-	concurrency := f.concurrency
-	if concurrency == 0 {
-		concurrency = max(ws.Config.Docker.Concurrency, 1)
-	}
-	var defaultTimeout time.Duration
-	if ws.Config.Docker.Timeout != "" {
-		if defaultTimeout, err = time.ParseDuration(ws.Config.Docker.Timeout); err != nil {
-			return fmt.Errorf("%s: docker.timeout %q: %w", ws.ConfigPath(), ws.Config.Docker.Timeout, err)
-		}
-	}
+	opt := app.ValidateOptions{Hosts: f.hosts, Engines: env.engines, Concurrency: f.concurrency, Runs: f.runs, Timeout: f.timeout, Warn: env.Err}
 	var out sync.Mutex
 	var followers sync.WaitGroup
 	var followMu sync.Mutex
 	following := map[string]chan struct{}{} // run id -> closed when its log is printed
-	v := &validate.Validator{
-		Concurrency: concurrency, Runs: f.runs, Timeout: f.timeout, DefaultTimeout: defaultTimeout, LogDir: ws.RunsPath(), PID: os.Getpid(),
-		NewID: validate.NewRunID,
-		Save:  ws.Store.SaveRun,
-		CancelRequested: func(id string) bool {
-			_, err := os.Stat(app.CancelPath(ws, id))
-			return err == nil
-		},
-	}
-	for _, r := range runners {
-		v.Runners = append(v.Runners, r)
-	}
 	if f.follow && !f.asJSON {
-		v.OnStart = func(r *pipeline.Run, b *logstream.Broadcaster) {
+		opt.OnStart = func(r *pipeline.Run, b *logstream.Broadcaster) {
 			sub := b.Subscribe(0)
 			prefix := fmt.Sprintf("[%s %s] ", sanitize.Line(r.TaskID), r.Mode)
 			drained := make(chan struct{})
@@ -174,10 +130,12 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 			}()
 		}
 	} else if !f.asJSON {
-		fmt.Fprintf(env.Out, "validating %d run(s) of %d task(s) on %d engine(s), %d at a time\n", len(jobs), len(jobs)/len(modes), len(runners), concurrency)
+		opt.Ready = func(engines, concurrency int) {
+			fmt.Fprintf(env.Out, "validating %d run(s) of %d task(s) on %d engine(s), %d at a time\n", len(jobs), len(jobs)/len(modes), engines, concurrency)
+		}
 	}
 	if !f.asJSON {
-		v.OnDone = func(r *pipeline.Run) {
+		opt.OnDone = func(r *pipeline.Run) {
 			// Print a run's verdict after its own log lines, without
 			// waiting for other runs still streaming.
 			followMu.Lock()
@@ -191,12 +149,19 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 			fmt.Fprintln(env.Out, runLine(r))
 		}
 	}
-	runs := v.Validate(ctx, jobs)
-	followers.Wait()
-	for _, r := range runs {
-		os.Remove(app.CancelPath(ws, r.ID))
+	if len(jobs) == 0 {
+		opt.Ready = nil // still recovers the runs of a stopped curate
 	}
-	if err := recordResults(context.WithoutCancel(ctx), ws, runs); err != nil {
+	runs, err := app.Validate(ctx, ws, jobs, opt)
+	followers.Wait()
+	if runs == nil && err != nil {
+		return err
+	}
+	if len(jobs) == 0 {
+		fmt.Fprintln(env.Out, "nothing to validate: no selected task has a task dir")
+		return nil
+	}
+	if err != nil {
 		fmt.Fprintf(env.Err, "warning: %v\n", err)
 	}
 	if f.asJSON {
@@ -206,7 +171,7 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 	}
 	bad := 0
 	for _, r := range runs {
-		if !app.OutcomeOK(r.Outcome) {
+		if r.Outcome != pipeline.OutcomeOK {
 			bad++
 		}
 	}
@@ -234,111 +199,4 @@ func runLine(r *pipeline.Run) string {
 		detail = " - " + r.Detail
 	}
 	return sanitize.Line(fmt.Sprintf("%s  %-7s %-22s %s%s%s%s", r.ID, r.Mode, r.TaskID, r.Outcome, reward, gold, detail))
-}
-
-// selectTasks resolves IDs, task folders, --all and --filter.
-func selectTasks(ctx context.Context, ws *workspace.Workspace, args []string, f validateFlags) ([]*pipeline.Task, error) {
-	var out []*pipeline.Task
-	seen := map[string]bool{}
-	add := func(t *pipeline.Task) {
-		if !seen[t.ID] {
-			seen[t.ID] = true
-			out = append(out, t)
-		}
-	}
-	if f.all || f.filter != "" {
-		q, err := query.Parse(f.filter)
-		if err != nil {
-			return nil, err
-		}
-		all, err := ws.Store.Tasks(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range all {
-			if q.Match(t) {
-				add(t)
-			}
-		}
-	}
-	for _, a := range args {
-		if fi, err := os.Stat(filepath.Join(a, "task.toml")); err == nil && fi.Mode().IsRegular() {
-			t, err := taskForDir(ctx, ws, a)
-			if err != nil {
-				return nil, err
-			}
-			add(t)
-			continue
-		}
-		id, err := ws.Store.ResolveID(ctx, a)
-		if err != nil {
-			return nil, err
-		}
-		t, err := ws.Store.Task(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		add(t)
-	}
-	return out, nil
-}
-
-// taskForDir finds the task whose task dir is dir, or adds one: id from
-// task.toml's [task] name (or the folder name), status built.
-func taskForDir(ctx context.Context, ws *workspace.Workspace, dir string) (*pipeline.Task, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	all, err := ws.Store.Tasks(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range all {
-		if d, err := resolveTaskDir(ws, t); err == nil && d == abs {
-			return ws.Store.Task(ctx, t.ID)
-		}
-	}
-	var doc struct {
-		Task struct {
-			Name string `toml:"name"`
-		} `toml:"task"`
-		Metadata struct {
-			Language string `toml:"language"`
-			Category string `toml:"category"`
-		} `toml:"metadata"`
-	}
-	path := filepath.Join(abs, "task.toml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, workspace.TOMLError(path, err)
-	}
-	id := filepath.Base(abs)
-	if doc.Task.Name != "" {
-		id = strings.ReplaceAll(doc.Task.Name, "/", "__")
-	}
-	stored := abs
-	if rel, err := filepath.Rel(ws.Root, abs); err == nil && !strings.HasPrefix(rel, "..") {
-		stored = rel
-	}
-	digest, _ := taskdir.Digest(abs)
-	t := &pipeline.Task{ID: id, Benchmark: "local", Source: "harbor", SourcePath: stored, Language: doc.Metadata.Language,
-		Category: doc.Metadata.Category, Status: pipeline.StatusBuilt, TaskDir: stored, Digest: digest}
-	if err := ws.Store.UpsertTasks(ctx, []*pipeline.Task{t}); err != nil {
-		return nil, err
-	}
-	return ws.Store.Task(ctx, id)
-}
-
-// resolveTaskDir is validate.ResolveTaskDir in ws.
-func resolveTaskDir(ws *workspace.Workspace, t *pipeline.Task) (string, error) {
-	return validate.ResolveTaskDir(ws.Root, t)
-}
-
-// recordResults is validate.RecordResults on ws's store.
-func recordResults(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run) error {
-	return validate.RecordResults(ctx, ws.Store, ws.Root, runs)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"curate/pipeline"
+	"curate/pipeline/validate"
 	"curate/workspace"
 )
 
@@ -21,6 +22,9 @@ type Env struct {
 	In            io.Reader
 	WorkspaceFlag string
 	ws            *workspace.Workspace
+	// engines, when set, replace the Docker engines validation opens
+	// (tests drive both faces with the same recording engine).
+	engines []validate.Runner
 }
 
 // Workspace finds and opens the workspace once per process.
@@ -90,7 +94,12 @@ func newRoot(env *Env) *cobra.Command {
 
 // Run executes the command line and returns the process exit code.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := &Env{Out: stdout, Err: stderr, In: stdin}
+	return execute(ctx, &Env{Out: stdout, Err: stderr, In: stdin}, args)
+}
+
+// execute runs args on env and returns the exit code.
+func execute(ctx context.Context, env *Env, args []string) int {
+	stderr := env.Err
 	defer env.Close()
 	root := newRoot(env)
 	root.SetArgs(args)

@@ -78,7 +78,7 @@ func runWorkbench(ctx context.Context, env *Env, f workbenchFlags) error {
 	if mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
 	}
-	err = ui.Run(ui.New(ui.Options{Context: c, ProbeDocker: true, Services: workbenchServices(ws)}), opts...)
+	err = ui.Run(ui.New(ui.Options{Context: c, ProbeDocker: true, Services: workbenchServices(env, ws)}), opts...)
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: a normal way out
 	}

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"io"
-	"time"
 
 	"curate/app"
 	"curate/pipeline"
@@ -14,73 +12,28 @@ import (
 	"curate/workspace"
 )
 
-// workbenchServices wires the Runs, Quotas and Export screens to the code
-// behind curate validate, select and export.
-func workbenchServices(ws *workspace.Workspace) *ui.Services {
-	timeout, _ := time.ParseDuration(ws.Config.Docker.Timeout) // checked by validate's flags path; 0 = task.toml
+// workbenchServices wires the Runs, Quotas and Export screens to the app
+// functions behind curate validate, select and export.
+func workbenchServices(env *Env, ws *workspace.Workspace) *ui.Services {
 	return &ui.Services{
-		Runners: func(ctx context.Context) ([]validate.Runner, func(), error) {
-			rs, err := app.OpenRunners(ctx, ws, app.DockerHosts(ws, nil), io.Discard)
-			if err != nil {
-				return nil, nil, err
-			}
-			closeAll := func() {
-				for _, r := range rs {
-					r.Close()
-				}
-			}
-			if err := app.RecoverInterrupted(ctx, ws, rs, io.Discard); err != nil {
-				closeAll()
-				return nil, nil, err
-			}
-			out := make([]validate.Runner, len(rs))
-			for i, r := range rs {
-				out[i] = r
-			}
-			return out, closeAll, nil
+		Validate: func(ctx context.Context, jobs []validate.Job, o app.ValidateOptions) ([]*pipeline.Run, error) {
+			o.Engines = env.engines
+			return app.Validate(ctx, ws, jobs, o)
 		},
+		Cancel:      func(runID string) error { return app.RequestCancel(ws, runID) },
 		Concurrency: max(ws.Config.Docker.Concurrency, 1),
-		Timeout:     timeout,
-		LogDir:      ws.RunsPath(),
 		Selection: func() (selection.Config, workspace.SelectionConfig, error) {
-			p, err := app.LoadProfile(ws)
-			if err != nil {
-				return selection.Config{}, workspace.SelectionConfig{}, err
-			}
-			// Validate the combination the way `curate select` does.
-			if _, err := app.SelectionConfig(ws); err != nil {
-				return selection.Config{}, workspace.SelectionConfig{}, err
-			}
-			cfg, err := workspace.LoadConfig(ws.ConfigPath()) // what is on disk now
-			if err != nil {
-				return selection.Config{}, workspace.SelectionConfig{}, err
-			}
-			return p.Selection, cfg.Selection, nil
+			return app.SelectionSettings(ws)
 		},
 		SaveSelection: func(budget *int, quotas []pipeline.Quota) error {
 			return workspace.SaveSelection(ws.ConfigPath(), budget, quotas)
 		},
 		SaveSnapshot: func(ctx context.Context, name string, cfg selection.Config, res *selection.Result) error {
-			tasks, err := ws.Store.Tasks(ctx)
-			if err != nil {
-				return err
-			}
-			sel, _, err := app.Snapshot(name, cfg, tasks, res)
-			if err != nil {
-				return err
-			}
-			return ws.Store.SaveSelection(ctx, sel)
+			_, err := app.SaveSolve(ctx, ws, name, cfg, res)
+			return err
 		},
 		ExportInput: func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error) {
-			tasks, err := ws.Store.Tasks(ctx)
-			if err != nil {
-				return nil, err
-			}
-			sel, _, err := app.Snapshot(name, cfg, tasks, res)
-			if err != nil {
-				return nil, err
-			}
-			return app.ExportInput(ctx, ws, sel, format, "", "")
+			return app.SolveExportInput(ctx, ws, name, cfg, res, format)
 		},
 	}
 }
