@@ -1,15 +1,11 @@
 package cli
 
 import (
-	"context"
 	"curate/app"
-	"curate/internal/demodata"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
-
-	"curate/workspace"
 )
 
 func newDemoCmd(env *Env) *cobra.Command {
@@ -22,7 +18,7 @@ func newDemoCmd(env *Env) *cobra.Command {
   curate demo --dir ./demo --no-open && cd demo && curate list`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := makeDemo(cmd.Context(), env, dir)
+			root, err := app.MakeDemo(cmd.Context(), env.Out, dir)
 			if err != nil {
 				return err
 			}
@@ -37,41 +33,4 @@ func newDemoCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&dir, "dir", "", "create the demo here instead of a temp dir")
 	cmd.Flags().BoolVar(&noOpen, "no-open", false, "create the workspace and print its path without opening the workbench")
 	return cmd
-}
-
-// makeDemo creates and fills a demo workspace and returns its root.
-func makeDemo(ctx context.Context, env *Env, dir string) (string, error) {
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "curate-demo-")
-		if err != nil {
-			return "", fmt.Errorf("demo: %w", err)
-		}
-		dir = tmp
-	}
-	root, err := workspace.Init(dir)
-	if err != nil {
-		return "", fmt.Errorf("demo: %w", err)
-	}
-	ws, err := workspace.Open(ctx, root)
-	if err != nil {
-		return "", err
-	}
-	defer ws.Close()
-	tasks, err := demodata.Catalog()
-	if err != nil {
-		return "", fmt.Errorf("demo: %w", err)
-	}
-	scorer, _, err := app.LoadScorer(ws, "") // phase, MCP score, difficulty from the profile
-	if err != nil {
-		return "", fmt.Errorf("demo: %w", err)
-	}
-	app.Rescore(scorer, tasks)
-	if err := ws.Store.UpsertTasks(ctx, tasks); err != nil {
-		return "", fmt.Errorf("demo: %w", err)
-	}
-	fmt.Fprintf(env.Out, "Demo workspace %s: %d catalogue tasks\n", root, len(tasks))
-	if err := demoBuild(ctx, env, ws); err != nil {
-		return "", fmt.Errorf("demo: %w", err)
-	}
-	return root, nil
 }

@@ -1,22 +1,12 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"curate/app"
-	"curate/pipeline"
 	"curate/pipeline/sanitize"
-	"curate/pipeline/score"
-	"curate/pipeline/source/harbor"
-	"curate/workspace"
 )
 
 func newImportCmd(env *Env) *cobra.Command {
@@ -34,182 +24,40 @@ validation runs stale.`,
 	return cmd
 }
 
-// importOptions are the flags every import shares.
-type importOptions struct {
-	benchmark string
-	strict    bool
-	asJSON    bool
-	profile   string
+// importFlags are the flags every import shares.
+type importFlags struct {
+	app.ImportOptions
+	asJSON bool
 }
 
-func (o *importOptions) register(cmd *cobra.Command, withBenchmark bool) {
+func (o *importFlags) register(cmd *cobra.Command, withBenchmark bool) {
 	if withBenchmark {
-		cmd.Flags().StringVar(&o.benchmark, "benchmark", "", "benchmark name for every task (default: from the source)")
+		cmd.Flags().StringVar(&o.Benchmark, "benchmark", "", "benchmark name for every task (default: from the source)")
 	}
-	cmd.Flags().BoolVar(&o.strict, "strict", false, "exit non-zero and write nothing if any task fails")
+	cmd.Flags().BoolVar(&o.Strict, "strict", false, "exit non-zero and write nothing if any task fails")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
-	cmd.Flags().StringVar(&o.profile, "profile", "", "profile TOML file overriding the workspace's profile")
+	cmd.Flags().StringVar(&o.Profile, "profile", "", "profile TOML file overriding the workspace's profile")
 }
 
-// importItem is one task read from a source, with the dir to copy (harbor).
-type importItem struct {
-	task    *pipeline.Task
-	copyDir string // source task dir to copy into tasks/<id>; "" = none
-}
-
-// importFailure is one thing that could not be imported.
-type importFailure struct {
-	Source string `json:"source"`
-	Reason string `json:"reason"`
-}
-
-// importSummary is what every import prints.
-type importSummary struct {
-	Kind      string          `json:"kind"`
-	Profile   string          `json:"profile"`
-	Imported  []string        `json:"imported"`
-	Updated   []string        `json:"updated"`
-	Unchanged []string        `json:"unchanged"`
-	Failed    []importFailure `json:"failed"`
-	Written   bool            `json:"written"`
-}
-
-// importer scores, classifies and writes the items of one import.
-type importer struct {
-	env  *Env
-	ws   *workspace.Workspace
-	opt  importOptions
-	kind string
-}
-
-func newImporter(ctx context.Context, env *Env, opt importOptions, kind string) (*importer, *score.Scorer, string, error) {
-	ws, err := env.Workspace(ctx)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	s, name, err := app.LoadScorer(ws, opt.profile)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return &importer{env: env, ws: ws, opt: opt, kind: kind}, s, name, nil
-}
-
-// run scores items, compares them with the store, and (unless --strict
-// found failures) copies task dirs and writes the changed tasks.
-func (im *importer) run(ctx context.Context, s *score.Scorer, profile string, items []importItem, failures []importFailure) (*importSummary, error) {
-	sum := &importSummary{Kind: im.kind, Profile: profile, Imported: []string{}, Updated: []string{}, Unchanged: []string{}, Failed: failures}
-	ids := make([]string, len(items))
-	for i, it := range items {
-		ids[i] = it.task.ID
-	}
-	stored, err := im.ws.Store.TasksByID(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]string{}
-	var write []importItem
-	for _, it := range items {
-		t := it.task
-		if first, dup := seen[t.ID]; dup {
-			sum.Failed = append(sum.Failed, importFailure{t.SourcePath, fmt.Sprintf("duplicate task id %q (also read from %s)", t.ID, first)})
-			continue
-		}
-		seen[t.ID] = t.SourcePath
-		if it.copyDir != "" {
-			t.TaskDir = filepath.Join(im.ws.TasksPath(), t.ID)
-		}
-		s.Apply(t)
-		old := stored[t.ID]
-		switch {
-		case old == nil:
-			sum.Imported = append(sum.Imported, t.ID)
-		case sameTask(old, t) && (it.copyDir == "" || dirExists(t.TaskDir)):
-			sum.Unchanged = append(sum.Unchanged, t.ID)
-			continue
-		default:
-			if old.Digest == t.Digest && old.Status != "" {
-				t.Status = old.Status // same files: validation results still hold
-			}
-			t.CreatedAt = old.CreatedAt
-			sum.Updated = append(sum.Updated, t.ID)
-		}
-		write = append(write, it)
-	}
-	if im.opt.strict && len(sum.Failed) > 0 {
-		return sum, nil
-	}
-	copyErrs := make([]error, len(write))
-	parallel(len(write), func(i int) {
-		if write[i].copyDir != "" {
-			copyErrs[i] = harbor.CopyTask(write[i].copyDir, write[i].task.TaskDir)
-		}
-	})
-	var tasks []*pipeline.Task
-	for i, it := range write {
-		if copyErrs[i] != nil {
-			sum.Failed = append(sum.Failed, importFailure{it.copyDir, copyErrs[i].Error()})
-			sum.Imported, sum.Updated = remove(sum.Imported, it.task.ID), remove(sum.Updated, it.task.ID)
-			continue
-		}
-		tasks = append(tasks, it.task)
-	}
-	if err := im.ws.Store.UpsertTasks(ctx, tasks); err != nil {
-		return sum, err
-	}
-	sum.Written = true
-	return sum, nil
-}
-
-// report prints the summary and turns --strict failures into exit code 1.
-func (im *importer) report(sum *importSummary) error {
-	if im.opt.asJSON {
-		if err := writeJSON(im.env.Out, sum); err != nil {
+// reportImport prints the summary and turns --strict failures into exit
+// code 1.
+func reportImport(env *Env, o importFlags, sum *app.ImportSummary) error {
+	if o.asJSON {
+		if err := writeJSON(env.Out, sum); err != nil {
 			return err
 		}
 	} else {
-		w := im.env.Out
 		format := "import %s (profile %s): %d imported, %d updated, %d unchanged, %d failed\n"
 		if !sum.Written {
 			format = "import %s (profile %s): nothing written; would be %d imported, %d updated, %d unchanged; %d failed\n"
 		}
-		fmt.Fprintf(w, format, im.kind, sanitize.Line(sum.Profile), len(sum.Imported), len(sum.Updated), len(sum.Unchanged), len(sum.Failed))
+		fmt.Fprintf(env.Out, format, sum.Kind, sanitize.Line(sum.Profile), len(sum.Imported), len(sum.Updated), len(sum.Unchanged), len(sum.Failed))
 		for _, f := range sum.Failed {
-			fmt.Fprintf(w, "  FAILED %s\n         %s\n", sanitize.Line(f.Source), sanitize.Line(f.Reason))
+			fmt.Fprintf(env.Out, "  FAILED %s\n         %s\n", sanitize.Line(f.Source), sanitize.Line(f.Reason))
 		}
 	}
-	if im.opt.strict && len(sum.Failed) > 0 {
-		return exitError{code: 1, msg: fmt.Sprintf("import %s: %d failed; --strict: nothing was written", im.kind, len(sum.Failed))}
+	if o.Strict && len(sum.Failed) > 0 {
+		return exitError{code: 1, msg: fmt.Sprintf("import %s: %d failed; --strict: nothing was written", sum.Kind, len(sum.Failed))}
 	}
 	return nil
-}
-
-// sameTask reports whether an import would change nothing a source or a
-// score sets (labels, status and timestamps aside). Both sides are compared
-// as JSON, which also evens out number types in Extra (int64 from TOML,
-// float64 from the store).
-func sameTask(old, t *pipeline.Task) bool {
-	return bytes.Equal(comparable(old), comparable(t))
-}
-
-func comparable(t *pipeline.Task) []byte {
-	c := *t
-	c.Labels, c.Status, c.Reasons = pipeline.Labels{}, "", nil
-	c.CreatedAt, c.UpdatedAt = time.Time{}, time.Time{}
-	data, _ := json.Marshal(c)
-	return data
-}
-
-func dirExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
-}
-
-func remove(xs []string, x string) []string {
-	out := xs[:0]
-	for _, v := range xs {
-		if v != x {
-			out = append(out, v)
-		}
-	}
-	return out
 }

@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"github.com/spf13/cobra"
+	"curate/app"
 
-	"curate/pipeline/source/harbor"
+	"github.com/spf13/cobra"
 )
 
 func newImportHarborCmd(env *Env) *cobra.Command {
-	var opt importOptions
-	var inPlace bool
+	var opt importFlags
 	cmd := &cobra.Command{
 		Use:   "harbor PATH...",
 		Short: "Import Harbor task directories (every folder with a task.toml under each PATH)",
@@ -26,49 +25,18 @@ outside the dir, or a file is over 50 MB.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			im, scorer, profile, err := newImporter(ctx, env, opt, "harbor")
+			ws, err := env.Workspace(ctx)
 			if err != nil {
 				return err
 			}
-			var items []importItem
-			var failures []importFailure
-			var dirs []string
-			for _, root := range args {
-				found, err := harbor.Find(root)
-				if err != nil {
-					failures = append(failures, importFailure{root, err.Error()})
-					continue
-				}
-				dirs = append(dirs, found...)
-			}
-			read := make([]importItem, len(dirs))
-			errs := make([]error, len(dirs))
-			parallel(len(dirs), func(i int) {
-				t, err := harbor.Read(dirs[i], harbor.Options{Benchmark: opt.benchmark})
-				if err != nil {
-					errs[i] = err
-					return
-				}
-				read[i] = importItem{task: t} // Read set TaskDir to the source dir
-				if !inPlace {
-					read[i].copyDir = t.TaskDir
-				}
-			})
-			for i := range dirs {
-				if errs[i] != nil {
-					failures = append(failures, importFailure{dirs[i], errs[i].Error()})
-					continue
-				}
-				items = append(items, read[i])
-			}
-			sum, err := im.run(ctx, scorer, profile, items, failures)
+			sum, err := app.ImportHarbor(ctx, ws, args, opt.ImportOptions)
 			if err != nil {
 				return err
 			}
-			return im.report(sum)
+			return reportImport(env, opt, sum)
 		},
 	}
 	opt.register(cmd, true)
-	cmd.Flags().BoolVar(&inPlace, "in-place", false, "reference the task dirs where they are instead of copying them into tasks/")
+	cmd.Flags().BoolVar(&opt.InPlace, "in-place", false, "reference the task dirs where they are instead of copying them into tasks/")
 	return cmd
 }

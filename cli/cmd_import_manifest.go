@@ -1,17 +1,14 @@
 package cli
 
 import (
+	"curate/app"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
-
-	"curate/pipeline/source/manifest"
 )
 
 func newImportManifestCmd(env *Env) *cobra.Command {
-	var opt importOptions
+	var opt importFlags
 	cmd := &cobra.Command{
 		Use:   "manifest FILE.json",
 		Short: "Import a selection manifest (selected_benchmark_tasks.json): catalogue entries and the selection it records",
@@ -26,51 +23,18 @@ is saved as a selection snapshot named after the file
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			im, scorer, profile, err := newImporter(ctx, env, opt, "manifest")
+			ws, err := env.Workspace(ctx)
 			if err != nil {
 				return err
 			}
-			path, err := filepath.Abs(args[0])
+			sum, saved, err := app.ImportManifest(ctx, ws, args[0], opt.ImportOptions)
 			if err != nil {
 				return err
 			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return fmt.Errorf("import manifest: %w", err)
-			}
-			m, bad, err := manifest.Parse(args[0], data)
-			if err != nil {
-				return err
-			}
-			var items []importItem
-			var failures []importFailure
-			for _, b := range bad {
-				failures = append(failures, importFailure{fmt.Sprintf("%s tasks[%d]", b.File, b.Index), b.Err.Error()})
-			}
-			var known []string
-			for _, e := range m.Tasks {
-				if old, err := im.ws.Store.Task(ctx, e.TaskID); err == nil && old.Source != "manifest" {
-					known = append(known, e.TaskID) // imported from its dir: keep it
-					continue
-				}
-				items = append(items, importItem{task: e.Task(path)})
-			}
-			sum, err := im.run(ctx, scorer, profile, items, failures)
-			if err != nil {
-				return err
-			}
-			sum.Unchanged = append(sum.Unchanged, known...)
-			if !sum.Written {
-				return im.report(sum)
-			}
-			sel := m.Selection(path)
-			if err := im.ws.Store.SaveSelection(ctx, sel); err != nil {
-				return err
-			}
-			err = im.report(sum)
-			if !opt.asJSON {
+			err = reportImport(env, opt, sum)
+			if saved.Selection != nil && !opt.asJSON {
 				fmt.Fprintf(env.Out, "selection %q saved: %d tasks (%d already in the catalogue from their task dirs)\n",
-					sel.Name, len(sel.Tasks), len(known))
+					saved.Selection.Name, len(saved.Selection.Tasks), saved.Known)
 			}
 			return err
 		},

@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"os"
-	"strconv"
+	"curate/app"
 
 	"github.com/spf13/cobra"
-
-	"curate/pipeline/source/swebench"
 )
 
 func newImportSWEbenchCmd(env *Env) *cobra.Command {
-	var opt importOptions
+	var opt importFlags
 	cmd := &cobra.Command{
 		Use:   "swebench FILE.jsonl...",
 		Short: "Import SWE-bench style instances (SWE-bench, Verified, SWE-smith, SWE-bench Pro) from JSONL",
@@ -26,35 +23,15 @@ FILE:LINE with its reason; the other lines are imported.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			im, scorer, profile, err := newImporter(ctx, env, opt, "swebench")
+			ws, err := env.Workspace(ctx)
 			if err != nil {
 				return err
 			}
-			var items []importItem
-			var failures []importFailure
-			for _, path := range args {
-				f, err := os.Open(path)
-				if err != nil {
-					failures = append(failures, importFailure{path, err.Error()})
-					continue
-				}
-				tasks, bad, err := swebench.Read(path, f, opt.benchmark)
-				f.Close()
-				if err != nil {
-					failures = append(failures, importFailure{path, err.Error()})
-				}
-				for _, b := range bad {
-					failures = append(failures, importFailure{b.File + ":" + strconv.Itoa(b.Line), b.Err.Error()})
-				}
-				for _, t := range tasks {
-					items = append(items, importItem{task: t})
-				}
-			}
-			sum, err := im.run(ctx, scorer, profile, items, failures)
+			sum, err := app.ImportSWEbench(ctx, ws, args, opt.ImportOptions)
 			if err != nil {
 				return err
 			}
-			return im.report(sum)
+			return reportImport(env, opt, sum)
 		},
 	}
 	opt.register(cmd, true)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"curate/app"
 	"curate/pipeline"
 	"curate/pipeline/source/harbor"
 	"curate/workspace"
@@ -34,9 +35,9 @@ func openWS(t testing.TB, dir string) *workspace.Workspace {
 	return ws
 }
 
-func summaryOf(t *testing.T, out string) importSummary {
+func summaryOf(t *testing.T, out string) app.ImportSummary {
 	t.Helper()
-	var s importSummary
+	var s app.ImportSummary
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
 		t.Fatalf("summary %q: %v", out, err)
 	}

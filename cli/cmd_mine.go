@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -12,28 +11,24 @@ import (
 
 	"curate/app"
 	"curate/pipeline"
-	"curate/pipeline/filter"
-	"curate/pipeline/profiles"
 	"curate/pipeline/sanitize"
 	"curate/pipeline/source"
 	"curate/pipeline/source/gitmine"
-	"curate/workspace"
 )
 
 // mineFlags are shared by `mine git` and `mine github`.
 type mineFlags struct {
-	since, until   string
-	limit          int
-	preset         string
-	noRequireIssue bool
-	asJSON         bool
+	app.MineOptions
+	since, until string
+	limit        int
+	asJSON       bool
 }
 
 func (f *mineFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.since, "since", "", "only PRs merged on or after this date (2024-05-31 or RFC 3339)")
 	cmd.Flags().IntVar(&f.limit, "limit", 0, "mine at most N PRs (newest first)")
-	cmd.Flags().StringVar(&f.preset, "preset", "", "candidate filter: taskgen, swesmith or none (default: [filter] preset in curate.toml, else taskgen)")
-	cmd.Flags().BoolVar(&f.noRequireIssue, "no-require-issue", false, "taskgen: accept PRs without a linked issue")
+	cmd.Flags().StringVar(&f.Preset, "preset", "", "candidate filter: taskgen, swesmith or none (default: [filter] preset in curate.toml, else taskgen)")
+	cmd.Flags().BoolVar(&f.NoRequireIssue, "no-require-issue", false, "taskgen: accept PRs without a linked issue")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the mined candidates as a JSON array")
 }
 
@@ -81,24 +76,11 @@ func newMineGitCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fc, fopt, err := mineFilter(ws, f)
+			tasks, preset, err := app.MineGit(ctx, ws, opt, f.MineOptions)
 			if err != nil {
 				return err
 			}
-			prs, err := gitmine.Mine(ctx, opt)
-			if err != nil {
-				return err
-			}
-			if fopt.Preset == "swesmith" && fc.SWESmith.MaxFileLines > 0 {
-				if err := gitmine.MeasureLines(ctx, opt.Path, prs); err != nil {
-					return err
-				}
-			}
-			tasks, err := saveCandidates(ctx, ws, prs, fc, fopt, "git", opt.Path)
-			if err != nil {
-				return err
-			}
-			return reportMined(env, tasks, f.asJSON, fmt.Sprintf("%s (%s)", opt.Path, fopt.Preset))
+			return reportMined(env, tasks, f.asJSON, fmt.Sprintf("%s (%s)", opt.Path, preset))
 		},
 	}
 	f.add(cmd)
@@ -106,76 +88,6 @@ func newMineGitCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&branch, "branch", "", "branch to walk (default: the checked-out HEAD)")
 	cmd.Flags().StringVar(&repo, "repo", "", "OWNER/NAME for task ids (default: from the origin remote)")
 	return cmd
-}
-
-// mineFilter loads the profile's [filter] and resolves the preset and the
-// linked-issue rule: flags, then curate.toml [filter], then the profile.
-func mineFilter(ws *workspace.Workspace, f mineFlags) (*filter.Config, filter.Options, error) {
-	file := ws.Config.Profile.File
-	if file != "" && !filepath.IsAbs(file) {
-		file = filepath.Join(ws.Root, file)
-	}
-	p, err := profiles.Load(ws.Config.Profile.Name, file)
-	if err != nil {
-		return nil, filter.Options{}, err
-	}
-	if err := p.Filter.Validate(); err != nil {
-		return nil, filter.Options{}, fmt.Errorf("profile %s: %w", p.Name, err)
-	}
-	opt := filter.Options{Preset: f.preset, RequireIssue: ws.Config.Filter.RequireIssue}
-	if opt.Preset == "" {
-		opt.Preset = ws.Config.Filter.Preset
-	}
-	if opt.Preset == "" {
-		opt.Preset = "taskgen"
-	}
-	switch opt.Preset {
-	case "taskgen", "swesmith", "none":
-	default:
-		return nil, opt, fmt.Errorf("--preset %q: want taskgen, swesmith or none", opt.Preset)
-	}
-	if f.noRequireIssue {
-		no := false
-		opt.RequireIssue = &no
-	}
-	return &p.Filter, opt, nil
-}
-
-// saveCandidates filters prs and upserts them. A task already built (or
-// validated) from the same commits keeps its status, dir and digest: a
-// re-mine never throws away a build.
-func saveCandidates(ctx context.Context, ws *workspace.Workspace, prs []*source.PR, fc *filter.Config, fopt filter.Options, kind, path string) ([]*pipeline.Task, error) {
-	existing, err := ws.Store.Tasks(ctx)
-	if err != nil {
-		return nil, err
-	}
-	byID := map[string]*pipeline.Task{}
-	for _, t := range existing {
-		byID[t.ID] = t
-	}
-	tasks := make([]*pipeline.Task, 0, len(prs))
-	for _, pr := range prs {
-		reasons, err := fc.Evaluate(pr, fopt)
-		if err != nil {
-			return nil, err
-		}
-		t := pr.Task(kind, path, reasons)
-		t.Extra["preset"] = fopt.Preset
-		if old := byID[t.ID]; old != nil && old.HeadCommit == t.HeadCommit && old.TaskDir != "" {
-			switch old.Status {
-			case pipeline.StatusBuilt, pipeline.StatusValid, pipeline.StatusInvalid:
-				t.Status, t.TaskDir, t.Digest = old.Status, old.TaskDir, old.Digest
-			}
-		}
-		tasks = append(tasks, t)
-	}
-	if err := app.ScoreWith(ws, tasks...); err != nil {
-		return nil, err
-	}
-	if err := ws.Store.UpsertTasks(ctx, tasks); err != nil {
-		return nil, err
-	}
-	return tasks, nil
 }
 
 func reportMined(env *Env, tasks []*pipeline.Task, asJSON bool, what string) error {

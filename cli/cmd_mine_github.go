@@ -2,16 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"curate/pipeline"
+	"curate/app"
 	"curate/pipeline/sanitize"
 	"curate/pipeline/source"
-	"curate/pipeline/source/github"
 	"curate/pipeline/source/gitmine"
 )
 
@@ -47,66 +43,17 @@ run continues where the first stopped.`,
 			if err != nil {
 				return err
 			}
-			fc, fopt, err := mineFilter(ws, f)
-			if err != nil {
-				return err
-			}
-			token, from := github.Token(ctx, os.Getenv)
-			if token == "" {
-				fmt.Fprintln(env.Err, "curate: warning: no GitHub token ($GITHUB_TOKEN or `gh auth login`): unauthenticated, 60 requests an hour")
-			} else {
-				fmt.Fprintf(env.Err, "curate: using the GitHub token from %s\n", from)
-			}
-			client, err := github.NewClient(apiURL, token)
-			if err != nil {
-				return err
-			}
-			m := &github.Miner{Client: client, Notify: func(msg string) { fmt.Fprintln(env.Err, "curate:", sanitize.Line(msg)) }}
-			owner, name, _ := strings.Cut(full, "/")
-			repo, err := m.Repository(ctx, owner, name)
-			if err != nil {
-				return err
-			}
-			key := owner + "__" + name
-			clone := filepath.Join(ws.CachePath(), "github", key+".git")
-			fmt.Fprintf(env.Err, "curate: fetching a partial clone into %s\n", clone)
-			if err := github.Clone(ctx, repo.CloneURL, clone); err != nil {
-				return err
-			}
-			progressPath := filepath.Join(ws.CachePath(), "github", key+".progress.json")
-			done, err := github.LoadProgress(progressPath)
-			if err != nil {
-				return err
-			}
-			skipped := len(done)
-			var tasks []*pipeline.Task
-			err = m.Mine(ctx, github.Options{Owner: owner, Name: name, Since: since, Limit: f.limit, Done: done}, repo, func(pr *source.PR) error {
-				if err := github.ResolveBases(ctx, clone, []*source.PR{pr}); err != nil {
-					return err
-				}
-				if fopt.Preset == "swesmith" && fc.SWESmith.MaxFileLines > 0 && pr.BaseCommit != "" {
-					if err := gitmine.MeasureLines(ctx, clone, []*source.PR{pr}); err != nil {
-						return err
-					}
-				}
-				saved, err := saveCandidates(ctx, ws, []*source.PR{pr}, fc, fopt, "github", clone)
-				if err != nil {
-					return err
-				}
-				tasks = append(tasks, saved...)
-				done[pr.Number] = true
-				return github.SaveProgress(progressPath, full, done)
+			res, err := app.MineGitHub(ctx, ws, app.GitHubMine{
+				MineOptions: f.MineOptions, Repo: full, APIURL: apiURL, Since: since, Limit: f.limit,
+				Notify: func(msg string) { fmt.Fprintln(env.Err, "curate:", sanitize.Line(msg)) },
 			})
 			if err != nil {
-				if len(tasks) > 0 {
-					fmt.Fprintf(env.Err, "curate: stopped after %d PRs; run the same command again to continue\n", len(tasks))
-				}
 				return err
 			}
-			if skipped > 0 && !f.asJSON {
-				fmt.Fprintf(env.Out, "%d PRs were mined by an earlier run (delete %s to start over)\n", skipped, progressPath)
+			if res.Skipped > 0 && !f.asJSON {
+				fmt.Fprintf(env.Out, "%d PRs were mined by an earlier run (delete %s to start over)\n", res.Skipped, res.ProgressPath)
 			}
-			return reportMined(env, tasks, f.asJSON, full+" ("+fopt.Preset+")")
+			return reportMined(env, res.Tasks, f.asJSON, full+" ("+res.Preset+")")
 		},
 	}
 	f.add(cmd)

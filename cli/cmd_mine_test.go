@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"curate/app"
 	"curate/internal/fixtures"
 	"curate/pipeline/taskdir"
 	"curate/workspace"
@@ -103,7 +104,7 @@ func TestBuildCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build: %s", errOut)
 	}
-	var res []buildResult
+	var res []app.BuildResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res) != 2 {
 		t.Fatalf("results %v: %s", err, out)
 	}

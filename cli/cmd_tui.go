@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"curate/app"
 	"curate/workspace"
 )
 
@@ -44,7 +45,7 @@ func runDefault(ctx context.Context, env *Env) error {
 		if a := strings.TrimSpace(strings.ToLower(answer)); a != "" && a != "y" && a != "yes" {
 			return err
 		}
-		root, derr := makeDemo(ctx, env, "")
+		root, derr := app.MakeDemo(ctx, env.Out, "")
 		if derr != nil {
 			return derr
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"curate/app"
 	"curate/internal/testenv"
 	"curate/pipeline"
 )
@@ -28,7 +29,7 @@ func TestValidateBuiltDemoTasks(t *testing.T) {
 	}
 	for _, df := range dockerfiles {
 		data, _ := os.ReadFile(df)
-		os.WriteFile(df, []byte(strings.Replace(string(data), "FROM "+DemoBaseImage, "FROM "+base, 1)), 0o644)
+		os.WriteFile(df, []byte(strings.Replace(string(data), "FROM "+app.DemoBaseImage, "FROM "+base, 1)), 0o644)
 	}
 	code, out, errs := cli(t, "-w", root, "validate", "--all", "--mode", "nop,oracle,gold", "--json", "--concurrency", "2")
 	var runs []pipeline.Run

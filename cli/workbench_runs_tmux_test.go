@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"curate/app"
 	"curate/internal/testenv"
 	"curate/pipeline"
 	"curate/pipeline/export"
@@ -26,8 +27,8 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 	}
 	cli := testenv.RequireDocker(t)
 	base := testenv.BaseImage(t)
-	if err := cli.ImageTag(context.Background(), base, DemoBaseImage); err != nil {
-		t.Fatalf("tag %s as %s: %v", base, DemoBaseImage, err)
+	if err := cli.ImageTag(context.Background(), base, app.DemoBaseImage); err != nil {
+		t.Fatalf("tag %s as %s: %v", base, app.DemoBaseImage, err)
 	}
 	bin, demo := buildDemo(t)
 	t.Cleanup(func() { exec.Command(bin, "-w", demo, "env", "prune").Run() })

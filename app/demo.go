@@ -1,13 +1,14 @@
-package cli
+package app
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"curate/app"
+	"curate/internal/demodata"
 	"curate/internal/fixtures"
 	"curate/pipeline"
 	"curate/pipeline/envgen"
@@ -23,11 +24,11 @@ const DemoBaseImage = "curate/base:bookworm"
 // the demo workspace, mines their merged PRs and builds every accepted
 // one into tasks/, as a curator would with `curate mine git` and
 // `curate build --accepted`.
-func demoBuild(ctx context.Context, env *Env, ws *workspace.Workspace) error {
+func demoBuild(ctx context.Context, out io.Writer, ws *workspace.Workspace) error {
 	if err := setDemoBaseImage(ws); err != nil {
 		return err
 	}
-	fc, fopt, err := mineFilter(ws, mineFlags{})
+	fc, fopt, err := MineFilter(ws, MineOptions{})
 	if err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func demoBuild(ctx context.Context, env *Env, ws *workspace.Workspace) error {
 		if err != nil {
 			return err
 		}
-		tasks, err := saveCandidates(ctx, ws, prs, fc, fopt, "git", p.Path)
+		tasks, err := SaveCandidates(ctx, ws, prs, fc, fopt, "git", p.Path)
 		if err != nil {
 			return err
 		}
@@ -55,21 +56,17 @@ func demoBuild(ctx context.Context, env *Env, ws *workspace.Workspace) error {
 			if t.Status != pipeline.StatusCandidate {
 				continue
 			}
-			res, err := envgen.Build(ctx, t, ws.TasksPath(), cfg)
+			r, err := buildOne(ctx, ws, t, cfg)
 			if err != nil {
-				return fmt.Errorf("build %s: %w", t.ID, err)
-			}
-			t.Status, t.TaskDir, t.Digest, t.Language = pipeline.StatusBuilt, res.Dir, res.Digest, res.Language
-			if err := app.ScoreWith(ws, t); err != nil {
 				return err
 			}
-			if err := ws.Store.UpsertTasks(ctx, []*pipeline.Task{t}); err != nil {
-				return err
+			if r.Status != string(pipeline.StatusBuilt) {
+				return fmt.Errorf("build %s: %s%s", t.ID, r.Error, strings.Join(r.Reasons, "; "))
 			}
 			built++
 		}
 	}
-	fmt.Fprintf(env.Out, "Demo: built %d tasks from fixture repositories in %s (FROM %s; run `curate env bootstrap` to make it)\n", built, repos, DemoBaseImage)
+	fmt.Fprintf(out, "Demo: built %d tasks from fixture repositories in %s (FROM %s; run `curate env bootstrap` to make it)\n", built, repos, DemoBaseImage)
 	return nil
 }
 
@@ -90,4 +87,42 @@ func setDemoBaseImage(ws *workspace.Workspace) error {
 	}
 	ws.Config.Docker.BaseImage = DemoBaseImage
 	return nil
+}
+
+// MakeDemo creates and fills a demo workspace in dir (a temp dir when
+// empty) and returns its root; progress goes to out.
+func MakeDemo(ctx context.Context, out io.Writer, dir string) (string, error) {
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "curate-demo-")
+		if err != nil {
+			return "", fmt.Errorf("demo: %w", err)
+		}
+		dir = tmp
+	}
+	root, err := workspace.Init(dir)
+	if err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	ws, err := workspace.Open(ctx, root)
+	if err != nil {
+		return "", err
+	}
+	defer ws.Close()
+	tasks, err := demodata.Catalog()
+	if err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	scorer, _, err := LoadScorer(ws, "") // phase, MCP score, difficulty from the profile
+	if err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	Rescore(scorer, tasks)
+	if err := ws.Store.UpsertTasks(ctx, tasks); err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	fmt.Fprintf(out, "Demo workspace %s: %d catalogue tasks\n", root, len(tasks))
+	if err := demoBuild(ctx, out, ws); err != nil {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	return root, nil
 }
