@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"curate/internal/tomlerr"
 	"curate/pipeline"
 	"curate/pipeline/query"
 	"curate/pipeline/taskdir"
@@ -94,7 +95,7 @@ func taskForDir(ctx context.Context, ws *workspace.Workspace, dir string) (*pipe
 		return nil, err
 	}
 	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, workspace.TOMLError(path, err)
+		return nil, tomlerr.Wrap(path, err)
 	}
 	id := filepath.Base(abs)
 	if doc.Task.Name != "" {
