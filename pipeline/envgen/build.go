@@ -3,9 +3,9 @@ package envgen
 import (
 	"bytes"
 	"context"
+	gitcmd "curate/internal/git"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -245,14 +245,7 @@ func show(ctx context.Context, repo, rev, path string) ([]byte, error) {
 }
 
 func gitBytes(ctx context.Context, repo string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %s", args[0], strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return gitcmd.Output(ctx, repo, args...)
 }
 
 // extraStrings reads a string list from Task.Extra, fresh ([]string) or
