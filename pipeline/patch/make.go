@@ -3,7 +3,6 @@ package patch
 import (
 	"bytes"
 	"context"
-	gitcmd "curate/internal/git"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	gitcmd "curate/internal/git"
 )
 
 // DefaultMaxFileBytes caps one changed file: a PR carrying a larger file

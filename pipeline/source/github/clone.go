@@ -2,7 +2,6 @@ package github
 
 import (
 	"context"
-	gitcmd "curate/internal/git"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"curate/internal/atomicfile"
+	gitcmd "curate/internal/git"
 	"curate/pipeline/source"
 )
 
@@ -135,9 +136,5 @@ func SaveProgress(path, repo string, done map[int]bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, data, 0o644)
 }

@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	gitcmd "curate/internal/git"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	gitcmd "curate/internal/git"
 	"curate/pipeline/source"
 )
 

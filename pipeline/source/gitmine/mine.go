@@ -3,7 +3,6 @@ package gitmine
 import (
 	"context"
 	"crypto/rand"
-	gitcmd "curate/internal/git"
 	"encoding/hex"
 	"fmt"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	gitcmd "curate/internal/git"
 	"curate/pipeline/source"
 )
 

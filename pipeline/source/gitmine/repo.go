@@ -2,13 +2,14 @@ package gitmine
 
 import (
 	"context"
-	gitcmd "curate/internal/git"
 	"errors"
 	"fmt"
 	"os"
 	"regexp"
 	"strings"
 	"time"
+
+	gitcmd "curate/internal/git"
 )
 
 // git runs git in dir and returns stdout as text.
