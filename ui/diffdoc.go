@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"curate/themes"
-	"curate/ui/unidiff"
+	"curate/pipeline/unidiff"
 )
 
 // diffDoc is a patch laid out as display rows for one mode. Rows are cheap
