@@ -159,6 +159,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.labelled(m)
 	case statusMsg:
 		a.status, a.statErr = m.text, m.err
+		if m.err && a.ctx.Log != nil {
+			a.ctx.Log.Print(m.text)
+		}
 		return a, nil
 	case dockerMsg:
 		a.ctx.Docker = dockerDown

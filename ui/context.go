@@ -6,6 +6,7 @@ package ui
 
 import (
 	"context"
+	"log"
 	"sort"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -32,6 +33,9 @@ type Context struct {
 	Mouse         bool
 	Selection     selectionInfo // the newest saved selection
 	Active        tabID         // the tab on screen, so hidden screens load lazily
+	// Log receives the errors shown in the status bar (.curate/curate.log);
+	// nil keeps them on screen only.
+	Log *log.Logger
 }
 
 // selectionInfo is what the status bar says about the newest selection.
