@@ -25,7 +25,6 @@ type App struct {
 	palette *palette
 	status  string
 	statErr bool
-	err     error
 	// probeDocker is off in tests that must not depend on an engine.
 	probeDocker bool
 	candidates  *Candidates

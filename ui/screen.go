@@ -38,23 +38,3 @@ const (
 	tabQuotas
 	tabExport
 )
-
-// placeholder is a tab the next issue fills (Runs, Quotas, Export).
-type placeholder struct {
-	ctx          *Context
-	title, about string
-	w, h         int
-}
-
-func (p *placeholder) Title() string             { return p.title }
-func (p *placeholder) Init() tea.Cmd             { return nil }
-func (p *placeholder) Update(tea.Msg) tea.Cmd    { return nil }
-func (p *placeholder) SetSize(w, h int)          { p.w, p.h = w, h }
-func (p *placeholder) Capturing() bool           { return false }
-func (p *placeholder) ShortHelp() []key.Binding  { return nil }
-func (p *placeholder) FullHelp() [][]key.Binding { return nil }
-func (p *placeholder) View() string {
-	st := p.ctx.Styles
-	body := st.Title.Render(p.title) + "\n\n" + st.Muted.Render(p.about) + "\n" + st.Muted.Render("Not built yet: the CLI commands are the way in meanwhile.")
-	return fit(body, p.w, p.h)
-}
