@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"curate/ui/components/form"
+	"curate/ui/components/frame"
+	"curate/ui/shared"
 	"fmt"
 	"strings"
 
@@ -30,12 +33,12 @@ type paletteRunMsg struct {
 }
 
 func newPalette(a *App) *palette {
-	in := newInput()
+	in := form.NewInput()
 	in.Prompt = ": "
 	in.Placeholder = "type to find an action"
 	in.Focus()
 	p := &palette{input: in}
-	for _, act := range actions {
+	for _, act := range shared.Actions() {
 		b := a.ctx.Keys.Get(act.Name)
 		keys := b.Keys()
 		if len(keys) == 0 {
@@ -74,7 +77,7 @@ func (p *palette) update(m tea.KeyMsg, a *App) tea.Cmd {
 			return nil
 		}
 		it := p.items[p.shown[p.cursor]]
-		return msgCmd(paletteRunMsg{keyMsg(it.first), it.scope})
+		return shared.MsgCmd(paletteRunMsg{shared.KeyMsg(it.first), it.scope})
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(m)
@@ -96,36 +99,10 @@ func (p *palette) view(a *App, w, h int) string {
 		it := p.items[p.shown[i]]
 		line := fmt.Sprintf("%-18s %-12s %-11s %s", it.name, it.keys, it.scope, it.help)
 		if i == p.cursor {
-			b.WriteString(st.Cursor.Render(padRight("> "+line, w)) + "\n")
+			b.WriteString(st.Cursor.Render(frame.PadRight("> "+line, w)) + "\n")
 		} else {
 			b.WriteString("  " + st.Base.Render(line) + "\n")
 		}
 	}
 	return b.String()
-}
-
-// keyMsg turns a binding's key name back into the message Bubble Tea
-// would deliver for it.
-func keyMsg(s string) tea.KeyMsg {
-	named := map[string]tea.KeyType{
-		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
-		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
-		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
-		"space": tea.KeySpace, " ": tea.KeySpace, "backspace": tea.KeyBackspace,
-		"ctrl+c": tea.KeyCtrlC, "ctrl+b": tea.KeyCtrlB, "ctrl+f": tea.KeyCtrlF, "ctrl+s": tea.KeyCtrlS,
-		"ctrl+x": tea.KeyCtrlX, "ctrl+z": tea.KeyCtrlZ, "ctrl+r": tea.KeyCtrlR, "ctrl+u": tea.KeyCtrlU, "ctrl+d": tea.KeyCtrlD,
-		"f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5, "f6": tea.KeyF6,
-	}
-	if t, ok := named[s]; ok {
-		if t == tea.KeySpace {
-			return tea.KeyMsg{Type: t, Runes: []rune{' '}}
-		}
-		return tea.KeyMsg{Type: t}
-	}
-	if strings.HasPrefix(s, "alt+") {
-		k := keyMsg(strings.TrimPrefix(s, "alt+"))
-		k.Alt = true
-		return k
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }

@@ -1,0 +1,101 @@
+package uitest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"curate/pipeline/validate"
+	"curate/ui/shared"
+)
+
+// ScriptRunner is a validate.Runner that prints a scripted log instead of
+// running containers (the Docker engine has its own tests). NOP scores 0
+// and the oracle 1, unless nopReward says otherwise. When gate is set, it
+// prints lines[:pauseAt], then waits for gate (or cancellation) before the
+// rest.
+type ScriptRunner struct {
+	Lines     []string
+	Every     time.Duration
+	NopReward string
+	PauseAt   int
+	Gate      chan struct{}
+	Execs     atomic.Int32
+}
+
+func (r *ScriptRunner) Host() string { return "script" }
+
+func (r *ScriptRunner) Image(ctx context.Context, dir string, out io.Writer) (string, bool, error) {
+	fmt.Fprintln(out, "Step 1/1 : FROM curate/base:bookworm")
+	return "script:image", false, nil
+}
+
+func (r *ScriptRunner) Exec(ctx context.Context, spec validate.ExecSpec, out validate.Output) (*validate.ExecResult, error) {
+	r.Execs.Add(1)
+	for i, l := range r.Lines {
+		if r.Gate != nil && i == r.PauseAt {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-r.Gate:
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		fmt.Fprintln(out.Stdout, l)
+		if r.Every > 0 {
+			time.Sleep(r.Every)
+		}
+	}
+	reward := "1"
+	if !spec.Oracle {
+		reward = "0"
+		if r.NopReward != "" {
+			reward = r.NopReward
+		}
+	}
+	return &validate.ExecResult{RewardText: []byte(reward), HasText: true, TestExit: 1, ExitCode: 0, Container: "script"}, nil
+}
+
+// ScriptServices validates with r alone, logs in logDir.
+func ScriptServices(r validate.Runner, logDir string) *shared.Services {
+	return &shared.Services{
+		Runners: func(context.Context) ([]validate.Runner, func(), error) {
+			return []validate.Runner{r}, func() {}, nil
+		},
+		Concurrency: 1,
+		LogDir:      logDir,
+	}
+}
+
+// Numbered makes n log lines; line 40 (1-based) is an error.
+func Numbered(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("test line %04d", i+1)
+		if i == 39 {
+			out[i] = "E   AssertionError: assert 0 == 0.5"
+		}
+	}
+	return out
+}
+
+// CompleteTaskDir adds what the fixture lacks to be a Harbor task dir.
+func CompleteTaskDir(t *testing.T, dir string) {
+	t.Helper()
+	for name, text := range map[string]string{
+		"task.toml":              "schema_version = \"1.0\"\n[task]\nname = \"acme/fixture-calc\"\n[verifier]\ntimeout_sec = 60\n",
+		"environment/Dockerfile": "FROM curate/base:bookworm\n",
+		"solution/solve.sh":      "#!/bin/bash\ncd /app && patch -p1 < /solution/fix.patch\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
