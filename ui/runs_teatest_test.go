@@ -24,13 +24,15 @@ func TestProgramValidationFollowPauseCancel(t *testing.T) {
 	ws := uitest.Workspace(t)
 	uitest.CompleteTaskDir(t, ws.Root+"/tasks/fixture-calc")
 	c := uitest.Context(t, "dark", ws)
-	c.Name, c.CurrentID, c.Mouse = "teatest", "fixture-calc", false
+	c.Name, c.Mouse = "teatest", false
 	a := New(Options{Context: c, Services: uitest.ScriptServices(r, ws.RunsPath())})
 	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(160, 45))
 	t.Cleanup(func() { tm.Quit() })
 	waitFor(t, tm.Output(), "26/26 tasks")
 
-	send(tm, "tab", "tab", "tab", "v")
+	send(tm, "/")
+	tm.Type("fixture")
+	send(tm, "enter", "tab", "tab", "tab", "v")
 	waitFor(t, tm.Output(), "Start a validation")
 	send(tm, "down", "right", "enter") // nop only
 	waitFor(t, tm.Output(), "test line 0060")

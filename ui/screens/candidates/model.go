@@ -285,21 +285,9 @@ func subsequence(pat, hay string) bool {
 
 func (s *Model) clamp() { s.scroll.MoveTo(s.scroll.Cursor, len(s.rows), s.tableRows()) }
 
-// moveTo sets the cursor and tells the other screens which task is current.
-func (s *Model) moveTo(i int) tea.Cmd {
-	before := s.current()
-	s.scroll.MoveTo(i, len(s.rows), s.tableRows())
-	if t := s.current(); t != nil && t != before {
-		s.ctx.CurrentID = t.ID
-		return shared.MsgCmd(shared.CurrentMsg{ID: t.ID})
-	}
-	return nil
-}
+// moveTo sets the cursor (Update tells the other screens).
+func (s *Model) moveTo(i int) { s.scroll.MoveTo(i, len(s.rows), s.tableRows()) }
 
-// step moves the cursor (labelling moves on to the next task).
-func (s *Model) step(delta int) tea.Cmd {
-	return s.moveTo(s.scroll.Cursor + delta)
-}
 
 // targets are the ids a bulk action applies to: the marked tasks, else
 // every task the filter shows.

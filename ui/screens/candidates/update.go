@@ -12,17 +12,27 @@ import (
 )
 
 // Update handles keys, mouse and the catalogue changing under the table,
-// then publishes what the table shows.
+// then publishes what the table shows and, when the task under the cursor
+// changed (a move, a filter, a sort), tells the other screens: every
+// action acts on the task under the cursor.
 func (s *Model) Update(msg tea.Msg) tea.Cmd {
 	cmd := s.update(msg)
 	s.publish()
-	return cmd
+	id := ""
+	if t := s.current(); t != nil {
+		id = t.ID
+	}
+	if id == s.ctx.CurrentID {
+		return cmd
+	}
+	s.ctx.CurrentID = id
+	return tea.Batch(cmd, shared.MsgCmd(shared.CurrentMsg{ID: id}))
 }
 
 func (s *Model) update(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
 	case shared.StepTaskMsg:
-		return s.step(m.Delta)
+		s.moveTo(s.scroll.Cursor + m.Delta)
 	case shared.CatalogChangedMsg:
 		if len(m.IDs) == 0 || len(s.order) != len(s.ctx.Catalog.Tasks) {
 			s.hay = nil
@@ -39,9 +49,6 @@ func (s *Model) update(msg tea.Msg) tea.Cmd {
 			}
 			s.prevText = "\x00"
 			s.refilter()
-		}
-		if t := s.current(); t != nil && s.ctx.CurrentID == "" {
-			s.ctx.CurrentID = t.ID
 		}
 		return nil
 	case viewsMsg:
@@ -64,10 +71,10 @@ func (s *Model) mouse(m tea.MouseMsg) tea.Cmd {
 	switch {
 	case m.Button == tea.MouseButtonWheelUp:
 		s.scroll.ScrollBy(-3, len(s.rows), s.tableRows())
-		return s.moveTo(min(s.scroll.Cursor, s.scroll.Offset+s.tableRows()-1))
+		s.moveTo(min(s.scroll.Cursor, s.scroll.Offset+s.tableRows()-1))
 	case m.Button == tea.MouseButtonWheelDown:
 		s.scroll.ScrollBy(3, len(s.rows), s.tableRows())
-		return s.moveTo(max(s.scroll.Cursor, s.scroll.Offset))
+		s.moveTo(max(s.scroll.Cursor, s.scroll.Offset))
 	case m.Button == tea.MouseButtonLeft && m.Action == tea.MouseActionPress && m.Y == 1:
 		// A click on a column title sorts by it; a second click reverses.
 		if ci := s.columnAt(m.X); ci >= 0 {
@@ -81,7 +88,7 @@ func (s *Model) mouse(m tea.MouseMsg) tea.Cmd {
 	case m.Button == tea.MouseButtonLeft && m.Action == tea.MouseActionPress:
 		row := m.Y - 2 // filter line and header
 		if row >= 0 && row < s.tableRows() && s.scroll.Offset+row < len(s.rows) {
-			return s.moveTo(s.scroll.Offset + row)
+			s.moveTo(s.scroll.Offset + row)
 		}
 	}
 	return nil
@@ -120,17 +127,17 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 	page := s.tableRows()
 	switch {
 	case k.Is(m, "up"):
-		return s.moveTo(s.scroll.Cursor - 1)
+		s.moveTo(s.scroll.Cursor - 1)
 	case k.Is(m, "down"):
-		return s.moveTo(s.scroll.Cursor + 1)
+		s.moveTo(s.scroll.Cursor + 1)
 	case k.Is(m, "page_up"):
-		return s.moveTo(s.scroll.Cursor - page)
+		s.moveTo(s.scroll.Cursor - page)
 	case k.Is(m, "page_down"):
-		return s.moveTo(s.scroll.Cursor + page)
+		s.moveTo(s.scroll.Cursor + page)
 	case k.Is(m, "top"):
-		return s.moveTo(0)
+		s.moveTo(0)
 	case k.Is(m, "bottom"):
-		return s.moveTo(len(s.rows) - 1)
+		s.moveTo(len(s.rows) - 1)
 	case k.Is(m, "open"):
 		if t := s.current(); t != nil {
 			return shared.MsgCmd(shared.OpenTaskMsg{ID: t.ID, Tab: shared.TabTask})
@@ -163,7 +170,7 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 			} else {
 				s.marked[t.ID] = true
 			}
-			return s.moveTo(s.scroll.Cursor + 1)
+			s.moveTo(s.scroll.Cursor + 1)
 		}
 	case k.Is(m, "mark_all"):
 		if len(s.marked) > 0 {
