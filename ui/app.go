@@ -33,6 +33,10 @@ type App struct {
 	palette *palette
 	status  string
 	statErr bool
+	// statusSeq numbers status lines; one expires only if no newer one
+	// replaced it. statusTTL 0 keeps lines until replaced (tests).
+	statusSeq int
+	statusTTL time.Duration
 	// probeDocker is off in tests that must not depend on an engine.
 	probeDocker bool
 	runs        *runs.Model // stopped on exit
@@ -55,7 +59,7 @@ func New(o Options) *App {
 	if c.Actor == "" {
 		c.Actor = "unknown"
 	}
-	a := &App{ctx: c, probeDocker: o.ProbeDocker}
+	a := &App{ctx: c, probeDocker: o.ProbeDocker, statusTTL: statusTTL}
 	if o.Catalog != nil {
 		c.Catalog = o.Catalog
 	}
@@ -144,8 +148,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.ctx.Jobs = max(a.ctx.Jobs-1, 0)
 		return a.Update(m.Inner)
 	case shared.CatalogMsg:
+		var expire tea.Cmd
 		if m.Err != nil {
-			a.status, a.statErr = "load tasks: "+m.Err.Error(), true
+			expire = a.setStatus("load tasks: "+m.Err.Error(), true)
 		}
 		if m.Catalog != nil {
 			a.ctx.Catalog, a.ctx.Selection = m.Catalog, m.Selection
@@ -154,11 +159,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				a.ctx.CurrentID = firstID(m.Catalog)
 			}
 		}
-		return a, a.broadcast(shared.CatalogChangedMsg{})
+		return a, tea.Batch(expire, a.broadcast(shared.CatalogChangedMsg{}))
 	case shared.LabelledMsg:
 		return a, a.labelled(m)
 	case shared.StatusMsg:
-		a.status, a.statErr = m.Text, m.Err
+		return a, a.setStatus(m.Text, m.Err)
+	case statusExpiredMsg:
+		if int(m) == a.statusSeq {
+			a.status, a.statErr = "", false
+		}
 		return a, nil
 	case shared.SolvedMsg:
 		return a, a.broadcast(m)
@@ -205,18 +214,34 @@ func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (a *App) labelled(m shared.LabelledMsg) tea.Cmd {
-	if m.Err != nil {
-		a.status, a.statErr = m.What+": "+m.Err.Error(), true
+// statusTTL is how long a status line stays: on a narrow terminal it
+// takes the place of the counts, which must come back.
+const statusTTL = 6 * time.Second
+
+type statusExpiredMsg int
+
+// setStatus shows a line in the status bar until it expires.
+func (a *App) setStatus(text string, isErr bool) tea.Cmd {
+	a.status, a.statErr = text, isErr
+	a.statusSeq++
+	if a.statusTTL <= 0 || text == "" {
 		return nil
 	}
+	seq := a.statusSeq
+	return tea.Tick(a.statusTTL, func(time.Time) tea.Msg { return statusExpiredMsg(seq) })
+}
+
+func (a *App) labelled(m shared.LabelledMsg) tea.Cmd {
+	if m.Err != nil {
+		return a.setStatus(m.What+": "+m.Err.Error(), true)
+	}
 	a.ctx.Catalog.Replace(m.Tasks)
-	a.status, a.statErr = describeEvents(m.What, m.Events), false
+	expire := a.setStatus(describeEvents(m.What, m.Events), false)
 	ids := make([]string, 0, len(m.Tasks))
 	for _, t := range m.Tasks {
 		ids = append(ids, t.ID)
 	}
-	return a.broadcast(shared.CatalogChangedMsg{IDs: ids})
+	return tea.Batch(expire, a.broadcast(shared.CatalogChangedMsg{IDs: ids}))
 }
 
 func describeEvents(what string, evs []pipeline.Event) string {
@@ -300,11 +325,9 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 	case k.Is(m, "mouse"):
 		a.ctx.Mouse = !a.ctx.Mouse
 		if a.ctx.Mouse {
-			a.status = "mouse on"
-			return tea.EnableMouseCellMotion
+			return tea.Batch(a.setStatus("mouse on", false), tea.EnableMouseCellMotion)
 		}
-		a.status = "mouse off (terminal selection works again)"
-		return tea.DisableMouse
+		return tea.Batch(a.setStatus("mouse off (terminal selection works again)", false), tea.DisableMouse)
 	}
 	if k.Is(m, "back") && a.active != shared.TabCandidates {
 		if cmd := scr.Update(m); cmd != nil {
@@ -452,8 +475,8 @@ func (a *App) helpView(w, h int) string {
 	k := a.ctx.Keys
 	scr := a.screens[a.active]
 	groups := append([][]key.Binding{k.List("quit", "help", "palette", "next_tab", "prev_tab", "undo", "redo", "mouse", "back")}, scr.FullHelp()...)
+	title := frame.Truncate(st.Title.Render("Keys: "+scr.Title())+st.Muted.Render("   (? or esc closes; rebind in curate.toml [ui.keys])"), w)
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Keys: "+scr.Title()) + st.Muted.Render("   (? or esc closes; rebind in curate.toml [ui.keys])") + "\n\n")
 	for _, g := range groups {
 		for _, kb := range g {
 			if !kb.Enabled() {
@@ -464,7 +487,8 @@ func (a *App) helpView(w, h int) string {
 		}
 		b.WriteString("\n")
 	}
-	return frame.Columns(strings.TrimRight(b.String(), "\n"), w, h)
+	// The title stays on its own row; only the keys flow into columns.
+	return title + "\n\n" + frame.Columns(strings.TrimRight(b.String(), "\n"), w, max(h-2, 1))
 }
 
 // Run starts the program; opts are tea options (alt screen, mouse).

@@ -213,3 +213,27 @@ func TestCandidatesEmptyStates(t *testing.T) {
 		t.Errorf("while loading:\n%s", v)
 	}
 }
+
+// At 80 columns a status line takes the place of the counts; it expires
+// and the counts come back.
+func TestStatusLineExpires(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 80, 20)
+	bar := func() string { lines := strings.Split(plain(a.View()), "\n"); return lines[len(lines)-1] }
+	if !strings.Contains(bar(), "26/26") {
+		t.Fatalf("no counts: %q", bar())
+	}
+	a.statusTTL = time.Minute
+	_, expire := a.Update(shared.StatusMsg{Text: "label: fixture-calc difficulty ∅ → very_hard · u undoes"})
+	if expire == nil || !strings.Contains(bar(), "very_hard") || strings.Contains(bar(), "26/26") {
+		t.Fatalf("the line did not replace the counts (or sets no timer): %q", bar())
+	}
+	a.Update(shared.StatusMsg{Text: "undo: fixture-calc difficulty very_hard → ∅ · U redoes"})
+	a.Update(statusExpiredMsg(a.statusSeq - 1)) // the first line's timer: a newer line stays
+	if !strings.Contains(bar(), "U redoes") {
+		t.Fatalf("an old timer cleared a newer line: %q", bar())
+	}
+	a.Update(statusExpiredMsg(a.statusSeq))
+	if b := bar(); !strings.Contains(b, "26/26") || strings.Contains(b, "redoes") {
+		t.Errorf("counts did not come back: %q", b)
+	}
+}

@@ -22,6 +22,20 @@ func Truncate(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
+// TruncateMiddle cuts a plain string to w cells by dropping its middle,
+// so values that share a long prefix stay apart ("Implem…(feature)").
+func TruncateMiddle(s string, w int) string {
+	n := ansi.StringWidth(s)
+	if n <= w {
+		return s
+	}
+	if w < 3 {
+		return Truncate(s, w)
+	}
+	tail := (w - 1) / 2
+	return ansi.Truncate(s, w-1-tail, "") + "…" + ansi.TruncateLeft(s, n-tail, "")
+}
+
 // PadRight pads a plain or styled string to exactly w cells.
 func PadRight(s string, w int) string {
 	n := ansi.StringWidth(s)

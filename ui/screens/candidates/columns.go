@@ -64,24 +64,6 @@ func flags(t *pipeline.Task, c *shared.Catalog) string {
 	return s
 }
 
-func shortPhase(p string) string {
-	switch p {
-	case "":
-		return "-"
-	case "Implementation (feature)":
-		return "Impl (feature)"
-	case "Implementation (bug fix)":
-		return "Impl (bug fix)"
-	case "Implementation (refactoring)":
-		return "Impl (refactor)"
-	case "Requirements & Discovery":
-		return "Requirements"
-	case "Architecture & Design":
-		return "Architecture"
-	}
-	return p
-}
-
 func intCell(v int) string {
 	if v == 0 {
 		return "-"
@@ -103,7 +85,7 @@ var tableColumns = []column{
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return frame.CleanLine(t.Language) },
 		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return strings.Compare(a.Language, b.Language) }},
 	{title: "PHASE", width: 15, prio: 3,
-		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return shortPhase(frame.CleanLine(t.Phase())) },
+		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return shared.ShortPhase(frame.CleanLine(t.Phase())) },
 		cmp: func(a, b *pipeline.Task, _ *shared.Catalog) int {
 			return cmp.Compare(pipeline.PhaseRank(a.Phase()), pipeline.PhaseRank(b.Phase()))
 		}},

@@ -37,6 +37,10 @@ func TestDiffScreenPatchesAndViews(t *testing.T) {
 	if s.kind != patchTests || len(s.doc.Files()) != 2 || s.doc.Files()[0].Name() != "tests/test.sh" {
 		t.Fatalf("t: %+v", s.doc.Files())
 	}
+	// tests/ files show as added files; each hunk header counts its lines.
+	if v := uitest.Plain(s.View()); !strings.Contains(v, "@@ -0,0 +1,") || strings.Contains(v, "+1,0 @@") {
+		t.Errorf("hunk header of an added file:\n%s", v)
+	}
 	a.Press(t, "F", "S")
 	if !s.sideBySide || !strings.Contains(uitest.Plain(s.View()), "side by side") {
 		t.Fatal("S did not switch to side by side")

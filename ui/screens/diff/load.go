@@ -133,7 +133,7 @@ func testsAsPatch(dir string) *patchSet {
 		}
 		text := strings.TrimSuffix(string(data), "\n")
 		lines := strings.Split(text, "\n")
-		h := unidiff.Hunk{OldStart: 0, NewStart: 1}
+		h := unidiff.Hunk{OldStart: 0, NewStart: 1, NewLines: len(lines)}
 		for i, l := range lines {
 			h.Lines = append(h.Lines, unidiff.Line{Kind: unidiff.Added, Text: l, NewNo: i + 1})
 		}

@@ -7,6 +7,9 @@ import (
 	"curate/pipeline/sanitize"
 	"curate/ui/components/frame"
 	"curate/ui/components/scroller"
+	"curate/ui/shared"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // columns of a quota row: dimension, value, the bar (what is left), then
@@ -114,6 +117,14 @@ func (s *Model) rowView(i int, scale map[string]int) string {
 	}
 	if val == "" {
 		val = "(none)"
+	}
+	if vw := s.valueWidth(); ansi.StringWidth(val) > vw {
+		// Keep values apart that share a long prefix (three phases
+		// start "Implementation").
+		if dim == "sdlc_phase" {
+			val = shared.ShortPhase(val)
+		}
+		val = frame.TruncateMiddle(val, vw)
 	}
 	cells := []string{"", "", ""}
 	met := true
