@@ -288,7 +288,6 @@ func (s *Model) clamp() { s.scroll.MoveTo(s.scroll.Cursor, len(s.rows), s.tableR
 // moveTo sets the cursor (Update tells the other screens).
 func (s *Model) moveTo(i int) { s.scroll.MoveTo(i, len(s.rows), s.tableRows()) }
 
-
 // targets are the ids a bulk action applies to: the marked tasks, else
 // every task the filter shows.
 func (s *Model) targets() []string {
