@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -40,6 +41,7 @@ type App struct {
 	// probeDocker is off in tests that must not depend on an engine.
 	probeDocker bool
 	runs        *runs.Model // stopped on exit
+	quitting    quitChoice
 }
 
 // Options configure a new App.
@@ -277,6 +279,9 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	k := a.ctx.Keys
+	if a.quitting == quitAsking {
+		return a.quitKey(m)
+	}
 	if a.palette != nil {
 		return a.palette.update(m, a)
 	}
@@ -289,7 +294,7 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 	scr := a.screens[a.active]
 	if scr.Capturing() {
 		if m.Type == tea.KeyCtrlC {
-			return tea.Quit
+			return a.quit()
 		}
 		return scr.Update(m)
 	}
@@ -298,7 +303,7 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case k.Is(m, "quit"):
-		return tea.Quit
+		return a.quit()
 	case k.Is(m, "help"):
 		a.help = true
 		return nil
@@ -389,6 +394,8 @@ func (a *App) View() string {
 	}
 	body := ""
 	switch {
+	case a.quitting == quitAsking:
+		body = a.quitView(w)
 	case a.palette != nil:
 		body = a.palette.view(a, w, h-2)
 	case a.help:
@@ -495,6 +502,10 @@ func (a *App) helpView(w, h int) string {
 func Run(a *App, opts ...tea.ProgramOption) error {
 	p := tea.NewProgram(a, opts...)
 	_, err := p.Run()
-	a.runs.Shutdown()
+	if a.quitting == quitKeepRuns {
+		a.runs.Finish(os.Stderr)
+	} else {
+		a.runs.Shutdown()
+	}
 	return err
 }

@@ -5,15 +5,19 @@ package runs
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"curate/pipeline"
+	"curate/pipeline/sanitize"
 	"curate/pipeline/validate"
 	"curate/pipeline/validate/logstream"
 	"curate/ui/components/form"
@@ -520,6 +524,32 @@ func (s *Model) Shutdown() {
 		b.cancel()
 		for range b.events { // drain until the validator returns
 		}
+	}
+}
+
+// Finish lets every batch run to its end (the curator quit and chose to
+// keep the runs), saying on out what finishes; an interrupt or SIGTERM
+// cancels what is left.
+func (s *Model) Finish(out io.Writer) {
+	if len(s.batches) == 0 {
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(out, "curate: finishing %d validation batch(es); ctrl+c cancels them\n", len(s.batches))
+	for _, b := range s.batches {
+		cancel := context.AfterFunc(ctx, b.cancel)
+		for m := range b.events {
+			switch m := m.(type) {
+			case runDoneMsg:
+				fmt.Fprintf(out, "  %s %s %s: %s\n", m.run.ID, sanitize.Line(m.run.TaskID), m.run.Mode, m.run.Outcome)
+			case batchDoneMsg:
+				if m.err != nil {
+					fmt.Fprintf(out, "curate: validate: %v\n", m.err)
+				}
+			}
+		}
+		cancel()
 	}
 }
 
