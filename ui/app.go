@@ -13,7 +13,6 @@ import (
 	"github.com/docker/docker/client"
 
 	"curate/pipeline"
-	"curate/pipeline/sanitize"
 	"curate/ui/components/frame"
 	"curate/ui/screens/candidates"
 	"curate/ui/screens/diff"
@@ -258,7 +257,7 @@ func describeEvents(what string, evs []pipeline.Event) string {
 	if nw == "" {
 		nw = "∅"
 	}
-	s := fmt.Sprintf("%s: %s %s %s → %s", what, sanitize.Line(e.TaskID), e.Field, sanitize.Line(old), sanitize.Line(nw))
+	s := fmt.Sprintf("%s: %s %s %s → %s", what, frame.CleanLine(e.TaskID), e.Field, frame.CleanLine(old), frame.CleanLine(nw))
 	if len(evs) > 1 {
 		s += fmt.Sprintf(" (+%d more)", len(evs)-1)
 	}
@@ -453,7 +452,7 @@ func (a *App) statusBar(w int) string {
 		counts = fmt.Sprintf(" · %d/%d · mk %d · pin %d · excl %d · %s · jobs %d", shown, total, marked, pinned, excluded, sel, c.Jobs)
 	}
 	// Docker first: it must not be cut off on a narrow terminal.
-	head := st.StatusKey.Render(sanitize.Line(name)) + docker
+	head := st.StatusKey.Render(frame.CleanLine(name)) + docker
 	if p := c.Long.Text(); p != "" { // long work first: it must stay visible
 		head += st.StatusOK.Render(" " + p)
 	}
@@ -464,7 +463,7 @@ func (a *App) statusBar(w int) string {
 		if a.statErr {
 			style = st.StatusBad
 		}
-		m := style.Render("  " + sanitize.Line(msg))
+		m := style.Render("  " + frame.CleanLine(msg))
 		if lipgloss.Width(left)+lipgloss.Width(m) > w {
 			left = head // the answer to what the curator just did comes first
 		}

@@ -31,7 +31,10 @@ type Doc struct {
 	hscroll int // cells of code hidden on the left (long lines)
 	styles  *themes.Styles
 	cache   map[int]string
-	lexers  map[int]chroma.Lexer
+	// examined counts the bytes of lines rendering looked at (tests check
+	// it is bounded by the rows shown, not by the lines' length).
+	examined int
+	lexers   map[int]chroma.Lexer
 	// paints of the gutter and markers, drawn on every line
 	lineNo, plus, minus themes.Paint
 }
@@ -216,7 +219,13 @@ func (d *Doc) half(fi int, l, other *unidiff.Line, old bool, w int) string {
 // code renders marker and text of a line, highlighted for its file type,
 // with the words that differ from its partner line marked.
 func (d *Doc) code(fi int, l, partner *unidiff.Line, w int) string {
-	text := displayText(l.Text)
+	// The row shows at most hscroll+w cells of the line: look at no more of
+	// it than those cells can take (a cell is at most 4 bytes; the margin
+	// keeps the "…" of a cut line), so a line of megabytes costs a frame
+	// what a short one does.
+	limit := (d.hscroll+w)*4 + 64
+	text := displayText(frame.CutBytes(l.Text, limit))
+	d.examined += len(text)
 	marker := " "
 	switch l.Kind {
 	case unidiff.Added:
@@ -226,7 +235,9 @@ func (d *Doc) code(fi int, l, partner *unidiff.Line, w int) string {
 	}
 	from, to := 0, 0
 	if partner != nil && partner.Kind != l.Kind {
-		from, to = changedSpan(text, displayText(partner.Text))
+		other := displayText(frame.CutBytes(partner.Text, limit))
+		d.examined += len(other)
+		from, to = changedSpan(text, other)
 	}
 	if d.hscroll > 0 {
 		// Scrolled right: drop the first cells, shifting the changed span.

@@ -3,7 +3,10 @@ package diffview
 import (
 	"curate/ui/uitest"
 	"curate/ui/unidiff"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestChangedSpan(t *testing.T) {
@@ -53,5 +56,33 @@ func TestSideBySidePairsChangedLines(t *testing.T) {
 	}
 	if !found {
 		t.Error("no paired row in side-by-side")
+	}
+}
+
+// A 10 MB one-line change renders like a short one: the rows on screen
+// look at a bounded prefix of each line, wherever the view is scrolled.
+func TestHugeLineRenderIsBounded(t *testing.T) {
+	line := strings.Repeat("x = compute(a, b) + ", 10<<20/20)
+	patch := "--- a/big.go\n+++ b/big.go\n@@ -1 +1 @@\n-" + line + "\n+" + line + "y\n"
+	files, err := unidiff.Parse("big.patch", patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const w = 160
+	for _, side := range []bool{false, true} {
+		d := New(files, side, w, uitest.Styles(t, "dark"))
+		for _, h := range []int{0, 5000} {
+			d.SetHScroll(h)
+			d.examined = 0
+			for i := 0; i < d.Len(); i++ {
+				if got := ansi.StringWidth(d.Render(i)); got > w {
+					t.Errorf("side by side %v, hscroll %d: row %d is %d cells wide", side, h, i, got)
+				}
+			}
+			// Two code rows (each with its partner), each at most (h+w)*4+64 bytes.
+			if limit := 4 * ((h+w)*4 + 64); d.examined > limit {
+				t.Errorf("side by side %v, hscroll %d: rendering looked at %d bytes, more than %d", side, h, d.examined, limit)
+			}
+		}
 	}
 }

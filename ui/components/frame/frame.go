@@ -4,6 +4,7 @@ package frame
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -101,13 +102,35 @@ func Columns(text string, w, h int) string {
 	return b.String()
 }
 
+// LineCap bounds the bytes of one line CleanLine looks at: no row is
+// wider than a few hundred cells, and a line of megabytes must cost a
+// frame no more than a short one.
+const LineCap = 16 << 10
+
 // CleanLine makes untrusted text one safe line (no control sequences, no
-// line breaks); safe text is returned as is, without copying.
+// line breaks, at most LineCap bytes); safe text is returned as is,
+// without copying.
 func CleanLine(s string) string {
+	if len(s) > LineCap {
+		s = CutBytes(s, LineCap) + "…"
+	}
 	if sanitize.Safe(s) && !strings.ContainsAny(s, "\n\t") {
 		return s
 	}
 	return sanitize.Line(s)
+}
+
+// CutBytes is the longest prefix of s of at most n bytes that does not
+// split a UTF-8 sequence.
+func CutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n = max(n, 0)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // MiniBar is a w-cell progress bar.

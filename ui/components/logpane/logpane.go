@@ -136,14 +136,14 @@ func (p *Pane) Render(mark func(string) string) []string {
 	if !p.Wrap {
 		top := p.Top()
 		for i := top; i < p.Total && len(out) < p.h; i++ {
-			out = append(out, p.highlight(frame.Truncate(p.Line(i), p.w), mark))
+			out = append(out, p.highlight(frame.Truncate(frame.CutBytes(p.Line(i), 4*p.w+64), p.w), mark))
 		}
 		return out
 	}
 	if p.Follow { // fill from the bottom up
 		var rows []string
 		for i := p.Total - 1; i >= p.first() && len(rows) < p.h; i-- {
-			w := wrapRows(p.Line(i), p.w)
+			w := wrapRows(p.Line(i), p.w, p.h)
 			for j := len(w) - 1; j >= 0 && len(rows) < p.h; j-- {
 				rows = append(rows, p.highlight(w[j], mark))
 			}
@@ -154,7 +154,7 @@ func (p *Pane) Render(mark func(string) string) []string {
 		return rows
 	}
 	for i := p.top; i < p.Total && len(out) < p.h; i++ {
-		for _, r := range wrapRows(p.Line(i), p.w) {
+		for _, r := range wrapRows(p.Line(i), p.w, p.h) {
 			if len(out) < p.h {
 				out = append(out, p.highlight(r, mark))
 			}
@@ -175,12 +175,15 @@ func (p *Pane) highlight(s string, mark func(string) string) string {
 	return s[:i] + mark(s[i:j]) + s[j:]
 }
 
-// wrapRows cuts a plain line into rows of w cells.
-func wrapRows(s string, w int) []string {
+// wrapRows cuts a plain line into rows of w cells, at most h of them: a
+// pane never shows more, so a line of megabytes costs what a screenful does.
+func wrapRows(s string, w, h int) []string {
+	s = frame.CutBytes(s, h*(4*w)+64)
 	if ansi.StringWidth(s) <= w {
 		return []string{s}
 	}
-	return strings.Split(ansi.Hardwrap(s, w, true), "\n")
+	rows := strings.Split(ansi.Hardwrap(s, w, true), "\n")
+	return rows[:min(len(rows), h)]
 }
 
 // Held is the number of lines in memory.

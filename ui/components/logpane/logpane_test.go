@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func paneWith(n, w, h int) *Pane {
@@ -71,5 +73,26 @@ func TestLogPaneWrapAndHighlight(t *testing.T) {
 	p.Query = "hor"
 	if got := p.Render(func(s string) string { return "[" + s + "]" })[0]; got != "s[hor]t" {
 		t.Errorf("highlight %q", got)
+	}
+}
+
+func TestHugeLineRendersAScreenful(t *testing.T) {
+	p := New()
+	p.SetSize(80, 10)
+	p.Append([]string{"short", strings.Repeat("y", 10<<20), "after"}, 0)
+	for _, wrap := range []bool{false, true} {
+		p.Wrap = wrap
+		rows := p.Render(nil)
+		if len(rows) > 10 {
+			t.Errorf("wrap %v: %d rows", wrap, len(rows))
+		}
+		for i, r := range rows {
+			if ansi.StringWidth(r) > 80 {
+				t.Errorf("wrap %v: row %d is %d cells", wrap, i, ansi.StringWidth(r))
+			}
+		}
+	}
+	if rows := wrapRows(strings.Repeat("z", 10<<20), 80, 10); len(rows) != 10 {
+		t.Errorf("a 10 MB line wraps into %d rows for a 10-row pane", len(rows))
 	}
 }

@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"curate/pipeline/sanitize"
 	"curate/ui/components/diffview"
 	"curate/ui/components/frame"
 	"curate/ui/components/scroller"
@@ -349,7 +348,7 @@ func (s *Model) fileList(w, h int) []string {
 	for i := start; i < len(files) && len(out) < h; i++ {
 		f := &files[i]
 		counts := fmt.Sprintf(" +%d -%d", f.Added, f.Removed)
-		name := sanitize.Line(f.Name())
+		name := frame.CleanLine(f.Name())
 		room := w - len(counts) - 2
 		if ansi.StringWidth(name) > room && room > 1 {
 			// Keep the end of the path: the file name says most.

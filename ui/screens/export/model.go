@@ -327,13 +327,13 @@ func (s *Model) View() string {
 	if s.editing {
 		b.WriteString("  " + s.input.View() + "\n")
 	} else {
-		b.WriteString("  Destination: " + st.Accent.Render(sanitize.Line(s.shown(s.dest))) + st.Muted.Render("  (o edits)") + "\n")
+		b.WriteString("  Destination: " + st.Accent.Render(frame.CleanLine(s.shown(s.dest))) + st.Muted.Render("  (o edits)") + "\n")
 	}
 	switch {
 	case s.job != nil:
 		b.WriteString(fmt.Sprintf("  Exporting %s  %s %d/%d", s.name, frame.MiniBar(s.job.Done, s.job.Total, 20), s.job.Done, s.job.Total) + "\n")
 	case s.errText != "":
-		b.WriteString(st.Bad.Render("  "+sanitize.Line(s.errText)) + "\n")
+		b.WriteString(st.Bad.Render("  "+frame.CleanLine(s.errText)) + "\n")
 	default:
 		b.WriteString(st.Muted.Render("  space chooses a format · ←/→ moves · X exports (saves the solve as a selection first) · p re-renders the preview") + "\n")
 	}
@@ -346,14 +346,14 @@ func (s *Model) View() string {
 		if len(w.Skipped) > 0 {
 			msg += fmt.Sprintf(" (%d without a task dir left out)", len(w.Skipped))
 		}
-		b.WriteString(st.Good.Render(sanitize.Line(msg)) + "\n")
+		b.WriteString(st.Good.Render(frame.CleanLine(msg)) + "\n")
 	}
 	b.WriteString(st.Header.Render(frame.PadRight(" Preview: "+export.ReportFile+"  (↑/↓ scroll)", s.w)) + "\n")
 	used := strings.Count(b.String(), "\n")
 	text, ok := s.preview[s.previewKey()]
 	switch {
 	case s.previewErr != "":
-		b.WriteString(st.Error.Render(sanitize.Line(s.previewErr)))
+		b.WriteString(st.Error.Render(frame.CleanLine(s.previewErr)))
 	case !ok || text == "":
 		b.WriteString(st.Muted.Render(" rendering…"))
 	default:

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"curate/pipeline/sanitize"
 	"curate/ui/components/frame"
 	"curate/ui/components/scroller"
 	"curate/ui/shared"
@@ -33,11 +32,11 @@ func (s *Model) View() string {
 	b.WriteString(st.Title.Render("Quotas") + "  ")
 	switch {
 	case s.loadErr != "":
-		return frame.Fit(b.String()+"\n"+st.Error.Render(sanitize.Line(s.loadErr)), s.w, s.h)
+		return frame.Fit(b.String()+"\n"+st.Error.Render(frame.CleanLine(s.loadErr)), s.w, s.h)
 	case !s.haveCfg:
 		return frame.Fit(b.String()+st.Muted.Render("loading the selection config…"), s.w, s.h)
 	case s.res == nil:
-		return frame.Fit(b.String()+"\n"+st.Error.Render("cannot solve: "+sanitize.Line(s.err)), s.w, s.h)
+		return frame.Fit(b.String()+"\n"+st.Error.Render("cannot solve: "+frame.CleanLine(s.err)), s.w, s.h)
 	}
 	r := s.res
 	pinned, excluded := 0, 0
@@ -78,7 +77,7 @@ func (s *Model) View() string {
 	b.WriteString(st.Good.Render(fmt.Sprintf("entered (%d): ", len(s.entered))) + idList(s.entered, s.w) + "\n")
 	b.WriteString(st.Bad.Render(fmt.Sprintf("left (%d): ", len(s.left))) + idList(s.left, s.w) + "\n")
 	if len(r.Violations) > 0 {
-		b.WriteString(st.Bad.Render("cannot meet: "+sanitize.Line(r.Violations[0].Message)) + "\n")
+		b.WriteString(st.Bad.Render("cannot meet: "+frame.CleanLine(r.Violations[0].Message)) + "\n")
 	} else {
 		b.WriteString("\n")
 	}
@@ -111,7 +110,7 @@ func (s *Model) scales() map[string]int {
 func (s *Model) rowView(i int, scale map[string]int) string {
 	st := s.ctx.Styles
 	r := s.rows[i]
-	dim, val := r.dim, sanitize.Line(r.value)
+	dim, val := r.dim, frame.CleanLine(r.value)
 	if dim == "" {
 		dim, val = "budget", "total"
 	}
@@ -180,5 +179,5 @@ func idList(ids []string, w int) string {
 	if len(ids) == 0 {
 		return "–"
 	}
-	return frame.Truncate(sanitize.Line(strings.Join(ids, ", ")), max(w-14, 10))
+	return frame.Truncate(frame.CleanLine(strings.Join(ids, ", ")), max(w-14, 10))
 }

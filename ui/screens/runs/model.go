@@ -17,10 +17,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"curate/pipeline"
-	"curate/pipeline/sanitize"
 	"curate/pipeline/validate"
 	"curate/pipeline/validate/logstream"
 	"curate/ui/components/form"
+	"curate/ui/components/frame"
 	"curate/ui/components/logpane"
 	"curate/ui/components/scroller"
 	"curate/ui/shared"
@@ -542,7 +542,7 @@ func (s *Model) Finish(out io.Writer) {
 		for m := range b.events {
 			switch m := m.(type) {
 			case runDoneMsg:
-				fmt.Fprintf(out, "  %s %s %s: %s\n", m.run.ID, sanitize.Line(m.run.TaskID), m.run.Mode, m.run.Outcome)
+				fmt.Fprintf(out, "  %s %s %s: %s\n", m.run.ID, frame.CleanLine(m.run.TaskID), m.run.Mode, m.run.Outcome)
 			case batchDoneMsg:
 				if m.err != nil {
 					fmt.Fprintf(out, "curate: validate: %v\n", m.err)

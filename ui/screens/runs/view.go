@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"curate/pipeline"
-	"curate/pipeline/sanitize"
 	"curate/ui/components/frame"
 	"curate/ui/components/scroller"
 )
@@ -57,8 +56,8 @@ func (s *Model) listView() string {
 	from, to := scroller.Window(s.list.Offset, len(v), rows)
 	for i := from; i < to; i++ {
 		e := v[i]
-		line := fmt.Sprintf("%-10s %-19s %s %-7s %-14s %s", stateText(e), e.run.ID, frame.PadRight(sanitize.Line(e.run.TaskID), tw),
-			e.run.Mode, outcomeText(e), sanitize.Line(e.run.Detail))
+		line := fmt.Sprintf("%-10s %-19s %s %-7s %-14s %s", stateText(e), e.run.ID, frame.PadRight(frame.CleanLine(e.run.TaskID), tw),
+			e.run.Mode, outcomeText(e), frame.CleanLine(e.run.Detail))
 		if i == s.list.Cursor {
 			line = st.Cursor.Render(frame.PadRight("> "+line, s.w))
 		} else {
@@ -116,7 +115,7 @@ func (s *Model) formView() string {
 	st := s.ctx.Styles
 	f := s.form
 	current, marked, filtered := s.scopeIDs()
-	counts := []string{sanitize.Line(current), fmt.Sprintf("%d", len(marked)), fmt.Sprintf("%d", len(filtered))}
+	counts := []string{frame.CleanLine(current), fmt.Sprintf("%d", len(marked)), fmt.Sprintf("%d", len(filtered))}
 	fields := []struct{ name, value string }{
 		{"Validate", fmt.Sprintf("%s (%s)", runScopes[f.scope], counts[f.scope])},
 		{"Modes", runModes[f.modes]},
@@ -166,13 +165,13 @@ func (s *Model) logView() string {
 		}
 		src := ""
 		if e.fromFile && e.run.LogPath != "" {
-			src = " · from " + sanitize.Line(e.run.LogPath)
+			src = " · from " + frame.CleanLine(e.run.LogPath)
 		}
 		focus := " "
 		if s.focusLog {
 			focus = "▶"
 		}
-		head := fmt.Sprintf("%s log %s %s %s · %d lines", focus, e.run.ID, sanitize.Line(e.run.TaskID), e.run.Mode, p.Total)
+		head := fmt.Sprintf("%s log %s %s %s · %d lines", focus, e.run.ID, frame.CleanLine(e.run.TaskID), e.run.Mode, p.Total)
 		if p.Dropped > 0 {
 			head += fmt.Sprintf(" (%d skipped on screen)", p.Dropped)
 		}
@@ -187,7 +186,7 @@ func (s *Model) logView() string {
 	}
 	switch {
 	case s.confirm != nil:
-		b.WriteString(st.Warn.Render(fmt.Sprintf("Cancel %s %s %s? y cancels, any other key keeps it", s.confirm.run.ID, sanitize.Line(s.confirm.run.TaskID), s.confirm.run.Mode)))
+		b.WriteString(st.Warn.Render(fmt.Sprintf("Cancel %s %s %s? y cancels, any other key keeps it", s.confirm.run.ID, frame.CleanLine(s.confirm.run.TaskID), s.confirm.run.Mode)))
 	case s.searching:
 		b.WriteString(s.search.View())
 	default:

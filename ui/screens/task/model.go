@@ -5,17 +5,12 @@ package task
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/glamour"
 	"github.com/muesli/termenv"
 
 	"curate/pipeline"
-	"curate/pipeline/sanitize"
-	"curate/pipeline/taskdir"
 	"curate/ui/components/form"
 	"curate/ui/components/scroller"
 	"curate/ui/shared"
@@ -33,7 +28,7 @@ type Model struct {
 	scroll scroller.Model
 	label  form.Labeler
 
-	rendered map[string]string // glamour output by task, width and theme
+	rendered map[string][]string // the instruction's rows by task, width and theme
 }
 
 type taskData struct {
@@ -50,15 +45,16 @@ type taskDataMsg struct{ *taskData }
 func (taskDataMsg) Target() shared.TabID { return shared.TabTask }
 
 type instructionMsg struct {
-	key, text string
-	err       error
+	key  string
+	rows []string
+	err  error
 }
 
 func (instructionMsg) Target() shared.TabID { return shared.TabTask }
 
 // New builds the screen; it loads when it is shown.
 func New(c *shared.Context) *Model {
-	return &Model{ctx: c, label: form.NewLabeler(c), rendered: map[string]string{}}
+	return &Model{ctx: c, label: form.NewLabeler(c), rendered: map[string][]string{}}
 }
 
 func (s *Model) Title() string   { return "Task" }
@@ -116,7 +112,7 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 		return s.renderCmd()
 	case instructionMsg:
 		if m.err == nil {
-			s.rendered[m.key] = m.text
+			s.rendered[m.key] = m.rows
 		}
 		s.build()
 		return nil
@@ -196,27 +192,12 @@ func (s *Model) load() tea.Cmd {
 	})
 }
 
-// readInstruction is the task dir's instruction.md (capped, sanitized),
-// else the task's body.
-func readInstruction(root string, t *pipeline.Task) (text, source string) {
-	if dir := shared.TaskDirPath(root, t); dir != "" {
-		if p, err := taskdir.SafeJoin(dir, "instruction.md"); err == nil {
-			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
-				if data, err := shared.ReadCapped(p, 256<<10); err == nil {
-					return sanitize.Text(string(data)), "instruction.md"
-				}
-			}
-		}
-	}
-	return sanitize.Text(t.Body), "task body"
-}
-
 func (s *Model) renderKey() string {
 	return fmt.Sprintf("%s|%d|%s", s.id, s.w, s.ctx.Styles.Palette.Name)
 }
 
-// renderCmd renders the instruction with glamour off the UI goroutine,
-// once per task, width and theme.
+// renderCmd lays the instruction out off the UI goroutine, once per
+// task, width and theme (see renderInstruction).
 func (s *Model) renderCmd() tea.Cmd {
 	if s.data == nil || s.data.instruction == "" {
 		return nil
@@ -231,11 +212,7 @@ func (s *Model) renderCmd() tea.Cmd {
 		style = "notty"
 	}
 	return s.ctx.Job(func() tea.Msg {
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width), glamour.WithColorProfile(profile))
-		if err != nil {
-			return instructionMsg{key: key, err: err}
-		}
-		out, err := r.Render(text)
-		return instructionMsg{key: key, text: strings.TrimRight(out, "\n"), err: err}
+		rows, err := renderInstruction(text, width, style, profile)
+		return instructionMsg{key: key, rows: rows, err: err}
 	})
 }

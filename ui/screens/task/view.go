@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/muesli/reflow/wordwrap"
-
 	"curate/pipeline"
 	"curate/themes"
 	"curate/ui/components/frame"
@@ -162,11 +160,10 @@ func (s *Model) build() {
 		add(st.Muted.Render("  (none)"))
 	default:
 		add(st.Muted.Render("  from " + s.data.source))
-		if r, ok := s.rendered[s.renderKey()]; ok {
-			add(strings.Split(r, "\n")...)
+		if rows, ok := s.rendered[s.renderKey()]; ok {
+			add(rows...)
 		} else {
-			// Plain text until glamour answers.
-			add(strings.Split(wordwrap.String(s.data.instruction, max(w-4, 20)), "\n")...)
+			add(preview(s.data.instruction, max(w-4, 20))...)
 		}
 	}
 	s.lines = out
