@@ -8,6 +8,14 @@ import (
 // Screen is one tab of the workbench. Screens are pointers updated in place;
 // the App hands them keys only while they are active, and its help and
 // palette always show the active screen's bindings.
+//
+// Adding a screen: a package ui/screens/<name> with a Model implementing
+// Screen (model.go, update.go, view.go) built from the *Context; a TabID
+// below and its place in ui.New's list (the same order); its actions in
+// keys.go so they can be rebound and appear in the palette; a Target()
+// method on the results of its commands so only it receives them; a check
+// of Context.Active before loading. Screens never hold each other: they
+// talk through messages and the Context.
 type Screen interface {
 	Title() string
 	Init() tea.Cmd
