@@ -300,3 +300,26 @@ func newHost(t *testing.T, w, h int) (*uitest.Host, *Model, *workspace.Workspace
 	s := New(c)
 	return uitest.NewHost(t, c, shared.TabCandidates, s, w, h), s, ws
 }
+
+// Fuzzy matches are ranked: the closest match comes first whatever the
+// table's sort.
+func TestFuzzyFilterRanksMatches(t *testing.T) {
+	h, c, _ := newHost(t, 160, 40)
+	h.Press(t, "O") // sort by id, descending: fixture-calc is not first by sort
+	h.Press(t, "~", "/")
+	h.Type(t, "calc")
+	h.Press(t, "enter")
+	if len(c.rows) < 2 {
+		t.Fatalf("calc matched %d tasks; the test needs scattered matches too", len(c.rows))
+	}
+	if first := h.Ctx.Catalog.Tasks[c.rows[0]].ID; first != "fixture-calc" {
+		var ids []string
+		for _, i := range c.rows {
+			ids = append(ids, h.Ctx.Catalog.Tasks[i].ID)
+		}
+		t.Errorf("best match %s first, want fixture-calc; order %v", first, ids)
+	}
+	if !strings.Contains(uitest.Plain(c.View()), `fuzzy, best first "calc"`) {
+		t.Errorf("the filter line does not say the order:\n%s", uitest.Plain(c.View()))
+	}
+}

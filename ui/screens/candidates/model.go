@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/sahilm/fuzzy"
 
 	"curate/pipeline"
 	"curate/pipeline/query"
@@ -149,9 +150,8 @@ func (s *Model) matcher() (func(int) bool, error) {
 	var hayOK func(int) bool
 	switch {
 	case text == "":
-	case s.fuzzy && !hasOperator(text):
-		pat := strings.ToLower(text)
-		textOK = func(t *pipeline.Task) bool { return fuzzyMatch(pat, t) }
+	case s.fuzzyText() != "":
+		// Ranked in refilter: the best matches first.
 	case !hasOperator(text) && !strings.Contains(text, "\""):
 		// Plain words: the same meaning as query's bare words (all must
 		// appear in id, repo, title, category or benchmark), searched in
@@ -223,6 +223,9 @@ func (s *Model) refilter() {
 		}
 	}
 	tasks := s.ctx.Catalog.Tasks
+	if pat := s.fuzzyText(); pat != "" {
+		out = rankFuzzy(pat, out, tasks)
+	}
 	s.rows = out
 	s.prevText = text
 	s.scroll.Cursor = 0
@@ -259,28 +262,55 @@ func hasOperator(text string) bool {
 	return strings.ContainsAny(text, "=~<>!") || strings.HasPrefix(text, "-")
 }
 
-// fuzzyMatch: the pattern's letters appear in order in id, repo or title.
-func fuzzyMatch(pat string, t *pipeline.Task) bool {
-	for _, hay := range [...]string{t.ID, t.Repo, t.Title} {
-		if subsequence(pat, hay) {
-			return true
-		}
+// fuzzyText is the pattern of a fuzzy filter, "" when the filter is not
+// fuzzy (off, empty or an expression).
+func (s *Model) fuzzyText() string {
+	text := strings.TrimSpace(s.filterText)
+	if !s.fuzzy || hasOperator(text) {
+		return ""
 	}
-	return false
+	return text
 }
 
-func subsequence(pat, hay string) bool {
-	j := 0
-	for i := 0; i < len(hay) && j < len(pat); i++ {
-		c := hay[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c == pat[j] || pat[j] == ' ' {
-			j++
+// fuzzyFields is each candidate's id, repo and title as one list for the
+// fuzzy matcher: field k of rows[i/3] is entry i.
+type fuzzyFields struct {
+	rows  []int
+	tasks []*pipeline.Task
+}
+
+func (f fuzzyFields) Len() int { return 3 * len(f.rows) }
+
+func (f fuzzyFields) String(i int) string {
+	t := f.tasks[f.rows[i/3]]
+	switch i % 3 {
+	case 0:
+		return t.ID
+	case 1:
+		return t.Repo
+	}
+	return frame.CutBytes(t.Title, 1024) // a title's head says enough
+}
+
+// rankFuzzy keeps the rows whose id, repo or title matches pat and orders
+// them best match first (a task scores its best field); ties keep the
+// table's sort.
+func rankFuzzy(pat string, rows []int, tasks []*pipeline.Task) []int {
+	best := map[int]int{}
+	for _, m := range fuzzy.FindFromNoSort(pat, fuzzyFields{rows, tasks}) {
+		r := rows[m.Index/3]
+		if sc, ok := best[r]; !ok || m.Score > sc {
+			best[r] = m.Score
 		}
 	}
-	return j == len(pat)
+	out := make([]int, 0, len(best))
+	for _, r := range rows {
+		if _, ok := best[r]; ok {
+			out = append(out, r)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return best[out[i]] > best[out[j]] })
+	return out
 }
 
 func (s *Model) clamp() { s.scroll.MoveTo(s.scroll.Cursor, len(s.rows), s.tableRows()) }
@@ -330,8 +360,8 @@ func (s *Model) statusText() string {
 	parts := []string{fmt.Sprintf("sort %s%s", strings.ToLower(col.title), dir)}
 	if s.filterText != "" {
 		mode := "filter"
-		if s.fuzzy && !hasOperator(s.filterText) {
-			mode = "fuzzy"
+		if s.fuzzyText() != "" {
+			mode = "fuzzy, best first"
 		}
 		parts = append(parts, fmt.Sprintf("%s %q", mode, frame.CleanLine(s.filterText)))
 	} else if s.fuzzy {
