@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -22,7 +23,7 @@ func quitApp(t *testing.T, gate chan struct{}) (*App, *workspace.Workspace) {
 	uitest.CompleteTaskDir(t, filepath.Join(ws.Root, "tasks", "fixture-calc"))
 	c := uitest.Context(t, "dark", ws)
 	r := &uitest.ScriptRunner{Lines: uitest.Numbered(10), PauseAt: 5, Gate: gate}
-	a := New(Options{Context: c, Services: uitest.ScriptServices(r, ws.RunsPath())})
+	a := New(Options{Context: c, Services: uitest.ScriptServices(r, ws)})
 	a.statusTTL = 0
 	run(t, a, a.Init())
 	run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: 80, Height: 30} })
@@ -32,6 +33,15 @@ func quitApp(t *testing.T, gate chan struct{}) (*App, *workspace.Workspace) {
 	a.Update(keyMsg("enter"))                        // start; its messages are left unread
 	if a.ctx.Long.Runs() != 1 {
 		t.Fatalf("no validation in flight: %q", a.ctx.Long.Text())
+	}
+	// Wait until the run has started (it then waits at the gate).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if got := outcomes(t, ws); len(got) == 1 && got[0] == pipeline.OutcomeRunning {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not start: %v", outcomes(t, ws))
+		}
 	}
 	return a, ws
 }

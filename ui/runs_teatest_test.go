@@ -25,7 +25,7 @@ func TestProgramValidationFollowPauseCancel(t *testing.T) {
 	uitest.CompleteTaskDir(t, ws.Root+"/tasks/fixture-calc")
 	c := uitest.Context(t, "dark", ws)
 	c.Name, c.Mouse = "teatest", false
-	a := New(Options{Context: c, Services: uitest.ScriptServices(r, ws.RunsPath())})
+	a := New(Options{Context: c, Services: uitest.ScriptServices(r, ws)})
 	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(160, 45))
 	t.Cleanup(func() { tm.Quit() })
 	waitFor(t, tm.Output(), "26/26 tasks")

@@ -10,8 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"curate/app"
+	"curate/pipeline"
 	"curate/pipeline/validate"
 	"curate/ui/shared"
+	"curate/workspace"
 )
 
 // ScriptRunner is a validate.Runner that prints a scripted log instead of
@@ -63,14 +66,16 @@ func (r *ScriptRunner) Exec(ctx context.Context, spec validate.ExecSpec, out val
 	return &validate.ExecResult{RewardText: []byte(reward), HasText: true, TestExit: 1, ExitCode: 0, Container: "script"}, nil
 }
 
-// ScriptServices validates with r alone, logs in logDir.
-func ScriptServices(r validate.Runner, logDir string) *shared.Services {
+// ScriptServices validates on ws through app.Validate, the function the
+// binary wires in, with r as the only engine.
+func ScriptServices(r validate.Runner, ws *workspace.Workspace) *shared.Services {
 	return &shared.Services{
-		Runners: func(context.Context) ([]validate.Runner, func(), error) {
-			return []validate.Runner{r}, func() {}, nil
+		Validate: func(ctx context.Context, jobs []validate.Job, o app.ValidateOptions) ([]*pipeline.Run, error) {
+			o.Engines = []validate.Runner{r}
+			return app.Validate(ctx, ws, jobs, o)
 		},
+		Cancel:      func(id string) error { return app.RequestCancel(ws, id) },
 		Concurrency: 1,
-		LogDir:      logDir,
 	}
 }
 

@@ -20,7 +20,7 @@ func runsApp(t *testing.T, r *uitest.ScriptRunner) (*uitest.Host, *workspace.Wor
 	ws := uitest.Workspace(t)
 	uitest.CompleteTaskDir(t, filepath.Join(ws.Root, "tasks", "fixture-calc"))
 	c := uitest.Context(t, "dark", ws)
-	c.Services = uitest.ScriptServices(r, ws.RunsPath())
+	c.Services = uitest.ScriptServices(r, ws)
 	a := uitest.NewHost(t, c, shared.TabRuns, New(c), 160, 40)
 	a.Current(t, "fixture-calc")
 	return a, ws
