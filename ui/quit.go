@@ -50,9 +50,9 @@ func (a *App) quitView(w int) string {
 	lines := []string{
 		st.Warn.Render(fmt.Sprintf("Quit with %d validation batch(es) in flight?", n)),
 		"",
-		st.Key.Render("  k") + "  keep them running: close the workbench, finish the runs and record their results",
-		"     (the terminal waits for them; ctrl+c there cancels them)",
-		st.Key.Render("  c") + "  cancel them now (recorded as cancelled) and quit",
+		st.Key.Render("  k  ") + "  keep them: the workbench closes, the runs finish and are recorded",
+		"       (the terminal waits for them; ctrl+c there cancels them)",
+		st.Key.Render("  c  ") + "  cancel them (recorded as cancelled) and quit",
 		st.Key.Render("  esc") + "  or any other key: stay",
 	}
 	return strings.Join(lines, "\n")

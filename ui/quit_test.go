@@ -77,7 +77,7 @@ func TestQuitWithRunsInFlightAsks(t *testing.T) {
 		if quits(cmd) {
 			t.Fatalf("%s quit with a validation in flight", key)
 		}
-		if v := plain(a.View()); !strings.Contains(v, "Quit with 1 validation batch(es) in flight?") || !strings.Contains(v, "keep them running") {
+		if v := plain(a.View()); !strings.Contains(v, "Quit with 1 validation batch(es) in flight?") || !strings.Contains(v, "keep them: the workbench closes") {
 			t.Fatalf("%s does not ask:\n%s", key, v)
 		}
 		// Not answering "cancel" (here: esc) stays and changes nothing.

@@ -18,8 +18,11 @@ type column struct {
 	prio  int
 	grow  bool
 	right bool
-	cell  func(t *pipeline.Task, c *shared.Catalog) string
-	cmp   func(a, b *pipeline.Task, c *shared.Catalog) int
+	// middle cuts a long value in its middle: ids share long prefixes
+	// (c_architectural_understanding_…) and differ at the end.
+	middle bool
+	cell   func(t *pipeline.Task, c *shared.Catalog) string
+	cmp    func(a, b *pipeline.Task, c *shared.Catalog) int
 }
 
 // validation is the newest run's outcome, "~" marking a run on other files
@@ -72,7 +75,7 @@ func intCell(v int) string {
 }
 
 var tableColumns = []column{
-	{title: "ID", width: 22, prio: 10, grow: true,
+	{title: "ID", width: 22, prio: 10, grow: true, middle: true,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return frame.CleanLine(t.ID) },
 		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return strings.Compare(a.ID, b.ID) }},
 	{title: "BENCHMARK", width: 15, prio: 8,

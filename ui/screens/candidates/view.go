@@ -102,6 +102,9 @@ func (s *Model) View() string {
 		for j, ci := range cols {
 			c := tableColumns[ci]
 			v := c.cell(t, cat)
+			if c.middle {
+				v = frame.TruncateMiddle(v, widths[j])
+			}
 			if c.right {
 				row.WriteString(frame.PadLeft(v, widths[j]))
 			} else {

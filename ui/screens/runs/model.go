@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -80,6 +81,9 @@ type runBatch struct {
 	job    *shared.LongJob
 	cancel context.CancelFunc
 	events chan tea.Msg
+	// report, once set (the workbench has closed), hears of every run that
+	// finishes: the screen's commands may no longer read events.
+	report atomic.Pointer[func(pipeline.Run)]
 }
 
 // runFilters is the failure review queue's classes, "" meaning all runs.
@@ -456,7 +460,12 @@ func (s *Model) startValidation(ids []string, f runForm) tea.Cmd {
 				}
 				b.events <- runStartedMsg{batch: b.id, key: k, run: *r, sub: log.Subscribe(0)}
 			},
-			OnDone: func(r *pipeline.Run) { b.events <- runDoneMsg{batch: b.id, run: *r} },
+			OnDone: func(r *pipeline.Run) {
+				if f := b.report.Load(); f != nil {
+					(*f)(*r)
+				}
+				b.events <- runDoneMsg{batch: b.id, run: *r}
+			},
 			Cancelled: func(id string) bool {
 				_, ok := s.cancels.Load(id)
 				return ok
@@ -506,8 +515,8 @@ func (s *Model) Shutdown() {
 }
 
 // Finish lets every batch run to its end (the curator quit and chose to
-// keep the runs), saying on out what finishes; an interrupt or SIGTERM
-// cancels what is left.
+// keep the runs), saying on out which runs finish; an interrupt or
+// SIGTERM cancels what is left.
 func (s *Model) Finish(out io.Writer) {
 	if len(s.batches) == 0 {
 		return
@@ -515,16 +524,18 @@ func (s *Model) Finish(out io.Writer) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(out, "curate: finishing %d validation batch(es); ctrl+c cancels them\n", len(s.batches))
+	var mu sync.Mutex
+	report := func(r pipeline.Run) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(out, "  %s %s %s: %s\n", r.ID, frame.CleanLine(r.TaskID), r.Mode, r.Outcome)
+	}
 	for _, b := range s.batches {
+		b.report.Store(&report)
 		cancel := context.AfterFunc(ctx, b.cancel)
-		for m := range b.events {
-			switch m := m.(type) {
-			case runDoneMsg:
-				fmt.Fprintf(out, "  %s %s %s: %s\n", m.run.ID, frame.CleanLine(m.run.TaskID), m.run.Mode, m.run.Outcome)
-			case batchDoneMsg:
-				if m.err != nil {
-					fmt.Fprintf(out, "curate: validate: %v\n", m.err)
-				}
+		for m := range b.events { // until the validator returns and records
+			if m, ok := m.(batchDoneMsg); ok && m.err != nil {
+				fmt.Fprintf(out, "curate: validate: %v\n", m.err)
 			}
 		}
 		cancel()
