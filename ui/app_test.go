@@ -3,15 +3,15 @@ package ui
 import (
 	"context"
 	"regexp"
+	"strings"
+	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"curate/pipeline"
 	"curate/ui/shared"
 	"curate/ui/uitest"
-	"strings"
-	"testing"
-
-	tea "github.com/charmbracelet/bubbletea"
 )
 
 func TestHelpIsTheActiveScreens(t *testing.T) {

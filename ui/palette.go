@@ -1,23 +1,26 @@
 package ui
 
 import (
-	"curate/ui/components/form"
-	"curate/ui/components/frame"
-	"curate/ui/shared"
 	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"curate/ui/components/form"
+	"curate/ui/components/frame"
+	"curate/ui/components/scroller"
+	"curate/ui/shared"
 )
 
 // palette is the `:` command palette: every action with its key, filtered
 // as the curator types; enter runs the action by sending its key.
 type palette struct {
-	input  textinput.Model
-	items  []paletteItem
-	shown  []int
-	cursor int
+	input textinput.Model
+	items []paletteItem
+	shown []int
+	list  scroller.Model
+	rows  int // item rows on screen, from the last frame
 }
 
 type paletteItem struct {
@@ -58,7 +61,7 @@ func (p *palette) filter() {
 			p.shown = append(p.shown, i)
 		}
 	}
-	p.cursor = min(p.cursor, max(len(p.shown)-1, 0))
+	p.list.MoveTo(p.list.Cursor, len(p.shown), p.rows)
 }
 
 func (p *palette) update(m tea.KeyMsg, a *App) tea.Cmd {
@@ -67,16 +70,16 @@ func (p *palette) update(m tea.KeyMsg, a *App) tea.Cmd {
 		a.palette = nil
 		return nil
 	case tea.KeyUp, tea.KeyCtrlP:
-		p.cursor = max(p.cursor-1, 0)
+		p.list.MoveBy(-1, len(p.shown), p.rows)
 		return nil
 	case tea.KeyDown, tea.KeyCtrlN:
-		p.cursor = min(p.cursor+1, max(len(p.shown)-1, 0))
+		p.list.MoveBy(1, len(p.shown), p.rows)
 		return nil
 	case tea.KeyEnter:
 		if len(p.shown) == 0 {
 			return nil
 		}
-		it := p.items[p.shown[p.cursor]]
+		it := p.items[p.shown[p.list.Cursor]]
 		return shared.MsgCmd(paletteRunMsg{shared.KeyMsg(it.first), it.scope})
 	}
 	var cmd tea.Cmd
@@ -90,15 +93,13 @@ func (p *palette) view(a *App, w, h int) string {
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Command palette") + st.Muted.Render("  ↑/↓ choose · enter run · esc close") + "\n")
 	b.WriteString(p.input.View() + "\n")
-	rows := max(h-3, 1)
-	start := 0
-	if p.cursor >= rows {
-		start = p.cursor - rows + 1
-	}
-	for i := start; i < len(p.shown) && i < start+rows; i++ {
+	p.rows = max(h-3, 1)
+	p.list.MoveTo(p.list.Cursor, len(p.shown), p.rows)
+	from, to := scroller.Window(p.list.Offset, len(p.shown), p.rows)
+	for i := from; i < to; i++ {
 		it := p.items[p.shown[i]]
 		line := fmt.Sprintf("%-18s %-12s %-11s %s", it.name, it.keys, it.scope, it.help)
-		if i == p.cursor {
+		if i == p.list.Cursor {
 			b.WriteString(st.Cursor.Render(frame.PadRight("> "+line, w)) + "\n")
 		} else {
 			b.WriteString("  " + st.Base.Render(line) + "\n")

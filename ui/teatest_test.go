@@ -3,14 +3,15 @@ package ui
 import (
 	"bytes"
 	"context"
-	"curate/ui/shared"
-	"curate/ui/uitest"
 	"io"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"curate/ui/shared"
+	"curate/ui/uitest"
 )
 
 // startProgram runs the workbench in a real Bubble Tea program (teatest)

@@ -1,9 +1,10 @@
 package shared
 
 import (
-	"curate/pipeline"
 	"os"
 	"path/filepath"
+
+	"curate/pipeline"
 )
 
 // TaskDirPath is a task's dir as a path ("" when it has none).

@@ -1,12 +1,13 @@
 package diffview
 
 import (
-	"curate/ui/uitest"
-	"curate/ui/unidiff"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"curate/ui/uitest"
+	"curate/ui/unidiff"
 )
 
 func TestChangedSpan(t *testing.T) {

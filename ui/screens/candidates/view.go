@@ -1,8 +1,9 @@
 package candidates
 
 import (
-	"curate/ui/components/frame"
 	"strings"
+
+	"curate/ui/components/frame"
 )
 
 func (s *Model) promptLines() int {

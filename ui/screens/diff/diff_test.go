@@ -1,10 +1,11 @@
 package diff
 
 import (
-	"curate/ui/shared"
-	"curate/ui/uitest"
 	"strings"
 	"testing"
+
+	"curate/ui/shared"
+	"curate/ui/uitest"
 )
 
 // openDiff shows task id's patches on a fresh test workspace at w×h.

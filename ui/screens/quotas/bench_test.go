@@ -1,13 +1,14 @@
 package quotas
 
 import (
+	"testing"
+
 	"curate/internal/fixtures"
 	"curate/pipeline"
 	"curate/pipeline/profiles"
 	"curate/ui/shared"
 	"curate/ui/uitest"
 	"curate/workspace"
-	"testing"
 )
 
 // BenchmarkQuotaNudge835 is one keypress on the Quotas screen over 835

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"curate/ui/components/frame"
 	"curate/ui/components/scroller"
 	"curate/ui/shared"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // columns of a quota row: dimension, value, the bar (what is left), then
