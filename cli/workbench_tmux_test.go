@@ -31,6 +31,9 @@ func TestWorkbenchInTmux(t *testing.T) {
 	}
 
 	wait("start", "[F1 Candidates]", "tasks · marked 0", "ID↑")
+	if log, err := os.ReadFile(filepath.Join(demo, ".curate", "curate.log")); err != nil || !strings.Contains(string(log), "workbench opened on "+demo) {
+		t.Fatalf("workbench log: %v\n%s", err, log)
+	}
 	// Filter.
 	keys("/")
 	wait("filter opened", "/ ")
