@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"curate/ui/uitest"
-	"curate/ui/unidiff"
+	"curate/pipeline/unidiff"
 )
 
 // BenchmarkDiffOpen20k: parse a 20,000-line patch, lay it out and render

@@ -12,9 +12,9 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 
+	"curate/pipeline/unidiff"
 	"curate/themes"
 	"curate/ui/components/frame"
-	"curate/ui/unidiff"
 )
 
 // Doc is a patch laid out as display rows for one mode. Rows are cheap

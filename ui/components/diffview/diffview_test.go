@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"curate/ui/uitest"
-	"curate/ui/unidiff"
+	"curate/pipeline/unidiff"
 )
 
 func TestChangedSpan(t *testing.T) {

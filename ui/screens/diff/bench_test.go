@@ -5,7 +5,7 @@ import (
 
 	"curate/ui/shared"
 	"curate/ui/uitest"
-	"curate/ui/unidiff"
+	"curate/pipeline/unidiff"
 )
 
 // BenchmarkDiffScrollPage: one page down in a 20,000-line patch, the new

@@ -10,8 +10,8 @@ import (
 
 	"curate/pipeline"
 	"curate/pipeline/taskdir"
+	"curate/pipeline/unidiff"
 	"curate/ui/shared"
-	"curate/ui/unidiff"
 )
 
 // The three patches of a task, in the order the Diff screen's keys name them.

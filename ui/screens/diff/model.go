@@ -2,6 +2,7 @@
 package diff
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -162,8 +163,15 @@ func (s *Model) load(id string) tea.Cmd {
 		return nil
 	}
 	s.id, s.loading, s.doc, s.scroll = id, true, nil, scroller.Model{}
-	root, task := s.ctx.Root, *t
-	return s.ctx.Job(func() tea.Msg { return patchesMsg{id: id, patches: loadPatches(root, &task)} })
+	root, task, st := s.ctx.Root, *t, s.ctx.Store
+	return s.ctx.Job(func() tea.Msg {
+		if st != nil { // large values (a SWE-bench patch) are read on demand
+			if full, err := st.Task(context.Background(), id); err == nil {
+				task = *full
+			}
+		}
+		return patchesMsg{id: id, patches: loadPatches(root, &task)}
+	})
 }
 
 // hscroll shows long lines from further right.
