@@ -124,7 +124,8 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	}
 	sort.Strings(names)
 	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
-	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, t.HeadCommit, p) })
+	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, t.HeadCommit, p) }).
+		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, t.HeadCommit, re) })
 	var plan *Plan
 	switch {
 	case planner != nil:
@@ -184,14 +185,15 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		return nil, err
 	}
 	files := map[string][]byte{
-		"environment/Dockerfile": []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
-		"environment/bug.patch":  set.Bug,
-		"solution/fix.patch":     set.Fix,
-		"solution/solve.sh":      []byte(SolveSh),
-		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes)),
-		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
-		"task.toml":              toml,
-		"swebench.json":          append(swe, '\n'),
+		"environment/Dockerfile":  []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
+		"environment/bug.patch":   set.Bug,
+		"solution/fix.patch":      set.Fix,
+		"solution/solve.sh":       []byte(SolveSh),
+		"tests/test.sh":           []byte(TestSh(t.ID, plan.Test, installs, removes)),
+		"environment/" + stepFile: []byte(stepScript),
+		"instruction.md":          []byte(Instruction(t.Title, issueText, t.Body, hide)),
+		"task.toml":               toml,
+		"swebench.json":           append(swe, '\n'),
 	}
 	if len(set.HideTests) > 0 {
 		files["environment/hide-tests.patch"] = set.HideTests
@@ -270,6 +272,26 @@ func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// gitGrep lists the files at rev with a line matching the extended
+// regular expression re.
+func gitGrep(ctx context.Context, repo, rev, re string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "git", "-C", repo, "grep", "-l", "-z", "-E", "-e", re, rev, "--")
+	out, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+			return nil, nil // no match
+		}
+		return nil, fmt.Errorf("git grep: %w", err)
+	}
+	var files []string
+	for _, f := range bytes.Split(out, []byte{0}) {
+		if len(f) > 0 {
+			files = append(files, strings.TrimPrefix(string(f), rev+":"))
+		}
+	}
+	return files, nil
 }
 
 func show(ctx context.Context, repo, rev, path string) ([]byte, error) {

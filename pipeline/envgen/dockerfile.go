@@ -19,8 +19,9 @@ func Dockerfile(id, image string, p *Plan, net Network, rc RepoConfig, hideTests
 		fmt.Fprintf(&b, "# - %s\n", strings.ReplaceAll(n, "\n", " "))
 	}
 	fmt.Fprintf(&b, "FROM %s\n", image)
-	if net.CABundle != "" || len(net.Env) > 0 {
-		b.WriteString("\n# Network at build time: the machine's CA certificates and registry settings.\n")
+	b.WriteString("\n# Network at build time: the machine's CA certificates and registry settings;\n# curate-step names the registry when a dependency step fails.\n")
+	fmt.Fprintf(&b, "COPY %s /usr/local/bin/curate-step\n", stepFile)
+	{
 		if net.CABundle != "" {
 			fmt.Fprintf(&b, "COPY %s /tmp/curate-ca.crt\nRUN %s\n", caFile, caStep)
 		}

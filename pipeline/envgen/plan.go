@@ -3,6 +3,7 @@ package envgen
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -14,6 +15,7 @@ type Tree struct {
 	Origin string   // URL of the origin remote ("" when unknown)
 	Files  []string // every path, sorted
 	read   func(path string) ([]byte, error)
+	grep   func(re string) ([]string, error)
 	has    map[string]bool
 }
 
@@ -42,6 +44,46 @@ func MapTree(repo string, files map[string]string) *Tree {
 		}
 		return []byte(s), nil
 	})
+}
+
+// WithGrep gives the tree a fast content search (git grep at the
+// revision); without one, Grep reads every candidate file.
+func (t *Tree) WithGrep(grep func(re string) ([]string, error)) *Tree {
+	t.grep = grep
+	return t
+}
+
+// Grep lists the files with suffix whose content matches the extended
+// regular expression re (POSIX ERE, as git grep -E reads it).
+func (t *Tree) Grep(re, suffix string) []string {
+	var out []string
+	if t.grep != nil {
+		found, err := t.grep(re)
+		if err == nil {
+			for _, f := range found {
+				if strings.HasSuffix(f, suffix) {
+					out = append(out, f)
+				}
+			}
+			return out
+		}
+	}
+	rx, err := regexp.CompilePOSIX(re)
+	if err != nil {
+		return nil
+	}
+	rx.Longest()
+	for _, f := range t.Files {
+		if strings.HasSuffix(f, suffix) {
+			for _, line := range strings.Split(t.Text(f), "\n") {
+				if rx.MatchString(line) {
+					out = append(out, f)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Has reports whether the tree holds the file.
