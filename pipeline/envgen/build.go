@@ -126,6 +126,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
 	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, t.HeadCommit, p) }).
 		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, t.HeadCommit, re) })
+	if d, err := gitBytes(ctx, t.SourcePath, "describe", "--tags", "--abbrev=0", t.HeadCommit); err == nil {
+		tr.Version = strings.TrimSpace(string(d))
+	}
 	var plan *Plan
 	switch {
 	case planner != nil:
@@ -151,6 +154,16 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	plan.Notes = append(plan.Notes, cfg.Network.Notes...)
 	if err := writeManifests(tr, env, plan.Manifests); err != nil {
 		return nil, err
+	}
+	if len(plan.Files) > 0 && len(rc.Install) == 0 {
+		if err := os.MkdirAll(filepath.Join(env, "curate"), 0o755); err != nil {
+			return nil, err
+		}
+		for name, text := range plan.Files {
+			if err := os.WriteFile(filepath.Join(env, "curate", name), []byte(text), 0o644); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if cfg.Network.CABundle != "" {
 		data, err := os.ReadFile(cfg.Network.CABundle)
