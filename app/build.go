@@ -7,6 +7,7 @@ import (
 
 	"curate/pipeline"
 	"curate/pipeline/envgen"
+	"curate/pipeline/filter"
 	"curate/pipeline/patch"
 	"curate/workspace"
 )
@@ -54,8 +55,8 @@ func Build(ctx context.Context, ws *workspace.Workspace, o BuildOptions) ([]Buil
 	if err != nil {
 		return nil, err
 	}
-	cfg := envgen.Config{BaseImage: o.BaseImage, DockerBase: ws.Config.Docker.BaseImage, LanguageImages: ws.Config.Docker.LanguageImages,
-		Repos: ws.Config.Repos, Filter: fc, MaxFileBytes: o.MaxFileBytes, Network: envgen.HostNetwork(ctx, ws.Config.Docker.CABundle)}
+	cfg := buildConfig(ctx, ws, fc)
+	cfg.BaseImage, cfg.MaxFileBytes = o.BaseImage, o.MaxFileBytes
 	var results []BuildResult
 	for _, t := range tasks {
 		if err := ctx.Err(); err != nil {
@@ -68,6 +69,13 @@ func Build(ctx context.Context, ws *workspace.Workspace, o BuildOptions) ([]Buil
 		results = append(results, r)
 	}
 	return results, nil
+}
+
+// buildConfig is what every build on ws uses: curate.toml's [docker] and
+// [repos], the host's network settings (CA bundle), and the filter fc.
+func buildConfig(ctx context.Context, ws *workspace.Workspace, fc *filter.Config) envgen.Config {
+	return envgen.Config{DockerBase: ws.Config.Docker.BaseImage, LanguageImages: ws.Config.Docker.LanguageImages,
+		Repos: ws.Config.Repos, Filter: fc, Network: envgen.HostNetwork(ctx, ws.Config.Docker.CABundle)}
 }
 
 // buildTargets loads the tasks Build is asked for, with their bodies.
