@@ -124,6 +124,7 @@ func newRunsShowCmd(app *App) *cobra.Command {
 			}
 			field("attempts", fmt.Sprint(r.Attempt))
 			field("detail", r.Detail)
+			printFailure(w, "%-12s %s\n", r.Failure)
 			field("digest", short12(r.Digest)+stale)
 			field("engine", r.DockerHost)
 			field("started", r.StartedAt.Local().Format(time.RFC3339))

@@ -81,6 +81,7 @@ func printTask(app *App, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	for _, r := range t.Reasons {
 		line("  reason", r)
 	}
+	printFailure(w, "%-22s %s\n", t.Failure)
 	fmt.Fprintf(w, "%-22s %s  (label %q, calibrated %q, imported %q)\n", "difficulty", orDash(string(t.EffectiveDifficulty())),
 		t.Labels.Difficulty, t.DifficultyCalibrated, t.DifficultyImported)
 	line("  calibration rule", t.DifficultyRule)
@@ -124,7 +125,11 @@ func printTask(app *App, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 			if r.Stale(t.Digest) {
 				stale = "  (stale: files changed since)"
 			}
-			fmt.Fprintf(w, "  %-14s %-7s %-15s %s%s\n", r.ID, r.Mode, r.Outcome, r.StartedAt.Local().Format("2006-01-02 15:04"), stale)
+			class := ""
+			if r.Failure != nil {
+				class = "  " + r.Failure.Class
+			}
+			fmt.Fprintf(w, "  %-14s %-7s %-15s %s%s%s\n", r.ID, r.Mode, r.Outcome, r.StartedAt.Local().Format("2006-01-02 15:04"), class, stale)
 		}
 	}
 	if len(events) > 0 {

@@ -111,6 +111,12 @@ var migrations = []string{
 	// 4: the packed copy of each task's fields that listings read (see
 	// packed.go); backfilled by backfills[4].
 	`ALTER TABLE tasks ADD COLUMN packed TEXT NOT NULL DEFAULT '';`,
+
+	// 5: the failure class of a run and of a task (JSON of
+	// pipeline.Failure, empty when none); packed copies gain it when the
+	// task is next written.
+	`ALTER TABLE runs ADD COLUMN failure TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN failure TEXT NOT NULL DEFAULT '';`,
 }
 
 // backfills run in the same transaction right after the migration of the

@@ -424,6 +424,7 @@ func (res *ExecResult) fromFiles(files map[string][]byte, keepTestLog bool) {
 	if keepTestLog {
 		res.TestLog = joinTestLogs(files)
 		res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
+		res.HasTestLog = true
 	}
 }
 
@@ -519,6 +520,7 @@ func (d *DockerRunner) copyOut(ctx context.Context, id string, spec ExecSpec, re
 			if spec.KeepTestLog {
 				res.TestLog = joinTestLogs(logs)
 				res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
+				res.HasTestLog = true
 			}
 			return nil
 		}
