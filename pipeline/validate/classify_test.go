@@ -41,7 +41,7 @@ func TestClassifyCapturedLogs(t *testing.T) {
 	}{
 		// FROM ubuntu:24.04 on a machine without a container registry.
 		{"docker-pull-ubuntu.log", "python", "pallets/click", "nop", pipeline.OutcomeBuildFailed, "",
-			pipeline.ClassDepsUnreachable, "registry-1.docker.io", `[repos."pallets/click"] base_image = "curate/base:bookworm"`},
+			pipeline.ClassDepsUnreachable, "registry-1.docker.io", `[repos."pallets/click"] base_image = "curate/base:bookworm"  # the base image ubuntu:24.04 cannot be pulled`},
 		// click's src/ layout on an image without pip: the project is never
 		// installed, the suite never starts, NOP still gave 0. The build
 		// log names the cause.
