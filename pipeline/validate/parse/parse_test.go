@@ -23,7 +23,7 @@ func TestParsersOnRealShapedLogs(t *testing.T) {
 		{"gotest.txt", GoTest, "gotest", map[string]Status{
 			"TestAdd": Passed, "TestSub": Failed, "TestSub/neg": Failed, "TestLater": Skipped}},
 		{"cargo.txt", Cargo, "cargo", map[string]Status{
-			"tests::adds": Passed, "tests::subtracts": Failed, "tests::later": Skipped}},
+			"src/lib.rs::tests::adds": Passed, "src/lib.rs::tests::subtracts": Failed, "src/lib.rs::tests::later": Skipped}},
 		{"jest.txt", Jest, "jest", map[string]Status{
 			"src/calc.test.js > calc > adds numbers":      Passed,
 			"src/calc.test.js > calc > subtracts numbers": Failed,
