@@ -50,7 +50,8 @@ func Build(ctx context.Context, ws *workspace.Workspace, o BuildOptions) ([]Buil
 	if err != nil {
 		return nil, err
 	}
-	cfg := envgen.Config{BaseImage: o.BaseImage, Docker: ws.Config.Docker, Repos: ws.Config.Repos, Filter: fc, MaxFileBytes: o.MaxFileBytes}
+	cfg := envgen.Config{BaseImage: o.BaseImage, DockerBase: ws.Config.Docker.BaseImage, LanguageImages: ws.Config.Docker.LanguageImages,
+		Repos: ws.Config.Repos, Filter: fc, MaxFileBytes: o.MaxFileBytes, Network: envgen.HostNetwork(ctx, ws.Config.Docker.CABundle)}
 	var results []BuildResult
 	for _, t := range tasks {
 		if err := ctx.Err(); err != nil {

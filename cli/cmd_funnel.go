@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -11,9 +11,7 @@ import (
 	"curate/pipeline/stats"
 )
 
-func init() { register(newFunnelCmd) }
-
-func newFunnelCmd(app *App) *cobra.Command {
+func newFunnelCmd(env *Env) *cobra.Command {
 	var repo string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -24,7 +22,7 @@ func newFunnelCmd(app *App) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			ws, err := app.Workspace(ctx)
+			ws, err := env.Workspace(ctx)
 			if err != nil {
 				return err
 			}
@@ -38,24 +36,24 @@ func newFunnelCmd(app *App) *cobra.Command {
 			}
 			f := stats.ComputeFunnel(tasks, runs, repo)
 			if asJSON {
-				return writeJSON(app.Out, f)
+				return writeJSON(env.Out, f)
 			}
 			if len(f.Repos) == 0 {
 				if repo != "" {
 					return fmt.Errorf("no mined task of repo %q in this workspace (see `curate list --filter benchmark=mined`)", repo)
 				}
-				fmt.Fprintln(app.Out, "No mined tasks yet: run `curate mine git PATH` first.")
+				fmt.Fprintln(env.Out, "No mined tasks yet: run `curate mine git PATH` first.")
 				return nil
 			}
 			for i, r := range f.Repos {
 				if i > 0 {
-					fmt.Fprintln(app.Out)
+					fmt.Fprintln(env.Out)
 				}
-				printFunnel(app.Out, &r)
+				printFunnel(env.Out, &r)
 			}
 			if len(f.Repos) > 1 {
-				fmt.Fprintln(app.Out)
-				printFunnel(app.Out, &f.Total)
+				fmt.Fprintln(env.Out)
+				printFunnel(env.Out, &f.Total)
 			}
 			return nil
 		},

@@ -71,7 +71,7 @@ func TestRunsValidateCurrentTask(t *testing.T) {
 	if nop.log == nil || nop.log.total < 120 || nop.log.line(nop.log.total-1) != "curate: outcome ok" {
 		t.Fatalf("log pane: %+v", nop.log)
 	}
-	// The full log is on disk; the store has the runs and the task is valid.
+	// The full log is on disk; the store has the runs.
 	data, err := os.ReadFile(nop.run.LogPath)
 	if err != nil || !strings.Contains(string(data), "test line 0120") {
 		t.Errorf("log file: %v", err)
@@ -80,8 +80,9 @@ func TestRunsValidateCurrentTask(t *testing.T) {
 	if len(runs) != 3 {
 		t.Errorf("store has %d runs of fixture-calc", len(runs))
 	}
-	if tk, _ := ws.Store.Task(context.Background(), "fixture-calc"); tk.Status != pipeline.StatusValid {
-		t.Errorf("status %s after a valid validation", tk.Status)
+	// A mined task needs gold's FAIL_TO_PASS too: NOP and Oracle alone leave it built.
+	if tk, _ := ws.Store.Task(context.Background(), "fixture-calc"); tk.Status != pipeline.StatusBuilt || tk.Failure != nil {
+		t.Errorf("status %s (%+v) after NOP 0 and Oracle 1 without gold", tk.Status, tk.Failure)
 	}
 	if len(a.long.list) != 0 {
 		t.Errorf("long jobs left: %+v", a.long.list)
