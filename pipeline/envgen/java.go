@@ -67,7 +67,15 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		// needs, the Surefire provider included (it is resolved only when
 		// tests run, so go-offline misses it): a test filter that matches
 		// nothing runs none.
-		p.Install = []string{depsRun("build", mavenCentral, "mvn -B -ntp test -Dtest=CurateNoSuchTest -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false")}
+		if strings.Contains(tree.Text("pom.xml"), "javac-with-errorprone") {
+			// plexus-compiler-javac-errorprone runs Error Prone 2.x's own
+			// Java 9 javac, which cannot read JDK 17's class files ("class
+			// file has wrong version 61.0"). Error Prone only adds lint
+			// checks, so plain javac builds the same classes.
+			p.Install = append(p.Install, `find . -name pom.xml -exec sed -i 's#<compilerId>javac-with-errorprone</compilerId>#<compilerId>javac</compilerId>#' {} +`)
+			p.Note("pom.xml compiles with javac-with-errorprone (a Java 9 javac that cannot run on JDK 17): plain javac in the image")
+		}
+		p.Install = append(p.Install, depsRun("build", mavenCentral, "mvn -B -ntp test -Dtest=CurateNoSuchTest -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false"))
 		p.Note("dependencies resolved by a first build at image build (mvn test with a test filter that matches nothing)")
 		sel := shellQuote(strings.Join(classes, ","))
 		p.Test = Runner{
