@@ -25,6 +25,9 @@ func TestJavaScriptRunnerLogs(t *testing.T) {
 			"cookie.serialize(name, value) should throw for invalid name":                                      Failed,
 			`cookie.serialize(name, value, options) with "secure" option should include secure flag when true`: Passed,
 		}},
+		{"ava-tap.txt", "ava", true, 50, map[string]Status{
+			"main": Failed, "pMapSkip": Passed, "asyncIterator - concurrency: 4": Passed,
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -78,3 +81,4 @@ func TestForFormatFallsBack(t *testing.T) {
 
 func FuzzJestJSON(f *testing.F) { fuzzParser(f, JestJSON, "vitest.json.txt") }
 func FuzzTAPMocha(f *testing.F) { fuzzParser(f, TAP, "mocha-tap.txt") }
+func FuzzTAPAva(f *testing.F)   { fuzzParser(f, TAP, "ava-tap.txt") }
