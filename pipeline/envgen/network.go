@@ -29,7 +29,7 @@ const caFile = "curate-ca.crt"
 type Network struct {
 	CABundle string   // host path of a PEM bundle; "" = add none
 	Env      []string // KEY=VALUE, sorted
-	Notes    []string // where each setting came from
+	Notes    []string // what was carried, and from where
 }
 
 // HostNetwork reads the machine's registry settings: the CA bundle
@@ -48,7 +48,6 @@ func HostNetwork(ctx context.Context, caBundle string) Network {
 		n.CABundle = caBundle
 	}
 	env := map[string]string{}
-	note := func(format string) { n.Notes = append(n.Notes, format) }
 	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"} {
 		if v := os.Getenv(k); v != "" {
 			env[k] = v
@@ -59,7 +58,6 @@ func HostNetwork(ctx context.Context, caBundle string) Network {
 			"PIP_CERT", "NODE_EXTRA_CA_CERTS", "NPM_CONFIG_CAFILE", "CARGO_HTTP_CAINFO"} {
 			env[k] = imageCABundle
 		}
-		note("CA bundle " + n.CABundle + " installed with update-ca-certificates ([docker] ca_bundle)")
 	}
 	if out := hostOutput(ctx, "go", "env", "-json"); out != nil {
 		var goenv map[string]string
@@ -69,9 +67,6 @@ func HostNetwork(ctx context.Context, caBundle string) Network {
 					env[k] = v
 				}
 			}
-			if v := goenv["GOPROXY"]; v != "" {
-				note("GOPROXY " + v + " (go env)")
-			}
 		}
 	}
 	for k, v := range pipSettings(hostOutput(ctx, "python3", "-m", "pip", "config", "list")) {
@@ -80,20 +75,15 @@ func HostNetwork(ctx context.Context, caBundle string) Network {
 	if v := os.Getenv("PIP_INDEX_URL"); v != "" {
 		env["PIP_INDEX_URL"] = v
 	}
-	if env["PIP_INDEX_URL"] != "" {
-		note("pip index " + env["PIP_INDEX_URL"] + " (pip config)")
-	}
 	if out := hostOutput(ctx, "npm", "config", "get", "registry"); out != nil {
 		if v := strings.TrimSpace(string(out)); strings.Contains(v, "://") {
 			env["NPM_CONFIG_REGISTRY"] = v
-			note("npm registry " + v + " (npm config)")
 		}
 	}
 	if home, err := os.UserHomeDir(); err == nil {
 		if data, err := os.ReadFile(home + "/.m2/settings.xml"); err == nil {
 			if m := mavenMirrorRe.FindSubmatch(data); m != nil {
 				env["CURATE_MAVEN_MIRROR"] = string(m[1])
-				note("Maven mirror " + string(m[1]) + " (~/.m2/settings.xml)")
 			}
 		}
 	}
@@ -101,6 +91,18 @@ func HostNetwork(ctx context.Context, caBundle string) Network {
 		n.Env = append(n.Env, k+"="+v)
 	}
 	sort.Strings(n.Env)
+	var keys []string
+	for _, kv := range n.Env {
+		if k, _, _ := strings.Cut(kv, "="); !strings.HasSuffix(k, "_CAINFO") && !strings.HasSuffix(k, "CA_BUNDLE") && !strings.Contains(k, "CERT") && !strings.HasSuffix(k, "CAFILE") {
+			keys = append(keys, k)
+		}
+	}
+	if n.CABundle != "" {
+		n.Notes = append(n.Notes, "network at build time: trusts "+n.CABundle+" ([docker] ca_bundle), installed with update-ca-certificates")
+	}
+	if len(keys) > 0 {
+		n.Notes = append(n.Notes, "network at build time: the host's "+strings.Join(keys, ", ")+" (go env, pip config, npm config, ~/.m2, environment)")
+	}
 	return n
 }
 
