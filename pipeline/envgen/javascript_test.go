@@ -65,8 +65,8 @@ func TestJavaScriptPackageManager(t *testing.T) {
 		if got := strings.Join(p.Notes, "\n"); !strings.Contains(got, "dependencies: "+c.want) {
 			t.Errorf("%v: notes %q, want the install %q", c.lock, got, c.want)
 		}
-		if len(p.Install) != 1 || !strings.HasPrefix(p.Install[0], "curate-deps deps ") {
-			t.Errorf("%v: install %q does not go through curate-deps", c.lock, p.Install)
+		if len(p.Install) != 1 || !strings.HasPrefix(p.Install[0], "curate-step ") {
+			t.Errorf("%v: install %q does not go through curate-step", c.lock, p.Install)
 		}
 	}
 }

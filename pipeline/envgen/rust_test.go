@@ -29,7 +29,7 @@ serde = { version = "1.0", optional = true }
 		}
 	}
 	steps := strings.Join(p.Install, "\n")
-	if !strings.Contains(steps, "'cargo fetch'") || !strings.Contains(steps, "curate-deps build") || !strings.Contains(steps, "'cargo test --no-run'") {
+	if !strings.Contains(steps, "curate-step") || !strings.Contains(steps, " cargo fetch\n") || !strings.HasSuffix(steps, " cargo test --no-run") {
 		t.Errorf("install %q: want cargo fetch, then the tests built once", steps)
 	}
 	if strings.Contains(strings.Join(p.ToolchainSteps, "\n"), "toolchain_mismatch") {
