@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -290,7 +291,7 @@ func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 // gitGrep lists the files at rev with a line matching the extended
 // regular expression re.
 func gitGrep(ctx context.Context, repo, rev, re string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", repo, "grep", "-l", "-z", "-E", "-e", re, rev, "--")
+	cmd := gitcmd.Command(ctx, repo, nil, "grep", "-l", "-z", "-E", "-e", re, rev, "--")
 	out, err := cmd.Output()
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
