@@ -112,7 +112,16 @@ var migrations = []string{
 	// packed.go); backfilled by backfills[4].
 	`ALTER TABLE tasks ADD COLUMN packed TEXT NOT NULL DEFAULT '';`,
 
-	// 5: the failure class of a run and of a task (JSON of
+	// 5: large Extra values apart from listings (see blobs.go);
+	// backfilled by backfills[5].
+	`CREATE TABLE task_blobs (
+		task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+		key TEXT NOT NULL,
+		value TEXT NOT NULL,
+		PRIMARY KEY (task_id, key)
+	);`,
+
+	// 6: the failure class of a run and of a task (JSON of
 	// pipeline.Failure, empty when none); packed copies gain it when the
 	// task is next written.
 	`ALTER TABLE runs ADD COLUMN failure TEXT NOT NULL DEFAULT '';
@@ -123,6 +132,7 @@ var migrations = []string{
 // same number, for data changes SQL alone cannot make.
 var backfills = map[int]func(context.Context, *sql.Tx) error{
 	4: backfillPacked,
+	5: backfillBlobs,
 }
 
 // SchemaVersion is the version a freshly migrated database has.

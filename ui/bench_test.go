@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"curate/internal/fixtures"
-	"curate/ui/unidiff"
+	"curate/pipeline/unidiff"
 )
 
 // largeApp is the workbench over 100,000 synthetic tasks (no store: the

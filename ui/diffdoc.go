@@ -10,8 +10,8 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 
+	"curate/pipeline/unidiff"
 	"curate/themes"
-	"curate/ui/unidiff"
 )
 
 // diffDoc is a patch laid out as display rows for one mode. Rows are cheap

@@ -10,7 +10,7 @@ import (
 
 	"curate/pipeline"
 	"curate/pipeline/taskdir"
-	"curate/ui/unidiff"
+	"curate/pipeline/unidiff"
 )
 
 // The three patches of a task, in the order the Diff screen's keys name them.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -158,8 +159,15 @@ func (s *DiffScreen) load(id string) tea.Cmd {
 		return nil
 	}
 	s.id, s.loading, s.doc, s.offset = id, true, nil, 0
-	root, task := s.ctx.Root, *t
-	return s.ctx.job(func() tea.Msg { return patchesMsg{id: id, patches: loadPatches(root, &task)} })
+	root, task, st := s.ctx.Root, *t, s.ctx.Store
+	return s.ctx.job(func() tea.Msg {
+		if st != nil { // large values (a SWE-bench patch) are read on demand
+			if full, err := st.Task(context.Background(), id); err == nil {
+				task = *full
+			}
+		}
+		return patchesMsg{id: id, patches: loadPatches(root, &task)}
+	})
 }
 
 // hscroll shows long lines from further right; the rendered rows are

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"curate/ui/unidiff"
+	"curate/pipeline/unidiff"
 )
 
 func openDiff(t *testing.T, a *App, id string) *DiffScreen {

@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"curate/internal/atomicfile"
 	"curate/pipeline/query"
 )
 
@@ -75,20 +76,10 @@ func SaveViews(path string, views []SavedView) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save views: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".views-*")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("save views: %w", err)
 	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("save views: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("save views: %w", err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 func contains(xs []string, x string) bool {

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"curate/internal/atomicfile"
+	gitcmd "curate/internal/git"
 	"curate/pipeline"
 	"curate/pipeline/filter"
 	"curate/pipeline/patch"
@@ -126,6 +128,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
 	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, t.HeadCommit, p) }).
 		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, t.HeadCommit, re) })
+	if d, err := gitBytes(ctx, t.SourcePath, "describe", "--tags", "--abbrev=0", t.HeadCommit); err == nil {
+		tr.Version = strings.TrimSpace(string(d))
+	}
 	var plan *Plan
 	switch {
 	case planner != nil:
@@ -149,20 +154,11 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		plan.Note("install steps from [repos] install")
 	}
 	plan.Notes = append(plan.Notes, cfg.Network.Notes...)
-	if err := writeManifests(tr, env, plan.Manifests); err != nil {
+	image := cfg.Image(t.Repo, lang)
+	if err := WriteEnvironment(env, t.ID, image, tr, plan, cfg.Network, rc, len(set.HideTests) > 0); err != nil {
 		return nil, err
 	}
-	if cfg.Network.CABundle != "" {
-		data, err := os.ReadFile(cfg.Network.CABundle)
-		if err != nil {
-			return nil, fmt.Errorf("[docker] ca_bundle: %w", err)
-		}
-		if err := os.WriteFile(filepath.Join(env, caFile), data, 0o644); err != nil {
-			return nil, err
-		}
-	}
 
-	image := cfg.Image(t.Repo, lang)
 	linkedS := extraStrings(t.Extra["linked_issues"])
 	issueText, _ := t.Extra["issue_text"].(string)
 	hide := append(append(append([]string{}, set.SourceFiles...), installs...), names...)
@@ -190,7 +186,6 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		"solution/fix.patch":      set.Fix,
 		"solution/solve.sh":       []byte(SolveSh),
 		"tests/test.sh":           []byte(TestSh(t.ID, plan.Test, installs, removes)),
-		"environment/" + stepFile: []byte(stepScript),
 		"instruction.md":          []byte(Instruction(t.Title, issueText, t.Body, hide)),
 		"task.toml":               toml,
 		"swebench.json":           append(swe, '\n'),
@@ -214,10 +209,47 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err != nil {
 		return nil, err
 	}
-	if err := replaceDir(tmp, final); err != nil {
+	if err := atomicfile.ReplaceDir(tmp, final); err != nil {
 		return nil, err
 	}
 	return &Result{Dir: final, Digest: digest, Language: lang, Image: image, Notes: plan.Notes}, nil
+}
+
+// WriteEnvironment writes what the Dockerfile of a plan needs into env
+// (a task's environment/ folder): the Dockerfile, the dependency
+// manifests, the plan's helper files, curate-step and the CA bundle. The
+// caller adds repo.tar and the patches.
+func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Network, rc RepoConfig, hideTests bool) error {
+	if err := writeManifests(tr, env, plan.Manifests); err != nil {
+		return err
+	}
+	files := map[string]string{"Dockerfile": Dockerfile(taskID, image, plan, net, rc, hideTests), stepFile: stepScript}
+	if len(rc.Install) == 0 {
+		for name, text := range plan.Files {
+			files["curate/"+name] = text
+		}
+	}
+	if net.CABundle != "" {
+		data, err := os.ReadFile(net.CABundle)
+		if err != nil {
+			return fmt.Errorf("[docker] ca_bundle: %w", err)
+		}
+		files[caFile] = string(data)
+	}
+	for name, text := range files {
+		dst := filepath.Join(env, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if name == stepFile {
+			mode = 0o755
+		}
+		if err := os.WriteFile(dst, []byte(text), mode); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeManifests copies dependency manifests into environment/manifests/
@@ -242,24 +274,6 @@ func writeManifests(tr *Tree, env string, files []string) error {
 	return nil
 }
 
-// replaceDir moves src to dst, replacing an existing dst only once src is
-// complete.
-func replaceDir(src, dst string) error {
-	if _, err := os.Lstat(dst); err == nil {
-		old := dst + ".old"
-		os.RemoveAll(old)
-		if err := os.Rename(dst, old); err != nil {
-			return err
-		}
-		if err := os.Rename(src, dst); err != nil {
-			os.Rename(old, dst)
-			return err
-		}
-		return os.RemoveAll(old)
-	}
-	return os.Rename(src, dst)
-}
-
 func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 	out, err := gitBytes(ctx, repo, "ls-tree", "-r", "-z", "--name-only", rev)
 	if err != nil {
@@ -277,7 +291,7 @@ func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 // gitGrep lists the files at rev with a line matching the extended
 // regular expression re.
 func gitGrep(ctx context.Context, repo, rev, re string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", repo, "grep", "-l", "-z", "-E", "-e", re, rev, "--")
+	cmd := gitcmd.Command(ctx, repo, nil, "grep", "-l", "-z", "-E", "-e", re, rev, "--")
 	out, err := cmd.Output()
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
@@ -299,14 +313,7 @@ func show(ctx context.Context, repo, rev, path string) ([]byte, error) {
 }
 
 func gitBytes(ctx context.Context, repo string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %s", args[0], strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return gitcmd.Output(ctx, repo, args...)
 }
 
 // extraStrings reads a string list from Task.Extra, fresh ([]string) or

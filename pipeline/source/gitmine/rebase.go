@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"time"
 
+	gitcmd "curate/internal/git"
 	"curate/pipeline/source"
 )
 
@@ -84,20 +83,16 @@ func wholePRs(ctx context.Context, dir, rev string, opt Options, prs []*source.P
 // within the mining window.
 func firstParentHistory(ctx context.Context, dir, rev string, opt Options) ([]firstParentCommit, error) {
 	marker := newMarker()
-	args := []string{"-C", dir, "log", "--first-parent", "--no-color", "--format=%x1e" + marker + "%x00%H%x00%P%x00%cn <%ce> %ct%x00%s"}
+	args := []string{"log", "--first-parent", "--no-color", "--format=%x1e" + marker + "%x00%H%x00%P%x00%cn <%ce> %ct%x00%s"}
 	if !opt.Since.IsZero() {
 		args = append(args, "--since="+opt.Since.Format(time.RFC3339))
 	}
 	if !opt.Until.IsZero() {
 		args = append(args, "--until="+opt.Until.Format(time.RFC3339))
 	}
-	cmd := exec.CommandContext(ctx, "git", append(args, rev, "--")...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gitcmd.Output(ctx, dir, append(args, rev, "--")...)
 	if err != nil {
-		return nil, fmt.Errorf("mine %s: git log: %v: %s", dir, err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	var list []firstParentCommit
 	for _, rec := range bytes.Split(out, []byte("\x1e"+marker+"\x00")) {
@@ -116,13 +111,9 @@ func firstParentHistory(ctx context.Context, dir, rev string, opt Options) ([]fi
 
 // diffFiles is the numstat of base..head, as the mining log reports files.
 func diffFiles(ctx context.Context, dir, base, head string) ([]source.FileChange, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "-c", "core.quotepath=off", "diff", "--numstat", "-z", "-M", "--no-color", "--no-ext-diff", base, head, "--")
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
-	out, err := cmd.Output()
+	out, err := gitcmd.Output(ctx, dir, "-c", "core.quotepath=off", "diff", "--numstat", "-z", "-M", "--no-color", "--no-ext-diff", base, head, "--")
 	if err != nil {
-		return nil, fmt.Errorf("git diff %s %s in %s: %w", short(base), short(head), dir, err)
+		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	return parseNumstat(out)
 }
-
-func short(h string) string { return h[:min(len(h), 12)] }

@@ -109,3 +109,28 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// git C-quotes unusual names in every header; all readers see them
+// unquoted and without prefixes.
+func TestQuotedNames(t *testing.T) {
+	diff := "diff --git \"a/caf\\303\\251 x.py\" \"b/caf\\303\\251 x.py\"\n--- \"a/caf\\303\\251 x.py\"\n+++ \"b/caf\\303\\251 x.py\"\n@@ -1 +1 @@\n-a\n+b\n" +
+		"diff --git a/old.go b/new.go\nsimilarity index 90%\nrename from old.go\nrename to new.go\n"
+	for _, read := range []func(string, string) ([]File, error){Parse, Stat} {
+		files, err := read("q.patch", diff)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 2 || files[0].OldName != "café x.py" || files[0].Name() != "café x.py" || files[1].OldName != "old.go" || files[1].Name() != "new.go" {
+			t.Fatalf("names: %+v", files)
+		}
+		var paths []string
+		for _, f := range files {
+			for _, p := range f.Paths {
+				paths = append(paths, p.Path)
+			}
+		}
+		if strings.Join(paths, "|") != "café x.py|café x.py|café x.py|café x.py|old.go|new.go|old.go|new.go" {
+			t.Fatalf("paths %q", paths)
+		}
+	}
+}
