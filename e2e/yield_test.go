@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,6 +29,7 @@ var handful = map[string]int{"spf13/cobra": 2, "pallets/click": 2}
 // By default it runs the handful above. CURATE_YIELD=all runs every
 // repository in ../shared/repos (PRs since 2023-01-01, or the 20 newest);
 // CURATE_YIELD=owner/name[,owner/name] runs those in full.
+// CURATE_YIELD_LIMIT=N caps the PRs per repository (the newest N).
 // CURATE_YIELD_TABLE=FILE writes the README's funnel table there.
 func TestYieldRealPRs(t *testing.T) {
 	root, bundles := requireBundles(t)
@@ -106,9 +108,20 @@ func yieldPlan(t *testing.T, bundles map[string]string) map[string]int {
 			plan[strings.TrimSpace(r)] = 0
 		}
 	}
-	for r := range plan {
+	limit := 0
+	if v := os.Getenv("CURATE_YIELD_LIMIT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("CURATE_YIELD_LIMIT=%q: want a positive number", v)
+		}
+		limit = n
+	}
+	for r, n := range plan {
 		if bundles[r] == "" {
 			t.Fatalf("no bundle of %s in ../shared/repos", r)
+		}
+		if limit > 0 && (n == 0 || n > limit) {
+			plan[r] = limit
 		}
 	}
 	return plan

@@ -118,6 +118,10 @@ func Registry(lang string) string {
 
 var urlHost = regexp.MustCompile(`https?://([A-Za-z0-9.-]+)`)
 
+// outcomeOOM is the outcome of a container stopped by its memory limit
+// (contained validation).
+const outcomeOOM = pipeline.Outcome("oom")
+
 // maxEvidence bounds the evidence line kept on a run.
 const maxEvidence = 300
 
@@ -244,6 +248,9 @@ func (c *Classifier) Classify(in ClassifyInput) *pipeline.Failure {
 		}
 		return &pipeline.Failure{Class: pipeline.ClassTimeout, Evidence: r.Detail,
 			Suggestion: "# raise [verifier] timeout_sec in task.toml, or `curate validate --timeout`"}
+	case outcomeOOM:
+		return &pipeline.Failure{Class: pipeline.ClassOOM, Evidence: r.Detail,
+			Suggestion: "# raise the memory limit: [docker] memory in curate.toml, or memory_mb in task.toml"}
 	case pipeline.OutcomeFlaky:
 		return &pipeline.Failure{Class: pipeline.ClassFlaky, Evidence: r.Detail,
 			Suggestion: "# the tests differ across reruns: exclude the task or pin the flaky tests"}

@@ -144,6 +144,7 @@ func TestClassifyByOutcome(t *testing.T) {
 		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeInfraError, Detail: "infrastructure: engine gone"}, "", pipeline.ClassInfraError},
 		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeBuildFailed, Detail: "build environment image: Step 4/9: exit 1"}, "something odd\n", pipeline.ClassUnclassified},
 		{pipeline.Run{Mode: "oracle", Outcome: pipeline.OutcomeTimeout}, "java.lang.OutOfMemoryError: Java heap space\n", pipeline.ClassOOM},
+		{pipeline.Run{Mode: "oracle", Outcome: outcomeOOM, Detail: "stopped at its 2048 MiB memory limit"}, "", pipeline.ClassOOM},
 	}
 	for _, tc := range cases {
 		f := c.Classify(ClassifyInput{Run: &tc.run, Language: "python", Repo: "a/b", Log: []byte(tc.log)})
