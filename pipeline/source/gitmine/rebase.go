@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	gitcmd "curate/internal/git"
 	"curate/pipeline/source"
@@ -29,84 +28,93 @@ import (
 // commit. Mining through GitHub knows the PR's commit count and does not
 // need this (see github.ResolveBases).
 
-// firstParentCommit is what grouping needs of one commit.
-type firstParentCommit struct {
-	hash      string
+// commitInfo is what grouping needs of one commit.
+type commitInfo struct {
 	parents   []string
 	committer string // "name <email> unix-time"
 	subject   string
 }
 
 // wholePRs widens each squash-looking PR to the rebase-merged run of
-// commits it ends, if any, with one `git log` pass (no diffs) and one
-// `git diff` per widened PR.
-func wholePRs(ctx context.Context, dir, rev string, opt Options, prs []*source.PR) error {
-	squash := false
+// commits it ends, if any. It reads only the commits next to the PRs
+// (one `git log --no-walk` per step back, usually one in all) and runs
+// one `git diff` per widened PR.
+func wholePRs(ctx context.Context, dir string, prs []*source.PR) error {
+	type walk struct {
+		pr   *source.PR
+		cur  string // the oldest commit of the run so far
+		n    int    // commits in the run
+		done bool
+	}
+	info := map[string]*commitInfo{}
+	var walks []*walk
+	var want []string
 	for _, pr := range prs {
-		squash = squash || pr.Kind == "squash"
+		if pr.Kind == "squash" && pr.BaseCommit != "" {
+			walks = append(walks, &walk{pr: pr, cur: pr.HeadCommit, n: 1})
+			want = append(want, pr.HeadCommit, pr.BaseCommit)
+		}
 	}
-	if !squash {
-		return nil
+	for len(want) > 0 {
+		if err := readCommits(ctx, dir, want, info); err != nil {
+			return err
+		}
+		want = want[:0]
+		for _, w := range walks {
+			for !w.done {
+				head, cur := info[w.pr.HeadCommit], info[w.cur]
+				if head == nil || cur == nil || len(cur.parents) != 1 {
+					w.done = true
+					break
+				}
+				prev := info[cur.parents[0]]
+				if prev == nil {
+					want = append(want, cur.parents[0])
+					break
+				}
+				if len(prev.parents) != 1 || prev.committer != head.committer || isPR(prev.subject) {
+					w.done = true
+					break
+				}
+				w.cur, w.n = cur.parents[0], w.n+1
+			}
+		}
 	}
-	history, err := firstParentHistory(ctx, dir, rev, opt)
-	if err != nil {
-		return err
-	}
-	pos := make(map[string]int, len(history))
-	for i, c := range history {
-		pos[c.hash] = i
-	}
-	for _, pr := range prs {
-		i, ok := pos[pr.HeadCommit]
-		if pr.Kind != "squash" || !ok {
+	for _, w := range walks {
+		if w.n == 1 {
 			continue
 		}
-		j := i + 1 // history is newest first: older commits follow
-		for j < len(history) && len(history[j].parents) == 1 && history[j].committer == history[i].committer &&
-			!isPR(history[j].subject) && history[j-1].parents[0] == history[j].hash {
-			j++
-		}
-		if j == i+1 {
-			continue
-		}
-		base := history[j-1].parents[0]
-		files, err := diffFiles(ctx, dir, base, pr.HeadCommit)
+		base := info[w.cur].parents[0]
+		files, err := diffFiles(ctx, dir, base, w.pr.HeadCommit)
 		if err != nil {
 			return err
 		}
-		pr.BaseCommit, pr.Kind, pr.Commits, pr.Files = base, "rebase", j-i, files
+		w.pr.BaseCommit, w.pr.Kind, w.pr.Commits, w.pr.Files = base, "rebase", w.n, files
 	}
 	return nil
 }
 
-// firstParentHistory lists rev's first-parent commits, newest first,
-// within the mining window.
-func firstParentHistory(ctx context.Context, dir, rev string, opt Options) ([]firstParentCommit, error) {
+// readCommits adds the given commits' parents, committer and subject to
+// info, with one git process.
+func readCommits(ctx context.Context, dir string, hashes []string, info map[string]*commitInfo) error {
 	marker := newMarker()
-	args := []string{"log", "--first-parent", "--no-color", "--format=%x1e" + marker + "%x00%H%x00%P%x00%cn <%ce> %ct%x00%s"}
-	if !opt.Since.IsZero() {
-		args = append(args, "--since="+opt.Since.Format(time.RFC3339))
-	}
-	if !opt.Until.IsZero() {
-		args = append(args, "--until="+opt.Until.Format(time.RFC3339))
-	}
-	out, err := gitcmd.Output(ctx, dir, append(args, rev, "--")...)
+	out, err := gitcmd.OutputWith(ctx, dir, strings.NewReader(strings.Join(hashes, "\n")+"\n"), nil,
+		"log", "--no-walk=unsorted", "--stdin", "--no-color", "--format=%x1e"+marker+"%x00%H%x00%P%x00%cn <%ce> %ct%x00%s")
 	if err != nil {
-		return nil, fmt.Errorf("mine %s: %w", dir, err)
+		return fmt.Errorf("mine %s: %w", dir, err)
 	}
-	var list []firstParentCommit
 	for _, rec := range bytes.Split(out, []byte("\x1e"+marker+"\x00")) {
 		f := strings.SplitN(strings.TrimRight(string(rec), "\n"), "\x00", 4)
 		if len(f) != 4 || !isHex(f[0]) {
 			continue // the empty text before the first marker
 		}
-		c := firstParentCommit{hash: f[0], committer: f[2], subject: f[3]}
+		c := &commitInfo{committer: f[2], subject: f[3]}
 		if f[1] != "" {
 			c.parents = strings.Split(f[1], " ")
 		}
-		list = append(list, c)
+		info[f[0]] = c
 	}
-	return list, nil
+	return nil
 }
 
 // diffFiles is the numstat of base..head, as the mining log reports files.
