@@ -341,7 +341,7 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 		}
 		a := judgeReward(job.Mode, res)
 		if job.Mode == ModeNop && a.outcome == pipeline.OutcomeOK && res.HasTestLog {
-			if rep := parse.Auto(res.TestLog); len(rep.Tests) == 0 && !rep.Ran {
+			if rep := parse.ForFormat(logFormat(job.TaskDir), res.TestLog); len(rep.Tests) == 0 && !rep.Ran {
 				a.outcome, a.detail = pipeline.OutcomeNopNotRun, "NOP reward 0, but the log shows no sign the test suite ran"
 			}
 		}
