@@ -14,7 +14,8 @@ import (
 )
 
 // BenchmarkYield20PRs is the yield run of 20 PRs of one repository
-// (CURATE_YIELD_REPO, default spf13/cobra): mine, build with the defaults,
+// (CURATE_YIELD_REPO, default spf13/cobra; CURATE_YIELD_LIMIT=N runs the
+// newest N instead of 20): mine, build with the defaults,
 // validate nop,oracle,gold. It reports the run's wall time and the
 // machine's CPU time (every process, containers included, from
 // /proc/stat) per valid task. Run it alone, on an idle machine:
@@ -46,7 +47,7 @@ func BenchmarkYield20PRs(b *testing.B) {
 		}
 		b.StartTimer()
 		start, cpu0 := time.Now(), machineCPU()
-		ids, err := MineQualifying(ctx, c, clone, MinPRs)
+		ids, err := MineQualifying(ctx, c, clone, benchPRs(b))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -61,6 +62,7 @@ func BenchmarkYield20PRs(b *testing.B) {
 		b.Logf("%s\n%s", TableHeader, y.Row())
 		c.Run(ctx, "env", "prune") // the next iteration builds its images again
 	}
+	b.ReportMetric(float64(benchPRs(b)), "PRs/run")
 	b.ReportMetric(wall.Seconds()/float64(b.N), "wall-s/run")
 	b.ReportMetric(float64(valid)/float64(b.N), "valid/run")
 	if valid > 0 {
@@ -88,4 +90,16 @@ func machineCPU() time.Duration {
 		ticks += n
 	}
 	return time.Duration(ticks) * (time.Second / 100) // USER_HZ is 100 on Linux
+}
+
+// benchPRs is how many PRs one run takes: 20, or CURATE_YIELD_LIMIT.
+func benchPRs(b *testing.B) int {
+	if v := os.Getenv("CURATE_YIELD_LIMIT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			b.Fatalf("CURATE_YIELD_LIMIT=%q: want a positive number", v)
+		}
+		return n
+	}
+	return MinPRs
 }
