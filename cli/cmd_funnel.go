@@ -84,6 +84,9 @@ func printFunnel(w io.Writer, f *stats.RepoFunnel) {
 		fmt.Fprintf(w, "%s%-*s %5d%s\n", indent, 22-len(indent), sanitize.Line(r.Class), r.Count, examples(r))
 	}
 	row("  ", f.NoFailToPass)
+	if f.Unbuilt > 0 {
+		fmt.Fprintf(w, "  %-20s %5d  (passed the filter, never built: curate build --accepted)\n", "not built yet", f.Unbuilt)
+	}
 	if f.NotValidated > 0 {
 		fmt.Fprintf(w, "  %-20s %5d  (built, runs do not settle them: curate validate --mode nop,oracle,gold)\n", "not validated", f.NotValidated)
 	}

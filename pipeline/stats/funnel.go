@@ -26,7 +26,9 @@ type RepoFunnel struct {
 	Oracle1      int    `json:"oracle_1"`     // and Oracle reward 1
 	FailToPass   int    `json:"fail_to_pass"` // and gold found at least one FAIL_TO_PASS test
 	Valid        int    `json:"valid"`
-	// NotValidated are built tasks whose runs do not settle them yet.
+	// Unbuilt passed the filter but were never built; NotValidated are
+	// built tasks whose runs do not settle them yet.
+	Unbuilt      int `json:"unbuilt"`
 	NotValidated int `json:"not_validated"`
 	// NoFailToPass is the true negatives: the suite ran in both states and
 	// none of the PR's tests failed before the fix.
@@ -98,6 +100,8 @@ func (f *RepoFunnel) add(t *pipeline.Task, runs []*pipeline.Run) {
 	if t.TaskDir == "" {
 		if t.Status == pipeline.StatusRejected {
 			f.NotBuilt = addExample(f.NotBuilt, strings.TrimPrefix(t.Reasons[0], buildReason), t.ID)
+		} else {
+			f.Unbuilt++
 		}
 		return
 	}

@@ -30,6 +30,7 @@ func TestComputeFunnel(t *testing.T) {
 		task("a-6", "o/a", pipeline.StatusBuilt, "tasks/a-6", nil),
 		task("a-7", "o/a", pipeline.StatusRejected, "", nil, "no test change"),
 		task("a-8", "o/a", pipeline.StatusRejected, "", nil, "build: no test files at the head commit"),
+		task("a-9", "o/a", pipeline.StatusCandidate, "", nil),
 		task("b-1", "o/b", pipeline.StatusInvalid, "tasks/b-1", cls(pipeline.ClassFixFailsTests)),
 		{ID: "imported", Repo: "o/a", Source: "harbor", Status: pipeline.StatusValid},
 	}
@@ -49,11 +50,11 @@ func TestComputeFunnel(t *testing.T) {
 	}
 	a := f.Repos[0]
 	steps := []int{a.Mined, a.PassedFilter, a.Built, a.Nop0, a.Oracle1, a.FailToPass, a.Valid}
-	if want := []int{8, 7, 6, 3, 2, 1, 1}; !reflect.DeepEqual(steps, want) {
+	if want := []int{9, 8, 6, 3, 2, 1, 1}; !reflect.DeepEqual(steps, want) {
 		t.Errorf("o/a steps %v, want %v", steps, want)
 	}
-	if a.NoFailToPass.Count != 1 || a.NoFailToPass.Examples[0] != "a-2" || a.NotValidated != 1 {
-		t.Errorf("o/a no_fail_to_pass %+v, not validated %d", a.NoFailToPass, a.NotValidated)
+	if a.NoFailToPass.Count != 1 || a.NoFailToPass.Examples[0] != "a-2" || a.NotValidated != 1 || a.Unbuilt != 1 {
+		t.Errorf("o/a no_fail_to_pass %+v, not validated %d, unbuilt %d", a.NoFailToPass, a.NotValidated, a.Unbuilt)
 	}
 	wantFail := []ClassRow{{pipeline.ClassDepsUnreachable, 1, []string{"a-5"}}, {pipeline.ClassDepsMissing, 2, []string{"a-3", "a-4"}}}
 	if !reflect.DeepEqual(a.Failures, wantFail) {
@@ -62,7 +63,7 @@ func TestComputeFunnel(t *testing.T) {
 	if len(a.NotBuilt) != 1 || a.NotBuilt[0].Class != "no test files at the head commit" || a.EnvironmentFailures() != 3 {
 		t.Errorf("o/a not built %+v, environment failures %d", a.NotBuilt, a.EnvironmentFailures())
 	}
-	if f.Total.Mined != 9 || f.Total.Nop0 != 4 || len(f.Total.Failures) != 3 {
+	if f.Total.Mined != 10 || f.Total.Nop0 != 4 || len(f.Total.Failures) != 3 {
 		t.Errorf("total %+v", f.Total)
 	}
 	one := ComputeFunnel(tasks, runs, "o/b")
