@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"curate/internal/testenv"
 )
 
 // BenchmarkYield20PRs is the yield run of 20 PRs of one repository
@@ -23,7 +21,7 @@ import (
 //	go test ./e2e -run '^$' -bench Yield20PRs -benchtime 1x -timeout 2h
 func BenchmarkYield20PRs(b *testing.B) {
 	root, bundles := requireBundles(b)
-	testenv.RequireDocker(b)
+	defaultBase(b)
 	repo := os.Getenv("CURATE_YIELD_REPO")
 	if repo == "" {
 		repo = "spf13/cobra"

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"curate/internal/testenv"
+	"curate/pipeline/validate"
 )
 
 // handful are the PRs CI runs end to end: the newest qualifying PRs of
@@ -33,7 +34,7 @@ var handful = map[string]int{"spf13/cobra": 2, "pallets/click": 2}
 // CURATE_YIELD_TABLE=FILE writes the README's funnel table there.
 func TestYieldRealPRs(t *testing.T) {
 	root, bundles := requireBundles(t)
-	testenv.RequireDocker(t)
+	defaultBase(t)
 	plan := yieldPlan(t, bundles)
 	bin := curateBinary(t, root)
 	ctx := context.Background()
@@ -171,4 +172,20 @@ func curateBinary(t testing.TB, root string) string {
 		t.Fatalf("go build: %v\n%s", binErr, binPath)
 	}
 	return binPath
+}
+
+// defaultBase makes sure the default base image exists without a second
+// debootstrap on a fresh machine: when it is missing, the test base image
+// (the same bootstrap of the same packages, cached for every Docker test)
+// takes its tag, as validation would otherwise make it on first use.
+func defaultBase(t testing.TB) {
+	t.Helper()
+	cli := testenv.RequireDocker(t)
+	ctx := context.Background()
+	if _, err := cli.ImageInspect(ctx, validate.DefaultBaseImage); err == nil {
+		return
+	}
+	if err := cli.ImageTag(ctx, testenv.BaseImage(t), validate.DefaultBaseImage); err != nil {
+		t.Fatalf("tag the test base image as %s: %v", validate.DefaultBaseImage, err)
+	}
 }
