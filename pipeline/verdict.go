@@ -1,5 +1,7 @@
 package pipeline
 
+import "sort"
+
 // Validation modes, as runs record them.
 const (
 	ModeNop    = "nop"
@@ -58,7 +60,7 @@ func Judge(t *Task, runs []*Run) Verdict {
 		return Verdict{}
 	}
 	var fails []*Failure
-	for _, r := range latest {
+	for _, r := range inJudgingOrder(latest) {
 		if r.Outcome == OutcomeOK {
 			continue
 		}
@@ -79,4 +81,27 @@ func Judge(t *Task, runs []*Run) Verdict {
 		}
 	}
 	return Verdict{Status: StatusValid, Decided: true}
+}
+
+// inJudgingOrder lists the runs gold first (its evidence covers both
+// states), then oracle, then nop, then any other mode by name, so equal
+// classes name the task the same way every time.
+func inJudgingOrder(latest map[string]*Run) []*Run {
+	var out []*Run
+	for _, m := range []string{ModeGold, ModeOracle, ModeNop} {
+		if r := latest[m]; r != nil {
+			out = append(out, r)
+		}
+	}
+	var rest []string
+	for m := range latest {
+		if m != ModeGold && m != ModeOracle && m != ModeNop {
+			rest = append(rest, m)
+		}
+	}
+	sort.Strings(rest)
+	for _, m := range rest {
+		out = append(out, latest[m])
+	}
+	return out
 }

@@ -20,6 +20,7 @@ func TestJudge(t *testing.T) {
 	stale := &Run{ID: "o3", Mode: ModeOracle, Outcome: OutcomeOracleFailed, Failure: missing, Digest: "old", StartedAt: at(8)}
 	cancelled := &Run{ID: "o4", Mode: ModeOracle, Outcome: OutcomeCancelled, Digest: "d", StartedAt: at(9)}
 
+	nopPassed := &Run{ID: "n3", Mode: ModeNop, Outcome: OutcomeNopPassed, Failure: &Failure{Class: ClassNoFailToPass, Evidence: "NOP reward 1"}, Digest: "d", StartedAt: at(10)}
 	mined := &Task{Source: "git", Digest: "d"}
 	imported := &Task{Source: "harbor", Digest: "d"}
 	cases := []struct {
@@ -39,12 +40,16 @@ func TestJudge(t *testing.T) {
 		{"engine failures say nothing", mined, []*Run{nop, oracle, gold, engine}, true, StatusValid, ""},
 		{"stale and cancelled runs say nothing", mined, []*Run{nop, oracle, gold, stale, cancelled}, true, StatusValid, ""},
 		{"no runs", mined, nil, false, "", ""},
+		{"gold's evidence names a true negative", mined, []*Run{nopPassed, oracle, noF2P}, true, StatusInvalid, ClassNoFailToPass},
 	}
 	for _, c := range cases {
 		v := Judge(c.task, c.runs)
 		class := ""
 		if v.Failure != nil {
 			class = v.Failure.Class
+		}
+		if c.name == "gold's evidence names a true negative" && v.Failure != noF2P.Failure {
+			t.Errorf("%s: evidence %q, want gold's", c.name, v.Failure.Evidence)
 		}
 		if v.Decided != c.decided || v.Status != c.status || class != c.class {
 			t.Errorf("%s: got %+v (class %q), want decided=%v %s %q", c.name, v, class, c.decided, c.status, c.class)

@@ -240,6 +240,13 @@ func (c *Classifier) Classify(in ClassifyInput) *pipeline.Failure {
 		ev := r.Detail
 		if r.Mode == ModeNop {
 			ev = "NOP reward 1: the PR's tests pass on the buggy state"
+			if rep := parse.Auto(in.Log); len(rep.Tests) > 0 {
+				var parts []string
+				for _, n := range rep.Names() {
+					parts = append(parts, n+" "+string(rep.Tests[n]))
+				}
+				ev += fmt.Sprintf(" (%d tests: %s)", len(parts), strings.Join(firstN(parts, 8), "; "))
+			}
 		}
 		return &pipeline.Failure{Class: pipeline.ClassNoFailToPass, Evidence: ev}
 	case pipeline.OutcomeTimeout:

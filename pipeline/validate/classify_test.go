@@ -136,6 +136,7 @@ func TestClassifyByOutcome(t *testing.T) {
 	}{
 		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeOK}, "", ""},
 		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeNopPassed}, "", pipeline.ClassNoFailToPass},
+		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeNopPassed}, "PASSED tests/test_a.py::test_one\n==== 1 passed in 0.01s ====\n", pipeline.ClassNoFailToPass},
 		{pipeline.Run{Mode: "oracle", Outcome: pipeline.OutcomeTimeout, Detail: "container ran longer than 10s"}, "", pipeline.ClassTimeout},
 		{pipeline.Run{Mode: "gold", Outcome: pipeline.OutcomeFlaky, Detail: "2 tests change status"}, "", pipeline.ClassFlaky},
 		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeNopNotRun}, "bash: line 3: cd: /app/x: No such file or directory\n", pipeline.ClassNopNotRun},
@@ -171,4 +172,15 @@ func FuzzClassify(f *testing.F) {
 			t.Fatalf("failure %+v", fl)
 		}
 	})
+}
+
+// A NOP that passes names the PR's tests and their status on the buggy
+// state: the evidence of a true negative.
+func TestNoFailToPassEvidenceFromNop(t *testing.T) {
+	run := &pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeNopPassed}
+	log := "PASSED tests/test_a.py::test_one\nPASSED tests/test_a.py::test_two\n==== 2 passed in 0.01s ====\n"
+	f := DefaultClassifier().Classify(ClassifyInput{Run: run, Language: "python", Log: []byte(log)})
+	if f == nil || f.Class != pipeline.ClassNoFailToPass || !strings.Contains(f.Evidence, "tests/test_a.py::test_one PASSED; tests/test_a.py::test_two PASSED") {
+		t.Fatalf("got %+v", f)
+	}
 }
