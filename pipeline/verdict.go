@@ -52,8 +52,10 @@ type Verdict struct {
 // failure class among them. It is valid when every mode that ran is ok
 // and, for a mined task, NOP, Oracle and gold all ran (gold ok means at
 // least one FAIL_TO_PASS test): NOP 0 with the suite run, Oracle 1, and a
-// test the fix turns from failing to passing. Imported tasks follow
-// Harbor: every run that judged them ok.
+// test the fix turns from failing to passing. A NOP whose suite did not
+// run is forgiven only when Oracle and gold show the bug stopped it (see
+// crashedByTheBug). Imported tasks follow Harbor: every run that judged
+// them ok.
 func Judge(t *Task, runs []*Run) Verdict {
 	latest := LatestRuns(runs, t.Digest)
 	if len(latest) == 0 {
@@ -61,7 +63,7 @@ func Judge(t *Task, runs []*Run) Verdict {
 	}
 	var fails []*Failure
 	for _, r := range inJudgingOrder(latest) {
-		if r.Outcome == OutcomeOK {
+		if r.Outcome == OutcomeOK || (r.Outcome == OutcomeNopNotRun && crashedByTheBug(latest)) {
 			continue
 		}
 		f := r.Failure
@@ -81,6 +83,15 @@ func Judge(t *Task, runs []*Run) Verdict {
 		}
 	}
 	return Verdict{Status: StatusValid, Decided: true}
+}
+
+// crashedByTheBug tells a suite that cannot load without the fix (the
+// PR's tests use what the fix adds) from an environment that never runs
+// it: on the same image Oracle passed and gold found tests that fail
+// before the fix, so NOP's reward 0 without a test run is the bug's doing.
+func crashedByTheBug(latest map[string]*Run) bool {
+	o, g := latest[ModeOracle], latest[ModeGold]
+	return o != nil && o.Outcome == OutcomeOK && g != nil && g.Outcome == OutcomeOK && len(g.FailToPass) > 0
 }
 
 // inJudgingOrder lists the runs gold first (its evidence covers both

@@ -21,6 +21,7 @@ func TestJudge(t *testing.T) {
 	cancelled := &Run{ID: "o4", Mode: ModeOracle, Outcome: OutcomeCancelled, Digest: "d", StartedAt: at(9)}
 
 	nopPassed := &Run{ID: "n3", Mode: ModeNop, Outcome: OutcomeNopPassed, Failure: &Failure{Class: ClassNoFailToPass, Evidence: "NOP reward 1"}, Digest: "d", StartedAt: at(10)}
+	notRunNoClass := &Run{ID: "n4", Mode: ModeNop, Outcome: OutcomeNopNotRun, Failure: &Failure{Class: ClassNopNotRun, Evidence: "TypeError: x is not iterable"}, Digest: "d", StartedAt: at(11)}
 	mined := &Task{Source: "git", Digest: "d"}
 	imported := &Task{Source: "harbor", Digest: "d"}
 	cases := []struct {
@@ -40,6 +41,8 @@ func TestJudge(t *testing.T) {
 		{"engine failures say nothing", mined, []*Run{nop, oracle, gold, engine}, true, StatusValid, ""},
 		{"stale and cancelled runs say nothing", mined, []*Run{nop, oracle, gold, stale, cancelled}, true, StatusValid, ""},
 		{"no runs", mined, nil, false, "", ""},
+		{"a suite that needs the fix to load", mined, []*Run{notRunNoClass, oracle, gold}, true, StatusValid, ""},
+		{"nop_not_run without gold's proof", mined, []*Run{notRunNoClass, oracle, noF2P}, true, StatusInvalid, ClassNopNotRun},
 		{"gold's evidence names a true negative", mined, []*Run{nopPassed, oracle, noF2P}, true, StatusInvalid, ClassNoFailToPass},
 	}
 	for _, c := range cases {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"curate/pipeline"
@@ -54,5 +55,41 @@ func TestNopRewardZeroWithoutSuiteIsNotOK(t *testing.T) {
 		if r.Outcome != c.outcome || class != c.class {
 			t.Errorf("outcome %s class %q (%s), want %s %q", r.Outcome, class, r.Detail, c.outcome, c.class)
 		}
+	}
+}
+
+// stateRunner prints one log on the buggy state and another on the fixed.
+type stateRunner struct{ buggy, fixed string }
+
+func (stateRunner) Host() string { return "fake" }
+func (stateRunner) Image(context.Context, string, io.Writer) (string, bool, error) {
+	return "img", false, nil
+}
+func (r stateRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*ExecResult, error) {
+	log, reward, exit := r.buggy, "0", 1
+	if spec.Oracle {
+		log, reward, exit = r.fixed, "1", 0
+	}
+	fmt.Fprint(out.Stdout, log)
+	return &ExecResult{HasText: true, RewardText: []byte(reward), TestExit: exit, TestLog: []byte(log), HasTestLog: spec.KeepTestLog}, nil
+}
+
+// PR tests that cannot load without the fix (they use what it adds) fail
+// on the buggy state: gold counts them FAIL_TO_PASS when the fixed state
+// runs them. A suite that runs in neither state is still no evidence.
+func TestGoldSuiteThatNeedsTheFixToLoad(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "task.toml"), []byte(""), 0o644)
+	crash := "TypeError: mimeTypes._extensionConflicts is not iterable\n    at Suite.<anonymous> (/app/test/test.js:233:56)\n"
+	pass := "ok 1 mimeTypes conflicts resolve\nok 2 mimeTypes lookup\n1..2\n# tests 2\n# pass 2\n# fail 0\n"
+	v := &Validator{Runners: []Runner{stateRunner{crash, pass}}, NewID: NewRunID}
+	r := v.Validate(context.Background(), []Job{{TaskID: "t", TaskDir: dir, Mode: ModeGold}})[0]
+	if r.Outcome != pipeline.OutcomeOK || len(r.FailToPass) != 2 {
+		t.Errorf("gold: %s %s F2P %v", r.Outcome, r.Detail, r.FailToPass)
+	}
+	v = &Validator{Runners: []Runner{stateRunner{crash, crash}}, NewID: NewRunID}
+	r = v.Validate(context.Background(), []Job{{TaskID: "t", TaskDir: dir, Mode: ModeGold}})[0]
+	if r.Outcome != pipeline.OutcomeInfraError || !strings.Contains(r.Detail, "fixed state: the log shows no sign") {
+		t.Errorf("gold with no run in either state: %s %s", r.Outcome, r.Detail)
 	}
 }

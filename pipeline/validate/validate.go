@@ -359,6 +359,14 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 				return attempt{outcome: o, detail: state + " state: " + msg}
 			}
 			rep := parse.ForFormat(format, res.TestLog)
+			if len(rep.Tests) == 0 && !rep.Ran && !oracle {
+				// The PR's tests may not even load without the fix (they use
+				// what it adds). The fixed state decides: when it runs them,
+				// they count as failing here (missing on the buggy state).
+				log.Line("curate: gold: the suite did not start on the buggy state; its tests count as failing if they run on the fixed state")
+				reports[i] = &parse.Report{Framework: rep.Framework}
+				continue
+			}
 			if len(rep.Tests) == 0 && !rep.Ran {
 				return attempt{outcome: pipeline.OutcomeInfraError, detail: state + " state: the log shows no sign the test suite ran"}
 			}
