@@ -9,6 +9,7 @@ import (
 
 	"curate/internal/tomlerr"
 	"curate/pipeline"
+	"curate/pipeline/envgen"
 )
 
 // Config is curate.toml. Decoding is strict: an unknown key or a value of
@@ -51,6 +52,9 @@ type DockerConfig struct {
 	Hosts          []string          `toml:"hosts"`
 	Concurrency    int               `toml:"concurrency"`
 	Timeout        string            `toml:"timeout"`
+	// CABundle is the PEM bundle builds trust ("" = the system bundle,
+	// "none" = add none).
+	CABundle string `toml:"ca_bundle"`
 }
 
 // SelectionConfig overrides the profile's selection for this workspace:
@@ -68,14 +72,9 @@ type UIConfig struct {
 	Keys  map[string]string `toml:"keys"`
 }
 
-// RepoConfig overrides environment detection for every task of one repo.
-type RepoConfig struct {
-	Language    string   `toml:"language"`
-	BaseImage   string   `toml:"base_image"`
-	Install     []string `toml:"install"`
-	TestCommand string   `toml:"test_command"`
-	Dockerfile  string   `toml:"dockerfile"`
-}
+// RepoConfig overrides environment detection for every task of one repo;
+// envgen owns it (pipeline stages never import workspace).
+type RepoConfig = envgen.RepoConfig
 
 // DefaultConfigText is what `curate init` writes: every section, commented.
 const DefaultConfigText = `# curate workspace configuration. Unknown keys are errors.
@@ -94,15 +93,19 @@ name = "ccb"
 preset = "taskgen"
 
 [docker]
-# Base image for built task environments; "curate env bootstrap" makes one
-# without a registry.
-base_image = "ubuntu:24.04"
+# Base image for built task environments. The default, curate/base:bookworm,
+# is made from Debian's archive without a registry (curate env bootstrap,
+# or on first use).
+# base_image = "curate/base:bookworm"
+# CA certificates builds trust to reach package registries (default: the
+# system bundle; "none" adds none).
+# ca_bundle = "/etc/ssl/certs/ca-certificates.crt"
 concurrency = 2
 timeout = "10m"
 # hosts = ["unix:///var/run/docker.sock"]
 
 [ui]
-theme = "dark"   # dark, light or high-contrast
+# theme = "dark"   # dark, light or high-contrast; default: from the terminal background
 mouse = true
 
 [selection]
