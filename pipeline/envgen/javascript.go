@@ -266,7 +266,10 @@ func jsRunner(pkg packageJSON, files []string) (Runner, string, error) {
 	case "mocha":
 		return tap("npx --no-install mocha "+mochaOptions(expanded)+"--reporter tap "+args, "mocha"), why, nil
 	case "ava":
-		return tap("npx --no-install ava --tap "+args, "ava"), why, nil
+		// Serially and with a long timeout: suites that time their own
+		// promises (p-map's "290 ≤ t ≤ 430 ms") fail when a shared machine
+		// runs all tests of a file at once.
+		return tap("npx --no-install ava --tap --serial --timeout=2m "+args, "ava"), why, nil
 	case "tap":
 		return tap("npx --no-install tap --reporter=tap --no-coverage "+args, "tap"), why, nil
 	case "tape":

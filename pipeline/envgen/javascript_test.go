@@ -78,7 +78,7 @@ func TestJavaScriptRunner(t *testing.T) {
 		{`{"scripts":{"test":"ts-scripts test"},"devDependencies":{"vitest":"^3"}}`, "vitest", "vitest run --reporter=verbose --reporter=json --outputFile=/logs/verifier/vitest.json 'src/a.spec.ts'"},
 		{`{"scripts":{"test":"jest --coverage"},"devDependencies":{"jest":"29","mocha":"1"}}`, "jest", "jest --ci --verbose --json --outputFile=/logs/verifier/jest.json"},
 		{`{"scripts":{"test":"mocha --reporter spec --bail --check-leaks -r ./test/setup.js test/"}}`, "mocha", "mocha --check-leaks -r './test/setup.js' --reporter tap 'src/a.spec.ts'"},
-		{`{"scripts":{"test":"xo && ava && tsd"},"devDependencies":{"ava":"5","xo":"1"}}`, "ava", "npx --no-install ava --tap 'src/a.spec.ts'"},
+		{`{"scripts":{"test":"xo && ava && tsd"},"devDependencies":{"ava":"5","xo":"1"}}`, "ava", "npx --no-install ava --tap --serial --timeout=2m 'src/a.spec.ts'"},
 		{`{"scripts":{"test":"npm run unit","unit":"node --test test/"}}`, "node-test", "node --test --test-reporter=tap 'src/a.spec.ts'"},
 		{`{"scripts":{"test":"tape test/*.js"}}`, "tape", "npx --no-install tape"},
 	}
