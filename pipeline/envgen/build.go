@@ -181,14 +181,14 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		return nil, err
 	}
 	files := map[string][]byte{
-		"environment/Dockerfile":  []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
-		"environment/bug.patch":   set.Bug,
-		"solution/fix.patch":      set.Fix,
-		"solution/solve.sh":       []byte(SolveSh),
-		"tests/test.sh":           []byte(TestSh(t.ID, plan.Test, installs, removes)),
-		"instruction.md":          []byte(Instruction(t.Title, issueText, t.Body, hide)),
-		"task.toml":               toml,
-		"swebench.json":           append(swe, '\n'),
+		"environment/Dockerfile": []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
+		"environment/bug.patch":  set.Bug,
+		"solution/fix.patch":     set.Fix,
+		"solution/solve.sh":      []byte(SolveSh),
+		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes)),
+		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
+		"task.toml":              toml,
+		"swebench.json":          append(swe, '\n'),
 	}
 	if len(set.HideTests) > 0 {
 		files["environment/hide-tests.patch"] = set.HideTests

@@ -31,6 +31,7 @@ type packageJSON struct {
 	Dependencies    map[string]string `json:"dependencies"`
 	DevDependencies map[string]string `json:"devDependencies"`
 	PackageManager  string            `json:"packageManager"`
+	Workspaces      any               `json:"workspaces"`
 }
 
 func (j javascript) Plan(tree *Tree, tests Tests) (*Plan, error) {
@@ -151,7 +152,25 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 		install, why = "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts", "no lockfile"
 	}
 	p.Note("dependencies: %s (%s)", install, why)
-	p.Install = append(p.Install, registryStep(npmRegistry, npmMissing, "sh -c "+shellQuote(install)))
+	step := registryStep(npmRegistry, npmMissing, "sh -c "+shellQuote(install))
+	// From the manifests alone, in a layer tasks share while package.json
+	// and the lockfile do not change; a workspace or a local (file:,
+	// link:) dependency needs the whole tree.
+	raw := tree.Text("package.json")
+	if pkg.Workspaces != nil || strings.Contains(raw, `"file:`) || strings.Contains(raw, `"link:`) || strings.Contains(raw, `"workspace:`) || tree.Has("pnpm-workspace.yaml") {
+		p.Install = append(p.Install, step)
+		return
+	}
+	for _, f := range []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", ".npmrc", ".yarnrc", ".yarnrc.yml"} {
+		if tree.Has(f) {
+			p.Manifests = append(p.Manifests, f)
+		}
+	}
+	if rel := yarnRelease(tree); rel != "" {
+		p.Manifests = append(p.Manifests, rel)
+	}
+	p.DepSteps = append(p.DepSteps, step)
+	p.Note("dependencies installed from package.json and the lockfile alone (a layer shared while they do not change)")
 }
 
 // pnpmForLockfile maps lockfileVersion to the pnpm that writes it.
