@@ -120,6 +120,7 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		return nil, fmt.Errorf("no pom.xml or build.gradle at the repository root: set [repos.%q] test_command and install in curate.toml", tree.Repo)
 	}
 	p.Note("tests: %s (Surefire/JUnit XML reports parsed per test)", strings.Join(classes, ", "))
+	p.BuildTimeoutSec = 1800 // JDK, Maven and a first build
 	return p, nil
 }
 

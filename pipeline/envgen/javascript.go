@@ -113,7 +113,7 @@ func planNode(tree *Tree, pkg packageJSON, p *Plan) {
 const npmRegistry = "the npm registry (${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org/})"
 
 // npmMissing prints the package names npm could not find (sed -E).
-const npmMissing = `s/.*404 Not Found - GET .*\/-\/([^/ ]+)\.tgz.*/\1/p; s/.*No matching version found for ([^ ]+).*/\1/p; s/.*'([^' ]+)' is not in (this|the npm) registry.*/\1/p`
+const npmMissing = `s/.*404 Not Found - GET .*\/-\/([^/ ]+)\.tgz.*/\1/p; s/.*No matching version found for ([^ ]+).*/\1/p`
 
 // planPackageManager installs the dependencies with the tool the
 // lockfile belongs to; without a lockfile, npm install. npm installs are
