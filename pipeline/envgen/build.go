@@ -3,6 +3,7 @@ package envgen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -291,10 +292,10 @@ func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 // gitGrep lists the files at rev with a line matching the extended
 // regular expression re.
 func gitGrep(ctx context.Context, repo, rev, re string) ([]string, error) {
-	cmd := gitcmd.Command(ctx, repo, nil, "grep", "-l", "-z", "-E", "-e", re, rev, "--")
-	out, err := cmd.Output()
+	out, err := gitcmd.Command(ctx, repo, nil, "grep", "-l", "-z", "-E", "-e", re, rev, "--").Output()
 	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
 			return nil, nil // no match
 		}
 		return nil, fmt.Errorf("git grep: %w", err)
