@@ -3,6 +3,7 @@ package envgen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -181,14 +182,14 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		return nil, err
 	}
 	files := map[string][]byte{
-		"environment/Dockerfile":  []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
-		"environment/bug.patch":   set.Bug,
-		"solution/fix.patch":      set.Fix,
-		"solution/solve.sh":       []byte(SolveSh),
-		"tests/test.sh":           []byte(TestSh(t.ID, plan.Test, installs, removes)),
-		"instruction.md":          []byte(Instruction(t.Title, issueText, t.Body, hide)),
-		"task.toml":               toml,
-		"swebench.json":           append(swe, '\n'),
+		"environment/Dockerfile": []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
+		"environment/bug.patch":  set.Bug,
+		"solution/fix.patch":     set.Fix,
+		"solution/solve.sh":      []byte(SolveSh),
+		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes)),
+		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
+		"task.toml":              toml,
+		"swebench.json":          append(swe, '\n'),
 	}
 	if len(set.HideTests) > 0 {
 		files["environment/hide-tests.patch"] = set.HideTests
@@ -291,10 +292,10 @@ func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 // gitGrep lists the files at rev with a line matching the extended
 // regular expression re.
 func gitGrep(ctx context.Context, repo, rev, re string) ([]string, error) {
-	cmd := gitcmd.Command(ctx, repo, nil, "grep", "-l", "-z", "-E", "-e", re, rev, "--")
-	out, err := cmd.Output()
+	out, err := gitcmd.Command(ctx, repo, nil, "grep", "-l", "-z", "-E", "-e", re, rev, "--").Output()
 	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
 			return nil, nil // no match
 		}
 		return nil, fmt.Errorf("git grep: %w", err)

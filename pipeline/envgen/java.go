@@ -37,6 +37,10 @@ var (
 	gradleJavaRe  = regexp.MustCompile(`(?:JavaLanguageVersion\.of\(|JavaVersion\.VERSION_|sourceCompatibility\s*=\s*['"]?)(1\.)?(\d+)`)
 )
 
+// javaOpens open java.base's reflection-heavy packages to old libraries.
+var javaOpens = []string{"--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+	"--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED"}
+
 // errorProneOpens let javac plugins that reach into the compiler's
 // internals (Error Prone, Lombok) run in Maven's JVM on JDK 17; harmless
 // for projects without them.
@@ -53,6 +57,12 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	for _, pkg := range errorProneOpens {
 		opens = append(opens, "--add-opens=jdk.compiler/com.sun.tools.javac."+pkg+"=ALL-UNNAMED")
 	}
+	// Test JVMs too (Surefire forks them): libraries of the Java 8 era
+	// reach into the JDK by reflection (cglib, old Mockito), and Byte
+	// Buddy refuses class files newer than it knows unless told to try
+	// ("Mockito cannot mock this class ... Java: 17").
+	p.Env = append(p.Env, "JAVA_TOOL_OPTIONS="+strings.Join(append([]string{"-Dnet.bytebuddy.experimental=true"}, javaOpens...), " "))
+	p.Note("JAVA_TOOL_OPTIONS lets Java 8 era test libraries run on JDK 17 (Byte Buddy experimental, java.base opened)")
 	classes := javaTestClasses(tests.Files)
 	if len(classes) == 0 {
 		return nil, fmt.Errorf("none of the PR's test files is a Java or Kotlin source (%s)", strings.Join(tests.Files, ", "))
@@ -60,7 +70,7 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	switch {
 	case tree.Has("pom.xml"):
 		p.Packages = append(p.Packages, "maven")
-		p.Env = []string{"MAVEN_OPTS=" + strings.Join(opens, " ")}
+		p.Env = append(p.Env, "MAVEN_OPTS="+strings.Join(opens, " "))
 		want := javaWanted(tree.Text("pom.xml"))
 		p.Note("JDK %d and Maven 3.8 from Debian (pom.xml: %s)", debianJDK, javaWantedText(want))
 		if want > debianJDK {
@@ -120,6 +130,7 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		return nil, fmt.Errorf("no pom.xml or build.gradle at the repository root: set [repos.%q] test_command and install in curate.toml", tree.Repo)
 	}
 	p.Note("tests: %s (Surefire/JUnit XML reports parsed per test)", strings.Join(classes, ", "))
+	p.BuildTimeoutSec = 1800 // JDK, Maven and a first build
 	return p, nil
 }
 

@@ -41,6 +41,9 @@ func TestJavaMavenPlan(t *testing.T) {
 	if p.Test.LogFormat != "surefire" {
 		t.Errorf("log format %q", p.Test.LogFormat)
 	}
+	if env := strings.Join(p.Env, "\n"); !strings.Contains(env, "JAVA_TOOL_OPTIONS=-Dnet.bytebuddy.experimental=true --add-opens=java.base/java.lang=ALL-UNNAMED") {
+		t.Errorf("test JVMs of a Java 8 project need Byte Buddy's experimental mode and java.base opened on JDK 17: %q", env)
+	}
 }
 
 func TestJavaToolchainMismatch(t *testing.T) {

@@ -79,6 +79,7 @@ func (rust) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		registryStep(cratesIO, cargoMissing, "cargo test --no-run"),
 	}
 	p.Note("crates fetched (cargo fetch) and tests compiled (cargo test --no-run) at image build")
+	p.BuildTimeoutSec = 1800
 	args := rustTestArgs(tree, tests.Files)
 	p.Test = Runner{
 		Command:   "cargo test --offline --no-fail-fast " + strings.Join(args, " ") + " 2>&1 | tee /logs/verifier/cargo-test.txt; test ${PIPESTATUS[0]} -eq 0",
