@@ -10,6 +10,7 @@ command -v dockerd >/dev/null 2>&1 || need+=(docker.io)
 dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
 command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
+command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev) # go test -race needs cgo
 if [ ${#need[@]} -gt 0 ]; then
   echo "ci: installing ${need[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
