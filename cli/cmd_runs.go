@@ -121,6 +121,7 @@ func newRunsShowCmd(env *Env) *cobra.Command {
 			}
 			field("attempts", fmt.Sprint(r.Attempt))
 			field("detail", r.Detail)
+			printFailure(w, "%-12s %s\n", r.Failure)
 			field("digest", short12(r.Digest)+stale)
 			field("engine", r.DockerHost)
 			field("started", r.StartedAt.Local().Format(time.RFC3339))

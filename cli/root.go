@@ -79,6 +79,7 @@ func newRoot(env *Env) *cobra.Command {
 		newEnvCmd(env),
 		newValidateCmd(env),
 		newRunsCmd(env),
+		newFunnelCmd(env),
 		newScoreCmd(env),
 		newProfileCmd(env),
 		newListCmd(env),

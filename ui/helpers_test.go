@@ -60,4 +60,5 @@ func typeText(t testing.TB, a *App, s string) {
 	}
 }
 
+// quotas is the Quotas screen (tests load its config directly).
 func (a *App) quotas() *quotas.Model { return a.screens[shared.TabQuotas].(*quotas.Model) }

@@ -433,6 +433,7 @@ func (res *ExecResult) fromFiles(files map[string][]byte, keepTestLog bool) {
 	if keepTestLog {
 		res.TestLog = joinTestLogs(files)
 		res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
+		res.HasTestLog = true
 	}
 }
 
@@ -528,6 +529,7 @@ func (d *DockerRunner) copyOut(ctx context.Context, id string, spec ExecSpec, re
 			if spec.KeepTestLog {
 				res.TestLog = joinTestLogs(logs)
 				res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
+				res.HasTestLog = true
 			}
 			return nil
 		}

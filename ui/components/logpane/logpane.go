@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -152,7 +153,7 @@ func (p *Pane) Render(mark func(string) string) []string {
 	if p.Follow { // fill from the bottom up
 		var rows []string
 		for i := p.Total - 1; i >= p.first() && len(rows) < p.h; i-- {
-			w := wrapRows(p.Line(i), p.w, p.h)
+			w := wrapTail(p.Line(i), p.w, p.h)
 			for j := len(w) - 1; j >= 0 && len(rows) < p.h; j-- {
 				rows = append(rows, p.highlight(w[j], mark))
 			}
@@ -182,6 +183,23 @@ func (p *Pane) highlight(s string, mark func(string) string) string {
 	}
 	j := i + len(p.Query)
 	return s[:i] + mark(s[i:j]) + s[j:]
+}
+
+// wrapTail is the last rows (at most h) of a line wrapped at w cells,
+// looking only at the line's end: following shows where a long line ends.
+func wrapTail(s string, w, h int) []string {
+	if n := h*(4*w) + 64; len(s) > n {
+		i := len(s) - n
+		for i < len(s) && !utf8.RuneStart(s[i]) {
+			i++
+		}
+		s = s[i:]
+	}
+	if ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	rows := strings.Split(ansi.Hardwrap(s, w, true), "\n")
+	return rows[max(len(rows)-h, 0):]
 }
 
 // wrapRows cuts a plain line into rows of w cells, at most h of them: a
