@@ -115,6 +115,7 @@ func FuzzPytest(f *testing.F)     { fuzzParser(f, Pytest, "pytest.txt") }
 func FuzzGoTestJSON(f *testing.F) { fuzzParser(f, GoTestJSON, "gotest-json.txt") }
 
 func FuzzUnittest(f *testing.F) { fuzzParser(f, Unittest, "unittest.txt") }
+
 func FuzzGoTest(f *testing.F)     { fuzzParser(f, GoTest, "gotest.txt") }
 func FuzzCargo(f *testing.F)      { fuzzParser(f, Cargo, "cargo.txt") }
 func FuzzJest(f *testing.F)       { fuzzParser(f, Jest, "jest.txt") }
