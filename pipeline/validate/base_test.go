@@ -21,7 +21,7 @@ func TestPythonAndGoTasks(t *testing.T) {
 		f2p, p2p []string
 	}{
 		{"py-valid", []string{"test_calc.py::test_sub"}, []string{"test_calc.py::test_add"}},
-		{"go-valid", []string{"TestMax"}, []string{"TestAdd"}},
+		{"go-valid", []string{"example.com/calc.TestMax"}, []string{"example.com/calc.TestAdd"}}, // go test ids carry their package
 	}
 	var jobs []Job
 	for _, tc := range cases {
