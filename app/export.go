@@ -68,8 +68,12 @@ func ExportInput(ctx context.Context, ws *workspace.Workspace, sel *pipeline.Sel
 	if err != nil {
 		return nil, err
 	}
+	runs, err := ws.Store.Runs(ctx, "")
+	if err != nil {
+		return nil, err
+	}
 	in := &export.Input{
-		Name: sel.Name, GeneratedBy: "curate", Config: cfg, Catalogue: tasks,
+		Name: sel.Name, GeneratedBy: "curate", Config: cfg, Catalogue: tasks, Funnel: stats.ComputeFunnel(tasks, runs, ""),
 		Stats:   stats.Compute(tasks, chosen, StatsOptions(cfg)),
 		Weights: profileWeights(p), CategoryWeights: profileCategoryWeights(p),
 		Solve: savedSolve(sel.Stats), GitURL: gitURL, GitCommit: gitCommit,

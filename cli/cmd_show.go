@@ -80,6 +80,7 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	for _, r := range t.Reasons {
 		line("  reason", r)
 	}
+	printFailure(w, "%-22s %s\n", t.Failure)
 	for _, n := range app.EnvironmentNotes(t) {
 		line("  environment", n)
 	}
@@ -126,7 +127,11 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 			if r.Stale(t.Digest) {
 				stale = "  (stale: files changed since)"
 			}
-			fmt.Fprintf(w, "  %-14s %-7s %-15s %s%s\n", r.ID, r.Mode, r.Outcome, r.StartedAt.Local().Format("2006-01-02 15:04"), stale)
+			class := ""
+			if r.Failure != nil {
+				class = "  " + r.Failure.Class
+			}
+			fmt.Fprintf(w, "  %-14s %-7s %-15s %s%s%s\n", r.ID, r.Mode, r.Outcome, r.StartedAt.Local().Format("2006-01-02 15:04"), class, stale)
 		}
 	}
 	if len(events) > 0 {

@@ -198,5 +198,9 @@ func runLine(r *pipeline.Run) string {
 	if r.Detail != "" && r.Outcome != pipeline.OutcomeOK {
 		detail = " - " + r.Detail
 	}
-	return sanitize.Line(fmt.Sprintf("%s  %-7s %-22s %s%s%s%s", r.ID, r.Mode, r.TaskID, r.Outcome, reward, gold, detail))
+	class := ""
+	if r.Failure != nil {
+		class = " [" + r.Failure.Class + "]"
+	}
+	return sanitize.Line(fmt.Sprintf("%s  %-7s %-22s %s%s%s%s%s", r.ID, r.Mode, r.TaskID, r.Outcome, reward, gold, class, detail))
 }

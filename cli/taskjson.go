@@ -33,6 +33,7 @@ type taskJSON struct {
 	FeatureSources       map[string]string       `json:"feature_sources,omitempty"`
 	Status               string                  `json:"status"`
 	Reasons              []string                `json:"reasons,omitempty"`
+	Failure              *pipeline.Failure       `json:"failure,omitempty"`
 	Excluded             bool                    `json:"excluded"`
 	ExcludeReason        string                  `json:"exclude_reason,omitempty"`
 	Pinned               bool                    `json:"pinned"`
@@ -51,7 +52,7 @@ func toTaskJSON(t *pipeline.Task) taskJSON {
 		DifficultyRule: t.DifficultyRule, Score: round4(t.Score), Breakdown: t.Breakdown,
 		FilesChanged: t.Features.Int(pipeline.FeatFilesChanged), LOCChanged: t.Features.Int(pipeline.FeatLOCChanged),
 		Features: t.Features.Values, FeatureSources: t.Features.Sources,
-		Status: string(t.Status), Reasons: t.Reasons, Excluded: t.Labels.Excluded, ExcludeReason: t.Labels.ExcludeReason,
+		Status: string(t.Status), Reasons: t.Reasons, Failure: t.Failure, Excluded: t.Labels.Excluded, ExcludeReason: t.Labels.ExcludeReason,
 		Pinned: t.Labels.Pinned, Note: t.Labels.Note, TaskDir: t.TaskDir, Digest: t.Digest, Body: t.Body,
 	}
 }

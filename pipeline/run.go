@@ -10,6 +10,7 @@ const (
 	OutcomeRunning       Outcome = "running"
 	OutcomeOK            Outcome = "ok"
 	OutcomeNopPassed     Outcome = "nop_passed"    // the tests do not catch the bug
+	OutcomeNopNotRun     Outcome = "nop_not_run"   // NOP gave 0 but the test suite never ran
 	OutcomeOracleFailed  Outcome = "oracle_failed" // the reference fix does not pass
 	OutcomeRewardMissing Outcome = "reward_missing"
 	OutcomeRewardInvalid Outcome = "reward_invalid"
@@ -26,17 +27,19 @@ func (o Outcome) Finished() bool { return o != OutcomePending && o != OutcomeRun
 
 // Run is one validation of one task in one mode (nop, oracle, gold).
 type Run struct {
-	ID         string    `json:"id"`
-	TaskID     string    `json:"task_id"`
-	Mode       string    `json:"mode"`
-	Attempt    int       `json:"attempt"`
-	Outcome    Outcome   `json:"outcome"`
-	Reward     *float64  `json:"reward,omitempty"`
-	Digest     string    `json:"digest"` // task digest the run used; stale when it differs
-	Detail     string    `json:"detail,omitempty"`
-	FailToPass []string  `json:"fail_to_pass,omitempty"`
-	PassToPass []string  `json:"pass_to_pass,omitempty"`
-	Flaky      []string  `json:"flaky,omitempty"`
+	ID         string   `json:"id"`
+	TaskID     string   `json:"task_id"`
+	Mode       string   `json:"mode"`
+	Attempt    int      `json:"attempt"`
+	Outcome    Outcome  `json:"outcome"`
+	Reward     *float64 `json:"reward,omitempty"`
+	Digest     string   `json:"digest"` // task digest the run used; stale when it differs
+	Detail     string   `json:"detail,omitempty"`
+	FailToPass []string `json:"fail_to_pass,omitempty"`
+	PassToPass []string `json:"pass_to_pass,omitempty"`
+	Flaky      []string `json:"flaky,omitempty"`
+	// Failure says why a finished run is not ok (nil when it is).
+	Failure    *Failure  `json:"failure,omitempty"`
 	DockerHost string    `json:"docker_host,omitempty"`
 	Container  string    `json:"container,omitempty"`
 	PID        int       `json:"pid,omitempty"` // process that owns the run, to detect crashes

@@ -43,6 +43,8 @@ type Task struct {
 
 	Status  Status   `json:"status"`
 	Reasons []string `json:"reasons,omitempty"`
+	// Failure says why validation found the task invalid (nil otherwise).
+	Failure *Failure `json:"failure,omitempty"`
 
 	TaskDir string `json:"task_dir,omitempty"`
 	Digest  string `json:"digest,omitempty"`

@@ -20,7 +20,7 @@ func (s *Store) TasksByID(ctx context.Context, ids []string) (map[string]*pipeli
 		for i, id := range part {
 			args[i] = id
 		}
-		q := "SELECT " + taskColumns + ", body FROM tasks WHERE id IN (?" + strings.Repeat(",?", len(part)-1) + ")"
+		q := "SELECT " + taskColumns + ", failure, body FROM tasks WHERE id IN (?" + strings.Repeat(",?", len(part)-1) + ")"
 		rows, err := s.db.QueryContext(ctx, q, args...)
 		if err != nil {
 			return nil, fmt.Errorf("load tasks: %w", describe(err))

@@ -120,6 +120,12 @@ var migrations = []string{
 		value TEXT NOT NULL,
 		PRIMARY KEY (task_id, key)
 	);`,
+
+	// 6: the failure class of a run and of a task (JSON of
+	// pipeline.Failure, empty when none); packed copies gain it when the
+	// task is next written.
+	`ALTER TABLE runs ADD COLUMN failure TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN failure TEXT NOT NULL DEFAULT '';`,
 }
 
 // backfills run in the same transaction right after the migration of the

@@ -33,7 +33,7 @@ func packTask(t *pipeline.Task, created, updated string) (string, error) {
 	fields := []string{t.Source, t.SourcePath, t.Repo, strconv.Itoa(t.PR), t.BaseCommit, t.HeadCommit, t.Title,
 		t.Language, t.Category, t.SDLCPhase, t.PhaseRule, features, strconv.FormatFloat(t.Score, 'g', -1, 64), breakdown,
 		string(t.DifficultyImported), string(t.DifficultyCalibrated), t.DifficultyRule, string(t.Status), reasons,
-		t.TaskDir, t.Digest, extra, created, updated}
+		t.TaskDir, t.Digest, extra, created, updated, encodeFailure(t.Failure)}
 	n := 1
 	for _, f := range fields {
 		n += len(f) + 8
@@ -48,8 +48,9 @@ func packTask(t *pipeline.Task, created, updated string) (string, error) {
 	return string(b), nil
 }
 
-// packedFieldCount is how many fields packTask writes.
-const packedFieldCount = 24
+// packedFieldCount is how many fields packTask writes; rows packed before
+// the failure field (the 25th) was added have one fewer.
+const packedFieldCount = 25
 
 func unpackTask(s string, t *pipeline.Task) error {
 	if s == "" {
@@ -61,6 +62,9 @@ func unpackTask(s string, t *pipeline.Task) error {
 	var f [packedFieldCount]string
 	rest := s[1:]
 	for i := range f {
+		if rest == "" && i == packedFieldCount-1 {
+			break // packed before the failure field
+		}
 		colon := -1
 		for j := 0; j < len(rest) && j < 20; j++ {
 			if rest[j] == ':' {
@@ -102,6 +106,7 @@ func unpackTask(s string, t *pipeline.Task) error {
 	}
 	t.CreatedAt, _ = time.Parse(timeFormat, f[22])
 	t.UpdatedAt, _ = time.Parse(timeFormat, f[23])
+	t.Failure = decodeFailure(f[24])
 	return nil
 }
 
@@ -126,21 +131,8 @@ func scanListed(r scanner) (*pipeline.Task, error) {
 // backfillPacked fills the packed column of rows written before it existed
 // (migration 4), from the plain columns.
 func backfillPacked(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks")
+	tasks, err := scanAll(ctx, tx, "SELECT "+taskColumns+" FROM tasks")
 	if err != nil {
-		return err
-	}
-	var tasks []*pipeline.Task
-	for rows.Next() {
-		t, err := scanTask(rows, false)
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		tasks = append(tasks, t)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, t := range tasks {
@@ -153,4 +145,23 @@ func backfillPacked(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// scanAll reads every row of a query over taskColumns (bodies left out),
+// for migrations' backfills.
+func scanAll(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]*pipeline.Task, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var tasks []*pipeline.Task
+	for rows.Next() {
+		t, err := scanTask(rows, false)
+		if err != nil {
+			return nil, err
+		}
+		tasks = append(tasks, t)
+	}
+	return tasks, rows.Err()
 }

@@ -11,7 +11,7 @@ import (
 )
 
 const runColumns = `id, task_id, mode, attempt, outcome, reward, digest, detail, fail_to_pass, pass_to_pass, flaky,
-	docker_host, container, pid, log_path, started_at, finished_at`
+	docker_host, container, pid, log_path, started_at, finished_at, failure`
 
 // SaveRun inserts or replaces a run record.
 func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
@@ -27,9 +27,9 @@ func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
 		fin = r.FinishedAt.UTC().Format(timeFormat)
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			r.ID, r.TaskID, r.Mode, r.Attempt, string(r.Outcome), reward, r.Digest, r.Detail, string(f2p), string(p2p), string(flaky),
-			r.DockerHost, r.Container, r.PID, r.LogPath, r.StartedAt.UTC().Format(timeFormat), fin)
+			r.DockerHost, r.Container, r.PID, r.LogPath, r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure))
 		if err != nil {
 			return fmt.Errorf("save run %s: %w", r.ID, describe(err))
 		}
@@ -92,10 +92,10 @@ func (s *Store) queryRuns(ctx context.Context, where string, args ...any) ([]*pi
 	var out []*pipeline.Run
 	for rows.Next() {
 		var r pipeline.Run
-		var outcome, f2p, p2p, flaky, started, finished string
+		var outcome, f2p, p2p, flaky, started, finished, failure string
 		var reward sql.NullFloat64
 		if err := rows.Scan(&r.ID, &r.TaskID, &r.Mode, &r.Attempt, &outcome, &reward, &r.Digest, &r.Detail, &f2p, &p2p, &flaky,
-			&r.DockerHost, &r.Container, &r.PID, &r.LogPath, &started, &finished); err != nil {
+			&r.DockerHost, &r.Container, &r.PID, &r.LogPath, &started, &finished, &failure); err != nil {
 			return nil, err
 		}
 		r.Outcome = pipeline.Outcome(outcome)
@@ -106,6 +106,7 @@ func (s *Store) queryRuns(ctx context.Context, where string, args ...any) ([]*pi
 		_ = decodeJSON(f2p, &r.FailToPass)
 		_ = decodeJSON(p2p, &r.PassToPass)
 		_ = decodeJSON(flaky, &r.Flaky)
+		r.Failure = decodeFailure(failure)
 		r.StartedAt, _ = time.Parse(timeFormat, started)
 		r.FinishedAt, _ = time.Parse(timeFormat, finished)
 		out = append(out, &r)
@@ -135,4 +136,25 @@ func (s *Store) MarkInterrupted(ctx context.Context, alive func(pid int) bool) (
 		dead = append(dead, r)
 	}
 	return dead, nil
+}
+
+// encodeFailure stores a failure as JSON, "" for none.
+func encodeFailure(f *pipeline.Failure) string {
+	if f == nil {
+		return ""
+	}
+	b, _ := json.Marshal(f)
+	return string(b)
+}
+
+// decodeFailure reads what encodeFailure wrote; anything else is none.
+func decodeFailure(s string) *pipeline.Failure {
+	if s == "" {
+		return nil
+	}
+	var f pipeline.Failure
+	if json.Unmarshal([]byte(s), &f) != nil || f.Class == "" {
+		return nil
+	}
+	return &f
 }

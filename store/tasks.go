@@ -16,8 +16,9 @@ import (
 
 const timeFormat = time.RFC3339Nano
 
-// taskColumns are read by every task query, in scanTask's order. body is
-// left out of listings (it can be large) and read by Task alone.
+// taskColumns are read by every task query, in scanTask's order. failure
+// and body are read by Task alone (body can be large; listings read the
+// failure from the packed copy).
 const taskColumns = `id, benchmark, source, source_path, repo, pr, base_commit, head_commit, title,
 	language, category, sdlc_phase, phase_rule, features, score, breakdown,
 	difficulty_imported, difficulty_calibrated, difficulty_rule,
@@ -31,8 +32,8 @@ func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO tasks (id, benchmark, source, source_path, repo, pr, base_commit, head_commit,
 			title, body, language, category, sdlc_phase, phase_rule, features, score, breakdown,
-			difficulty_imported, difficulty_calibrated, difficulty_rule, status, reasons, task_dir, digest, extra, created_at, updated_at, packed)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+			difficulty_imported, difficulty_calibrated, difficulty_rule, status, reasons, task_dir, digest, extra, created_at, updated_at, packed, failure)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 			ON CONFLICT(id) DO UPDATE SET benchmark=excluded.benchmark, source=excluded.source, source_path=excluded.source_path,
 			repo=excluded.repo, pr=excluded.pr, base_commit=excluded.base_commit, head_commit=excluded.head_commit,
 			title=excluded.title, body=excluded.body, language=excluded.language, category=excluded.category,
@@ -40,7 +41,7 @@ func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
 			breakdown=excluded.breakdown, difficulty_imported=excluded.difficulty_imported,
 			difficulty_calibrated=excluded.difficulty_calibrated, difficulty_rule=excluded.difficulty_rule,
 			status=excluded.status, reasons=excluded.reasons, task_dir=excluded.task_dir, digest=excluded.digest,
-			extra=excluded.extra, updated_at=excluded.updated_at, packed=excluded.packed`)
+			extra=excluded.extra, updated_at=excluded.updated_at, packed=excluded.packed, failure=excluded.failure`)
 		if err != nil {
 			return err
 		}
@@ -65,7 +66,7 @@ func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
 			if _, err := stmt.ExecContext(ctx, t.ID, t.Benchmark, t.Source, t.SourcePath, t.Repo, t.PR, t.BaseCommit, t.HeadCommit,
 				t.Title, t.Body, t.Language, t.Category, t.SDLCPhase, t.PhaseRule, features, t.Score, breakdown,
 				string(t.DifficultyImported), string(t.DifficultyCalibrated), t.DifficultyRule, string(t.Status), reasons,
-				t.TaskDir, t.Digest, extra, created.Format(timeFormat), now.Format(timeFormat), packed); err != nil {
+				t.TaskDir, t.Digest, extra, created.Format(timeFormat), now.Format(timeFormat), packed, encodeFailure(t.Failure)); err != nil {
 				return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
 			}
 			if err := writeBlobs(ctx, tx, t.ID, t.Extra, big); err != nil {
@@ -96,7 +97,7 @@ func encodeTaskJSON(t *pipeline.Task) (features, breakdown, reasons, extra strin
 
 // Task loads one task with its body; a missing id is ErrNotFound.
 func (s *Store) Task(ctx context.Context, id string) (*pipeline.Task, error) {
-	row := s.db.QueryRowContext(ctx, "SELECT "+taskColumns+", body FROM tasks WHERE id = ?", id)
+	row := s.db.QueryRowContext(ctx, "SELECT "+taskColumns+", failure, body FROM tasks WHERE id = ?", id)
 	t, err := scanTask(row, true)
 	if err == sql.ErrNoRows {
 		return nil, fmt.Errorf("task %q: %w in this workspace (see `curate list`)", id, ErrNotFound)
@@ -235,7 +236,7 @@ type scanner interface{ Scan(...any) error }
 
 func scanTask(r scanner, withBody bool) (*pipeline.Task, error) {
 	var t pipeline.Task
-	var features, breakdown, reasons, extra, created, updated string
+	var features, breakdown, reasons, extra, created, updated, failure string
 	var dImp, dCal, dLab, status string
 	var excluded, pinned int
 	dest := []any{&t.ID, &t.Benchmark, &t.Source, &t.SourcePath, &t.Repo, &t.PR, &t.BaseCommit, &t.HeadCommit, &t.Title,
@@ -244,7 +245,7 @@ func scanTask(r scanner, withBody bool) (*pipeline.Task, error) {
 		&dLab, &t.Labels.Phase, &t.Labels.Category, &t.Labels.Note, &excluded, &t.Labels.ExcludeReason, &pinned,
 		&status, &reasons, &t.TaskDir, &t.Digest, &extra, &created, &updated}
 	if withBody {
-		dest = append(dest, &t.Body)
+		dest = append(dest, &failure, &t.Body)
 	}
 	if err := r.Scan(dest...); err != nil {
 		return nil, err
@@ -266,6 +267,7 @@ func scanTask(r scanner, withBody bool) (*pipeline.Task, error) {
 	}
 	t.CreatedAt, _ = time.Parse(timeFormat, created)
 	t.UpdatedAt, _ = time.Parse(timeFormat, updated)
+	t.Failure = decodeFailure(failure)
 	return &t, nil
 }
 

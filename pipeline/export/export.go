@@ -49,6 +49,9 @@ type Input struct {
 	Weights         []Weight
 	CategoryWeights map[string]float64
 	Solve           *Solve
+	// Funnel is the yield of the mined tasks (nil or empty: the report
+	// has no "Task construction" section).
+	Funnel *stats.Funnel
 	// GitURL and GitCommit fill the Harbor registry's task entries.
 	GitURL, GitCommit string
 }

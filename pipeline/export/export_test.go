@@ -361,3 +361,42 @@ func TestSWEBenchPrefersTaskRecord(t *testing.T) {
 		t.Errorf("a failed export left %v", entries)
 	}
 }
+
+// The report's "Task construction" section prints the funnel it is given,
+// the same one `curate funnel` computes.
+func TestReportTaskConstruction(t *testing.T) {
+	in := testInput(t, 6, false)
+	var buf bytes.Buffer
+	if err := writeReport(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "## Task construction") {
+		t.Fatal("a catalogue without mined tasks has a Task construction section")
+	}
+	mk := func(id, repo string, st pipeline.Status, f *pipeline.Failure) *pipeline.Task {
+		return &pipeline.Task{ID: id, Repo: repo, Source: "github", Status: st, TaskDir: "tasks/" + id, Digest: "d", Failure: f}
+	}
+	tasks := []*pipeline.Task{
+		mk("x-1", "o/x", pipeline.StatusValid, nil),
+		mk("x-2", "o/x", pipeline.StatusInvalid, &pipeline.Failure{Class: pipeline.ClassNoFailToPass}),
+		mk("y-1", "o/y", pipeline.StatusInvalid, &pipeline.Failure{Class: pipeline.ClassToolchainMismatch}),
+	}
+	var runs []*pipeline.Run
+	for _, m := range []string{"nop", "oracle", "gold"} {
+		runs = append(runs, &pipeline.Run{ID: "x-1" + m, TaskID: "x-1", Mode: m, Outcome: pipeline.OutcomeOK, Digest: "d"})
+	}
+	in.Funnel = stats.ComputeFunnel(tasks, runs, "")
+	buf.Reset()
+	if err := writeReport(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"## Task construction", "| o/x | 2 | 2 | 2 | 1 | 1 | 1 | 1 | 1 |", "| o/y | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 0 |",
+		"| **Total** | 3 | 3 | 3 | 1 | 1 | 1 | 1 | 1 |", "| toolchain_mismatch | 1 | y-1 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md[strings.Index(md, "## Task construction"):])
+		}
+	}
+}

@@ -160,7 +160,44 @@ func writeReport(w io.Writer, in *Input) error {
 		pct = 100
 	}
 	p("| **Total** | **%d** | **%.0f%%** |\n", total, pct)
+	writeFunnel(p, in.Funnel)
 	return bw.Flush()
+}
+
+// writeFunnel is the "Task construction" section: how many mined PRs
+// became valid tasks, per repository, and why the others did not.
+func writeFunnel(p func(string, ...any), f *stats.Funnel) {
+	if f == nil || len(f.Repos) == 0 {
+		return
+	}
+	p("\n## Task construction\n\n")
+	p("Tasks were mined from merged pull requests, built into Harbor task dirs and validated in Docker: ")
+	p("NOP (the tests on the buggy state) must give reward 0 with the suite running, Oracle (the reference fix) reward 1, ")
+	p("and gold grading at least one FAIL_TO_PASS test. Each column counts the tasks that passed it and every column before it.\n\n")
+	p("| Repository | Mined | Passed filter | Built | NOP 0 | Oracle 1 | ≥1 FAIL_TO_PASS | Valid | no_fail_to_pass |\n")
+	p("|------------|-------|---------------|-------|-------|----------|-----------------|-------|-----------------|\n")
+	rows := f.Repos
+	if len(rows) > 1 {
+		rows = append(rows[:len(rows):len(rows)], f.Total)
+	}
+	for _, r := range rows {
+		name := cell(r.Repo)
+		if r.Repo == "total" {
+			name = "**Total**"
+		}
+		p("| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", name, r.Mined, r.PassedFilter, r.Built, r.Nop0, r.Oracle1, r.FailToPass, r.Valid, r.NoFailToPass.Count)
+	}
+	p("\nno_fail_to_pass is a true negative, not a failure: the suite ran on both states and none of the PR's tests failed before the fix.\n")
+	if len(f.Total.Failures) == 0 && f.Total.NotValidated == 0 {
+		return
+	}
+	p("\n### Why tasks were invalid\n\n| Class | Tasks | Examples |\n|-------|-------|----------|\n")
+	for _, c := range f.Total.Failures {
+		p("| %s | %d | %s |\n", cell(c.Class), c.Count, cell(strings.Join(c.Examples, ", ")))
+	}
+	if f.Total.NotValidated > 0 {
+		p("| not validated | %d | |\n", f.Total.NotValidated)
+	}
 }
 
 // overview is the one-sentence summary the report and manifest share.

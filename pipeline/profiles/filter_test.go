@@ -16,3 +16,14 @@ func TestEmbeddedProfileLoadsFilter(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Seed 002's swesmith preset refuses PRs touching files over 10,000 lines.
+func TestSWESmithFileBoundFollowsSeed002(t *testing.T) {
+	p, err := Load("ccb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Filter.SWESmith.MaxFileLines; got != 10000 {
+		t.Errorf("swesmith max_file_lines = %d, want 10000 (seed 002)", got)
+	}
+}

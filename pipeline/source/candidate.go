@@ -80,6 +80,9 @@ func (pr *PR) Task(sourceKind, sourcePath string, reasons []string) *pipeline.Ta
 		"author":        sanitize.Line(pr.Author),
 		"merged_at":     pr.MergedAt.Format(time.RFC3339),
 	}
+	if pr.Commits > 0 {
+		t.Extra["commits"] = pr.Commits
+	}
 	if pr.IssueText != "" {
 		t.Extra["issue_text"] = sanitize.Text(pr.IssueText)
 	}

@@ -21,8 +21,12 @@ type PR struct {
 	BaseCommit string // first parent of the merge (or squash) commit
 	HeadCommit string // the merge (or squash) commit: the merged tree
 	MergedAt   time.Time
-	// Kind is how it was merged: "merge", "squash" or "github".
+	// Kind is how it was merged: "merge", "squash", "rebase" (several
+	// commits replayed onto the branch) or "github".
 	Kind string
+	// Commits is how many commits the PR had, when the source knows it
+	// (GitHub's commits field; a rebase-merged run in local history).
+	Commits int
 	// BaseRef is the branch the PR merged into; DefaultBranch the
 	// repository's default (both known only from GitHub).
 	BaseRef, DefaultBranch string

@@ -58,7 +58,7 @@ func Jobs(root string, tasks []*pipeline.Task, modes []string) ([]Job, []Skip) {
 			continue
 		}
 		for _, m := range modes {
-			jobs = append(jobs, Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m})
+			jobs = append(jobs, Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m, Language: t.Language, Repo: t.Repo})
 		}
 	}
 	return jobs, skips
@@ -68,11 +68,12 @@ func Jobs(root string, tasks []*pipeline.Task, modes []string) ([]Job, []Skip) {
 type TaskStore interface {
 	Task(ctx context.Context, id string) (*pipeline.Task, error)
 	UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error
+	Runs(ctx context.Context, taskID string) ([]*pipeline.Run, error)
 }
 
-// RecordResults updates each task's status from a validation (valid when
-// every finished run is ok, invalid when one failed on the task's own
-// merit) and keeps gold's lists on the task and in its SWE-bench record.
+// RecordResults updates each task from a validation: its status and
+// failure class from all its runs on its current files (pipeline.Judge),
+// and gold's lists on the task and in its SWE-bench record.
 func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipeline.Run) error {
 	byTask := map[string][]*pipeline.Run{}
 	var order []string
@@ -91,28 +92,20 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 		if err != nil {
 			return err
 		}
-		verdict := pipeline.StatusValid
-		decided := false
+		touched := false
 		for _, r := range byTask[id] {
 			// The verdict is about the files the runs saw.
-			if r.Digest != "" && r.Digest != t.Digest {
+			if r.Digest != "" && r.Digest != t.Digest && r.Outcome.Finished() {
 				t.Digest = r.Digest
-				decided = true
+				touched = true
 			}
-			switch r.Outcome {
-			case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
-				continue // says nothing about the task
-			case pipeline.OutcomeOK:
-			default:
-				verdict = pipeline.StatusInvalid
-			}
-			decided = true
 			if r.Mode == ModeGold && r.Outcome == pipeline.OutcomeOK {
 				if t.Extra == nil {
 					t.Extra = map[string]any{}
 				}
 				t.Extra["FAIL_TO_PASS"] = r.FailToPass
 				t.Extra["PASS_TO_PASS"] = r.PassToPass
+				touched = true
 				if dir, err := ResolveTaskDir(root, t); err == nil {
 					if err := UpdateSWEBenchRecord(dir, r.FailToPass, r.PassToPass); err != nil {
 						return err
@@ -120,10 +113,15 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 				}
 			}
 		}
-		if decided {
-			if verdict != pipeline.StatusValid || allFinishedOK(byTask[id]) {
-				t.Status = verdict
-			}
+		stored, err := st.Runs(ctx, id)
+		if err != nil {
+			return err
+		}
+		if v := pipeline.Judge(t, withRuns(stored, byTask[id])); v.Decided {
+			t.Status, t.Failure = v.Status, v.Failure
+			touched = true
+		}
+		if touched {
 			changed = append(changed, t)
 		}
 	}
@@ -133,26 +131,25 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 	return st.UpsertTasks(ctx, changed)
 }
 
+// withRuns adds the batch's runs to the stored ones (a batch run replaces
+// a stored run of the same id).
+func withRuns(stored, batch []*pipeline.Run) []*pipeline.Run {
+	seen := map[string]bool{}
+	out := append([]*pipeline.Run(nil), batch...)
+	for _, r := range batch {
+		seen[r.ID] = true
+	}
+	for _, r := range stored {
+		if !seen[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // NewRunID makes a sortable, unique run id like r261121-150405-3fa9.
 func NewRunID() string {
 	var b [2]byte
 	rand.Read(b[:])
 	return "r" + time.Now().UTC().Format("060102-150405") + "-" + hex.EncodeToString(b[:])
-}
-
-// allFinishedOK is true when at least one run judged the task and every
-// run that did was ok.
-func allFinishedOK(runs []*pipeline.Run) bool {
-	judged := 0
-	for _, r := range runs {
-		switch r.Outcome {
-		case pipeline.OutcomeCancelled, pipeline.OutcomeInterrupted, pipeline.OutcomeInfraError:
-			continue
-		case pipeline.OutcomeOK:
-			judged++
-		default:
-			return false
-		}
-	}
-	return judged > 0
 }

@@ -44,8 +44,9 @@ type ExecResult struct {
 	HasJSON, HasText       bool
 	TestLog                []byte
 	TestLogTruncated       bool
-	TestExit               int // exit code of test.sh; -1 when unknown
-	ExitCode               int // exit code of the container's script
+	HasTestLog             bool // TestLog was read (KeepTestLog), even if empty
+	TestExit               int  // exit code of test.sh; -1 when unknown
+	ExitCode               int  // exit code of the container's script
 	Container              string
 }
 

@@ -19,9 +19,9 @@ import (
 
 // Modes in the order they run.
 const (
-	ModeNop    = "nop"
-	ModeOracle = "oracle"
-	ModeGold   = "gold"
+	ModeNop    = pipeline.ModeNop
+	ModeOracle = pipeline.ModeOracle
+	ModeGold   = pipeline.ModeGold
 )
 
 // ParseModes reads "nop,oracle,gold".
@@ -53,6 +53,10 @@ type Job struct {
 	TaskDir string // absolute
 	Digest  string // task digest at the start
 	Mode    string
+	// Language and Repo ("owner/name") let the classifier pick its rules
+	// and write suggestions for a failed run.
+	Language string
+	Repo     string
 }
 
 // ErrCancelRequested is the cause when `curate runs cancel` asked to stop.
@@ -79,6 +83,9 @@ type Validator struct {
 	OnDone func(r *pipeline.Run)
 	// CancelRequested is polled while a run is in flight.
 	CancelRequested func(runID string) bool
+	// Classifier names the failure class of runs that are not ok
+	// (DefaultClassifier when nil).
+	Classifier *Classifier
 }
 
 // Validate runs every job and returns their runs in job order.
@@ -160,12 +167,30 @@ func (v *Validator) runJob(parent context.Context, runner Runner, job Job) *pipe
 	if sink != nil {
 		sink.Close()
 	}
+	v.classify(job, run)
 	run.FinishedAt = time.Now().UTC()
 	v.save(context.WithoutCancel(parent), run)
 	if v.OnDone != nil {
 		v.OnDone(run)
 	}
 	return run
+}
+
+// classify gives a finished run that is not ok its failure class, read
+// from its log file.
+func (v *Validator) classify(job Job, run *pipeline.Run) {
+	if run.Outcome == pipeline.OutcomeOK || run.Failure != nil {
+		return
+	}
+	c := v.Classifier
+	if c == nil {
+		c = DefaultClassifier()
+	}
+	var log []byte
+	if run.LogPath != "" {
+		log, _ = readTail(run.LogPath, maxClassifyLog)
+	}
+	run.Failure = c.Classify(ClassifyInput{Run: run, Language: job.Language, Repo: job.Repo, Log: log})
 }
 
 func (v *Validator) pollCancel(ctx context.Context, cancel context.CancelCauseFunc, id string) {
@@ -309,14 +334,22 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 	switch job.Mode {
 	case ModeNop, ModeOracle:
 		spec.Oracle = job.Mode == ModeOracle
+		spec.KeepTestLog = job.Mode == ModeNop // to see that the suite ran
 		res, o, msg := v.exec(ctx, runner, spec, log)
 		if o != "" {
 			return attempt{outcome: o, detail: msg}
 		}
-		return judgeReward(job.Mode, res)
+		a := judgeReward(job.Mode, res)
+		if job.Mode == ModeNop && a.outcome == pipeline.OutcomeOK && res.HasTestLog {
+			if rep := parse.ForFormat(logFormat(job.TaskDir), res.TestLog); len(rep.Tests) == 0 && !rep.Ran {
+				a.outcome, a.detail = pipeline.OutcomeNopNotRun, "NOP reward 0, but the log shows no sign the test suite ran"
+			}
+		}
+		return a
 	default: // gold
 		spec.KeepTestLog = true
 		var reports [2]*parse.Report
+		format := logFormat(job.TaskDir)
 		for i, oracle := range []bool{false, true} {
 			state := map[bool]string{false: "buggy", true: "fixed"}[oracle]
 			log.Line("curate: gold: " + state + " state")
@@ -325,7 +358,15 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 			if o != "" {
 				return attempt{outcome: o, detail: state + " state: " + msg}
 			}
-			rep := parse.Auto(res.TestLog)
+			rep := parse.ForFormat(format, res.TestLog)
+			if len(rep.Tests) == 0 && !rep.Ran && !oracle {
+				// The PR's tests may not even load without the fix (they use
+				// what it adds). The fixed state decides: when it runs them,
+				// they count as failing here (missing on the buggy state).
+				log.Line("curate: gold: the suite did not start on the buggy state; its tests count as failing if they run on the fixed state")
+				reports[i] = &parse.Report{Framework: rep.Framework}
+				continue
+			}
 			if len(rep.Tests) == 0 && !rep.Ran {
 				return attempt{outcome: pipeline.OutcomeInfraError, detail: state + " state: the log shows no sign the test suite ran"}
 			}
@@ -470,6 +511,7 @@ func gold(as []attempt, run *pipeline.Run) {
 	default:
 		run.Outcome = pipeline.OutcomeNopPassed
 		run.Detail = "no test fails on the buggy state and passes on the fix"
+		run.Failure = &pipeline.Failure{Class: pipeline.ClassNoFailToPass, Evidence: stateEvidence(as[len(as)-1])}
 	}
 }
 

@@ -85,8 +85,63 @@ func ResolveBases(ctx context.Context, dir string, prs []*source.PR) error {
 				pr.Kind = "merge"
 			}
 		}
+		if pr.Kind == "squash" && pr.Commits > 1 {
+			if err := rebaseBase(ctx, dir, pr); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// rebaseBase tells a squash merge from a rebase merge of a PR with several
+// commits: both leave a merge commit with one parent. A squash commit
+// changes all the PR's files against its parent; a rebase merge's last
+// commit changes only its own, and the PR's files are the change from the
+// commit Commits steps back on the first-parent line. The PR keeps its
+// squash base when neither matches (say, history rewritten since).
+func rebaseBase(ctx context.Context, dir string, pr *source.PR) error {
+	want := map[string]bool{}
+	for _, f := range pr.Files {
+		want[f.Path] = true
+		if f.OldPath != "" {
+			want[f.OldPath] = true
+		}
+	}
+	if same, err := changesFiles(ctx, dir, pr.BaseCommit, pr.HeadCommit, want); err != nil || same {
+		return err
+	}
+	out, err := gitcmd.Output(ctx, dir, "rev-parse", "--verify", "-q", fmt.Sprintf("%s~%d^{commit}", pr.HeadCommit, pr.Commits))
+	if err != nil {
+		return nil // history shorter than the PR: keep the squash base
+	}
+	base := strings.TrimSpace(string(out))
+	if same, err := changesFiles(ctx, dir, base, pr.HeadCommit, want); err != nil || !same {
+		return err
+	}
+	pr.BaseCommit, pr.Kind = base, "rebase"
+	return nil
+}
+
+// changesFiles reports whether base..head changes exactly the files in
+// want (renames as both paths: trees only, so a blob-less clone needs no
+// fetch).
+func changesFiles(ctx context.Context, dir, base, head string, want map[string]bool) (bool, error) {
+	out, err := gitcmd.Output(ctx, dir, "diff", "--name-only", "--no-renames", "-z", base, head, "--")
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", dir, err)
+	}
+	got := 0
+	for _, p := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		if p == "" {
+			continue
+		}
+		if !want[p] {
+			return false, nil
+		}
+		got++
+	}
+	return got == len(want), nil
 }
 
 func isHex(s string) bool {

@@ -219,7 +219,18 @@ func (m *Miner) pr(ctx context.Context, opt Options, repo *Repo, p *gh.PullReque
 	pr := &source.PR{
 		Repo: full, Number: n, Title: p.GetTitle(), Body: p.GetBody(), Author: p.GetUser().GetLogin(),
 		HeadCommit: p.GetMergeCommitSHA(), MergedAt: p.GetMergedAt().Time.UTC(), Kind: "github",
-		BaseRef: p.GetBase().GetRef(), DefaultBranch: repo.DefaultBranch,
+		BaseRef: p.GetBase().GetRef(), DefaultBranch: repo.DefaultBranch, Commits: p.GetCommits(),
+	}
+	if p.Commits == nil { // the list endpoint leaves it out; the PR's own page has it
+		var full *gh.PullRequest
+		_, err := m.call(ctx, fmt.Sprintf("pull request %s/%s#%d", opt.Owner, opt.Name, n), func() (resp *gh.Response, err error) {
+			full, resp, err = m.Client.PullRequests.Get(ctx, opt.Owner, opt.Name, n)
+			return resp, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		pr.Commits = full.GetCommits()
 	}
 	lo := &gh.ListOptions{PerPage: 100}
 	for {

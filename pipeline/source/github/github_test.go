@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"curate/internal/fixtures"
 	"curate/internal/fixtures/fakegithub"
 	"curate/pipeline/source"
 )
@@ -49,6 +50,9 @@ func TestMineAgainstFakeGitHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	p2, p1 := prs[0], prs[1]
+	if p2.Commits != 1 || p1.Commits != 2 || p2.Kind != "squash" || p1.Kind != "merge" {
+		t.Errorf("commits from the PR pages: #2 %d (%s), #1 %d (%s)", p2.Commits, p2.Kind, p1.Commits, p1.Kind)
+	}
 	if len(p2.Files) != 5 || !p2.Files[4].Binary || p2.Files[0].Binary {
 		t.Errorf("PR 2 files (two pages, one binary): %+v", p2.Files)
 	}
@@ -134,5 +138,55 @@ func TestToken(t *testing.T) {
 	})
 	if tok != "abc" || from != "$GITHUB_TOKEN" {
 		t.Errorf("token %q from %q", tok, from)
+	}
+}
+
+// GitHub's commits count gives a rebase-merged PR all its commits: its base
+// is the commit that many steps back, when that change is the PR's files.
+// A squash merge of several commits keeps its parent as base.
+func TestResolveBasesRebaseAndSquash(t *testing.T) {
+	g, err := fixtures.NewGit(t.TempDir(), "acme/widgets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{"a.py": "A = 1\n", "test_a.py": "t\n"})
+	g.Commit("initial")
+	base := g.Run("rev-parse", "HEAD")
+	g.Branch("pr5")
+	g.Write(map[string]string{"a.py": "A = 2\n"})
+	g.Commit("Change a")
+	g.Write(map[string]string{"b.py": "B = 1\n"})
+	g.Commit("Add b")
+	g.Write(map[string]string{"test_a.py": "t2\n"})
+	g.Commit("Test a")
+	g.RebasePR("pr5")
+	rebased := g.Run("rev-parse", "HEAD")
+	g.Branch("pr6")
+	g.Write(map[string]string{"c.py": "C = 1\n"})
+	g.Commit("Add c")
+	g.Write(map[string]string{"a.py": "A = 3\n"})
+	g.Commit("Change a again")
+	g.SquashPR(6, "pr6", "Add c and change a", "")
+	squashed := g.Run("rev-parse", "HEAD")
+	if err := g.Err(); err != nil {
+		t.Fatal(err)
+	}
+	files := func(paths ...string) []source.FileChange {
+		var out []source.FileChange
+		for _, p := range paths {
+			out = append(out, source.FileChange{Path: p})
+		}
+		return out
+	}
+	five := &source.PR{Number: 5, HeadCommit: rebased, Commits: 3, Files: files("a.py", "b.py", "test_a.py")}
+	six := &source.PR{Number: 6, HeadCommit: squashed, Commits: 2, Files: files("a.py", "c.py")}
+	if err := ResolveBases(context.Background(), g.Dir, []*source.PR{five, six}); err != nil {
+		t.Fatal(err)
+	}
+	if five.Kind != "rebase" || five.BaseCommit != base {
+		t.Errorf("rebase-merged PR 5: kind %s base %s, want rebase %s", five.Kind, five.BaseCommit, base)
+	}
+	if six.Kind != "squash" || six.BaseCommit != rebased {
+		t.Errorf("squash-merged PR 6: kind %s base %s, want squash %s", six.Kind, six.BaseCommit, rebased)
 	}
 }

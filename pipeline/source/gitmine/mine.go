@@ -55,6 +55,9 @@ func Mine(ctx context.Context, opt Options) ([]*source.PR, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := wholePRs(ctx, opt.Path, prs); err != nil {
+		return nil, err
+	}
 	return prs, nil
 }
 

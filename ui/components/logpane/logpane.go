@@ -5,10 +5,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"curate/ui/components/frame"
+	"curate/ui/components/scroller"
 )
 
 // RingLines bounds a log pane's memory: older lines are only on disk
@@ -69,11 +71,17 @@ func (p *Pane) Append(lines []string, dropped int) {
 	}
 }
 
+// SetSize gives the pane w×h cells.
 func (p *Pane) SetSize(w, h int) { p.w, p.h = max(w, 1), max(h, 1) }
 
 // maxTop is the top line that shows the tail.
-func (p *Pane) maxTop() int { return max(p.Total-p.h, p.first()) }
+func (p *Pane) maxTop() int { return p.clampTop(p.Total) }
 
+// clampTop keeps a top line within the lines held, the last page full:
+// the scroll model's clamp over absolute line numbers.
+func (p *Pane) clampTop(top int) int { return p.first() + scroller.Clamp(top-p.first(), p.n, p.h) }
+
+// Top is the absolute number of the first line shown.
 func (p *Pane) Top() int {
 	if p.Follow {
 		return p.maxTop()
@@ -84,17 +92,19 @@ func (p *Pane) Top() int {
 // Scroll moves the view; scrolling up pauses follow, reaching the bottom
 // resumes it.
 func (p *Pane) Scroll(delta int) {
-	t := p.Top() + delta
-	t = max(min(t, p.maxTop()), p.first())
+	t := p.clampTop(p.Top() + delta)
 	p.top = t
 	p.Follow = t >= p.maxTop()
 }
 
+// Bottom follows the tail again.
 func (p *Pane) Bottom() { p.Follow = true }
-func (p *Pane) Home()   { p.top, p.Follow = p.first(), p.Total <= p.h }
+
+// Home shows the oldest line held.
+func (p *Pane) Home() { p.top, p.Follow = p.first(), p.Total <= p.h }
 
 func (p *Pane) showLine(abs int) {
-	p.top = max(min(abs-p.h/3, p.maxTop()), p.first())
+	p.top = p.clampTop(abs - p.h/3)
 	p.Follow = p.top >= p.maxTop()
 }
 
@@ -143,7 +153,7 @@ func (p *Pane) Render(mark func(string) string) []string {
 	if p.Follow { // fill from the bottom up
 		var rows []string
 		for i := p.Total - 1; i >= p.first() && len(rows) < p.h; i-- {
-			w := wrapRows(p.Line(i), p.w, p.h)
+			w := wrapTail(p.Line(i), p.w, p.h)
 			for j := len(w) - 1; j >= 0 && len(rows) < p.h; j-- {
 				rows = append(rows, p.highlight(w[j], mark))
 			}
@@ -173,6 +183,23 @@ func (p *Pane) highlight(s string, mark func(string) string) string {
 	}
 	j := i + len(p.Query)
 	return s[:i] + mark(s[i:j]) + s[j:]
+}
+
+// wrapTail is the last rows (at most h) of a line wrapped at w cells,
+// looking only at the line's end: following shows where a long line ends.
+func wrapTail(s string, w, h int) []string {
+	if n := h*(4*w) + 64; len(s) > n {
+		i := len(s) - n
+		for i < len(s) && !utf8.RuneStart(s[i]) {
+			i++
+		}
+		s = s[i:]
+	}
+	if ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	rows := strings.Split(ansi.Hardwrap(s, w, true), "\n")
+	return rows[max(len(rows)-h, 0):]
 }
 
 // wrapRows cuts a plain line into rows of w cells, at most h of them: a

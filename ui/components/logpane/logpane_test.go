@@ -95,4 +95,9 @@ func TestHugeLineRendersAScreenful(t *testing.T) {
 	if rows := wrapRows(strings.Repeat("z", 10<<20), 80, 10); len(rows) != 10 {
 		t.Errorf("a 10 MB line wraps into %d rows for a 10-row pane", len(rows))
 	}
+	// Following shows where a long last line ends.
+	tail := wrapTail(strings.Repeat("a", 10<<20)+"THE END", 80, 10)
+	if len(tail) != 10 || !strings.HasSuffix(tail[9], "THE END") {
+		t.Errorf("the tail of a 10 MB line: %d rows, last %q", len(tail), tail[len(tail)-1])
+	}
 }

@@ -1,0 +1,186 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"curate/pipeline"
+)
+
+func TestEmbeddedRulesLoad(t *testing.T) {
+	if _, err := ParseRules("classes.toml", classesTOML); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseRulesRejectsBadInput(t *testing.T) {
+	for name, c := range map[string]struct{ data, want string }{
+		"unknown key":   {"[[rule]]\nclass = \"oom\"\nmatch = \"x\"\nbogus = 1\n", "rules.toml:4"},
+		"unknown class": {"[[rule]]\nclass = \"valid\"\nmatch = \"x\"\n", `rule 1: class "valid"`},
+		"bad regexp":    {"[[rule]]\nclass = \"oom\"\nmatch = \"(\"\n", "rule 1 (oom): match"},
+		"missing group": {"[[rule]]\nclass = \"oom\"\nmatch = \"x\"\nhost = 2\n", "group the expression lacks"},
+		"not toml":      {"[[rule]\n", "rules.toml:1"},
+	} {
+		_, err := ParseRules("rules.toml", []byte(c.data))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want it to say %q", name, err, c.want)
+		}
+	}
+}
+
+// The logs in testdata/classify were captured from real runs of curate on
+// the bundles in ../shared/repos (see each case).
+func TestClassifyCapturedLogs(t *testing.T) {
+	cases := []struct {
+		file, lang, repo, mode string
+		outcome                pipeline.Outcome
+		detail                 string
+		class, evidence, sugg  string
+	}{
+		// FROM ubuntu:24.04 on a machine without a container registry.
+		{"docker-pull-ubuntu.log", "python", "pallets/click", "nop", pipeline.OutcomeBuildFailed, "",
+			pipeline.ClassDepsUnreachable, "registry-1.docker.io", `[repos."pallets/click"] base_image = "curate/base:bookworm"  # the base image ubuntu:24.04 cannot be pulled`},
+		// click's src/ layout on an image without pip: the project is never
+		// installed, the suite never starts, NOP still gave 0. The build
+		// log names the cause.
+		{"python-click-nop-src-layout.log", "python", "pallets/click", "nop", pipeline.OutcomeNopNotRun, "",
+			pipeline.ClassToolchainMismatch, "No module named pip", `dockerfile = "RUN apt-get install -y python3-pip`},
+		// A later run on the cached image shows only the test output.
+		{"python-click-oracle-src-layout.log", "python", "pallets/click", "oracle", pipeline.OutcomeOracleFailed, "",
+			pipeline.ClassDepsMissing, "No module named 'click'", `install = ["python3 -m pip install --no-deps -e ."]  # the project's own package click`},
+		// cobra on the bootstrap image: the build's module downloads fail on
+		// the TLS-intercepting proxy's certificate...
+		{"go-cobra-nop-x509.log", "go", "spf13/cobra", "nop", pipeline.OutcomeNopNotRun, "",
+			pipeline.ClassDepsUnreachable, "x509: certificate signed by unknown authority", `[docker] ca_bundle = "/etc/ssl/certs/ca-certificates.crt"  # proxy.golang.org is unreachable`},
+		// ...so the offline test container tries to fetch them again.
+		{"go-cobra-oracle-offline.log", "go", "spf13/cobra", "oracle", pipeline.OutcomeOracleFailed, "",
+			pipeline.ClassDepsUnreachable, "lookup proxy.golang.org", "proxy.golang.org"},
+		// The same line in another repo is a dependency to install.
+		{"python-click-oracle-src-layout.log", "python", "someone/app", "oracle", pipeline.OutcomeOracleFailed, "",
+			pipeline.ClassDepsMissing, "No module named 'click'", `[repos."someone/app"] dockerfile = "RUN python3 -m pip install click"`},
+	}
+	c := DefaultClassifier()
+	for _, tc := range cases {
+		log, err := os.ReadFile(filepath.Join("testdata", "classify", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := &pipeline.Run{Mode: tc.mode, Outcome: tc.outcome, Detail: tc.detail}
+		f := c.Classify(ClassifyInput{Run: run, Language: tc.lang, Repo: tc.repo, Log: log})
+		if f == nil || f.Class != tc.class || !strings.Contains(f.Evidence, tc.evidence) || !strings.Contains(f.Suggestion, tc.sugg) {
+			t.Errorf("%s (%s): got %+v\nwant class %s, evidence with %q, suggestion with %q", tc.file, tc.repo, f, tc.class, tc.evidence, tc.sugg)
+		}
+	}
+}
+
+// One line per pattern family the issue names, as the tools print them.
+func TestClassifyLines(t *testing.T) {
+	cases := []struct {
+		lang, line, class, want string
+	}{
+		{"python", "E   ModuleNotFoundError: No module named 'simplejson'", pipeline.ClassDepsMissing, "pip install simplejson"},
+		{"python", "ERROR: No matching distribution found for nosuchpkg-xyz==9.9", pipeline.ClassDepsMissing, "nosuchpkg-xyz==9.9"},
+		{"python", "ERROR: Package 'attrs' requires a different Python: 3.11.2 not in '<3.8'", pipeline.ClassToolchainMismatch, "Python <3.8, the image has 3.11.2"},
+		{"python", "AttributeError: module 'collections' has no attribute 'MutableMapping'", pipeline.ClassToolchainMismatch, "Python < 3.10"},
+		{"python", "collected 0 items", pipeline.ClassNoTestsCollected, "ran no test"},
+		{"go", "go: go.mod requires go >= 1.22 (running go 1.19.8; GOTOOLCHAIN=local)", pipeline.ClassToolchainMismatch, "wants Go 1.22, the image runs Go 1.19.8"},
+		{"go", "go: cannot find main module, but found .git/config in /app", pipeline.ClassToolchainMismatch, "GO111MODULE=off"},
+		{"go", `cgo: C compiler "gcc" not found: exec: "gcc": executable file not found in $PATH`, pipeline.ClassToolchainMismatch, "CGO_ENABLED=0"},
+		{"go", "package example.com/x/y: build constraints exclude all Go files in /app/y", pipeline.ClassCompileError, "build constraints"},
+		{"go", "command_test.go:12:3: undefined: flag.FlagSet.BoolFunc", pipeline.ClassCompileError, "undefined"},
+		{"go", "main.go:4:2: no required module provides package github.com/x/y; to add it:", pipeline.ClassDepsMissing, "github.com/x/y"},
+		{"javascript", "npm ERR! 404 Not Found - GET https://registry.npmjs.org/nosuch-pkg - Not found", pipeline.ClassDepsMissing, "nosuch-pkg"},
+		{"typescript", "npm error code ENOTCACHED", pipeline.ClassDepsUnreachable, "registry.npmjs.org"},
+		{"rust", "error: failed to select a version for the requirement `serde = \"^9.0\"`", pipeline.ClassDepsMissing, "serde"},
+		{"rust", "error: no matching package named `nosuch` found", pipeline.ClassDepsMissing, "nosuch"},
+		{"java", "[ERROR] Failed to execute goal on project javapoet: Could not resolve dependencies for project com.squareup:javapoet:jar:1.14.0", pipeline.ClassDepsMissing, "Maven"},
+		{"python", "curl: (6) Could not resolve host: pypi.org", pipeline.ClassDepsUnreachable, "pypi.org"},
+		{"python", "SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed'))", pipeline.ClassDepsUnreachable, "PyPI"},
+		{"go", "Get \"https://proxy.golang.org/x/@v/list\": tls: failed to verify certificate: x509: certificate signed by unknown authority", pipeline.ClassDepsUnreachable, "ca_bundle"},
+		{"javascript", "npm ERR! errno ECONNREFUSED", pipeline.ClassDepsUnreachable, "registry.npmjs.org"},
+		{"rust", "warning: spurious network error: Temporary failure in name resolution", pipeline.ClassDepsUnreachable, "crates.io"},
+		{"go", "fatal error: runtime: out of memory", pipeline.ClassOOM, "out of memory"},
+		// The environment's own evidence lines (pipeline/envgen's curate-step).
+		{"python", "curate: deps_unreachable: PyPI (https://pypi.org/simple) did not answer: SSLError(...)", pipeline.ClassDepsUnreachable, "PyPI (https://pypi.org/simple) did not answer"},
+		{"go", "curate: toolchain_mismatch: go.mod wants 1.99, present go1.22.12; the module proxy (https://proxy.golang.org) has no go1.99", pipeline.ClassToolchainMismatch, "go.mod wants 1.99"},
+		{"python", "curate: deps_missing: nosuchpkg (not on PyPI)", pipeline.ClassDepsMissing, "nosuchpkg (not on PyPI)"},
+	}
+	c := DefaultClassifier()
+	for _, tc := range cases {
+		f, ok := c.Match(tc.lang, "o/n", []byte("some noise\n"+tc.line+"\nmore noise\n"))
+		if !ok || f.Class != tc.class || f.Evidence != tc.line || !strings.Contains(f.Suggestion, tc.want) {
+			t.Errorf("%s %q:\n got %+v\nwant class %s, suggestion with %q", tc.lang, tc.line, f, tc.class, tc.want)
+		}
+	}
+}
+
+// A network failure explains the missing package it causes.
+func TestClassifyPrefersUnreachableOverMissing(t *testing.T) {
+	log := "WARNING: Retrying after connection broken by 'NewConnectionError: [Errno -3] Temporary failure in name resolution': /simple/simplejson/\n" +
+		"ERROR: No matching distribution found for simplejson\n" +
+		"E   ModuleNotFoundError: No module named 'simplejson'\n"
+	f, _ := DefaultClassifier().Match("python", "a/b", []byte(log))
+	if f == nil || f.Class != pipeline.ClassDepsUnreachable || !strings.Contains(f.Suggestion, "PyPI") {
+		t.Fatalf("got %+v", f)
+	}
+}
+
+func TestClassifyByOutcome(t *testing.T) {
+	c := DefaultClassifier()
+	cases := []struct {
+		run   pipeline.Run
+		log   string
+		class string
+	}{
+		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeOK}, "", ""},
+		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeNopPassed}, "", pipeline.ClassNoFailToPass},
+		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeNopPassed}, "PASSED tests/test_a.py::test_one\n==== 1 passed in 0.01s ====\n", pipeline.ClassNoFailToPass},
+		{pipeline.Run{Mode: "oracle", Outcome: pipeline.OutcomeTimeout, Detail: "container ran longer than 10s"}, "", pipeline.ClassTimeout},
+		{pipeline.Run{Mode: "gold", Outcome: pipeline.OutcomeFlaky, Detail: "2 tests change status"}, "", pipeline.ClassFlaky},
+		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeNopNotRun}, "bash: line 3: cd: /app/x: No such file or directory\n", pipeline.ClassNopNotRun},
+		{pipeline.Run{Mode: "oracle", Outcome: pipeline.OutcomeOracleFailed}, "FAILED tests/test_a.py::test_one - assert 1 == 2\n", pipeline.ClassFixFailsTests},
+		{pipeline.Run{Mode: "gold", Outcome: pipeline.OutcomeInfraError, Detail: "buggy state: the log shows no sign the test suite ran"}, "nothing\n", pipeline.ClassNopNotRun},
+		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeInfraError, Detail: "infrastructure: engine gone"}, "", pipeline.ClassInfraError},
+		{pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeBuildFailed, Detail: "build environment image: Step 4/9: exit 1"}, "something odd\n", pipeline.ClassUnclassified},
+		{pipeline.Run{Mode: "oracle", Outcome: pipeline.OutcomeTimeout}, "java.lang.OutOfMemoryError: Java heap space\n", pipeline.ClassOOM},
+		{pipeline.Run{Mode: "oracle", Outcome: outcomeOOM, Detail: "stopped at its 2048 MiB memory limit"}, "", pipeline.ClassOOM},
+	}
+	for _, tc := range cases {
+		f := c.Classify(ClassifyInput{Run: &tc.run, Language: "python", Repo: "a/b", Log: []byte(tc.log)})
+		got := ""
+		if f != nil {
+			got = f.Class
+			if f.Evidence == "" {
+				t.Errorf("%s %s: class %s without evidence", tc.run.Mode, tc.run.Outcome, got)
+			}
+		}
+		if got != tc.class {
+			t.Errorf("%s %s: class %q, want %q (%+v)", tc.run.Mode, tc.run.Outcome, got, tc.class, f)
+		}
+	}
+}
+
+func FuzzClassify(f *testing.F) {
+	f.Add([]byte("E   ModuleNotFoundError: No module named 'x'\n"), "python")
+	f.Add([]byte("go: go.mod requires go >= 1.22 (running go 1.19)\n"), "go")
+	f.Fuzz(func(t *testing.T, log []byte, lang string) {
+		run := &pipeline.Run{Mode: "oracle", Outcome: pipeline.OutcomeOracleFailed}
+		fl := DefaultClassifier().Classify(ClassifyInput{Run: run, Language: lang, Repo: "a/b", Log: log})
+		if fl == nil || fl.Class == "" || len(fl.Evidence) > maxEvidence+len("…") {
+			t.Fatalf("failure %+v", fl)
+		}
+	})
+}
+
+// A NOP that passes names the PR's tests and their status on the buggy
+// state: the evidence of a true negative.
+func TestNoFailToPassEvidenceFromNop(t *testing.T) {
+	run := &pipeline.Run{Mode: "nop", Outcome: pipeline.OutcomeNopPassed}
+	log := "PASSED tests/test_a.py::test_one\nPASSED tests/test_a.py::test_two\n==== 2 passed in 0.01s ====\n"
+	f := DefaultClassifier().Classify(ClassifyInput{Run: run, Language: "python", Log: []byte(log)})
+	if f == nil || f.Class != pipeline.ClassNoFailToPass || !strings.Contains(f.Evidence, "tests/test_a.py::test_one PASSED; tests/test_a.py::test_two PASSED") {
+		t.Fatalf("got %+v", f)
+	}
+}
