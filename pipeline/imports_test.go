@@ -23,7 +23,7 @@ func TestPipelineImportsNoUpperLayer(t *testing.T) {
 		pkg, deps := fields[0], fields[1:]
 		for _, d := range deps {
 			for _, u := range upper {
-				if (d == u || strings.HasPrefix(d, u+"/")) {
+				if d == u || strings.HasPrefix(d, u+"/") {
 					t.Errorf("%s imports %s (directly or through another package)", pkg, d)
 				}
 			}

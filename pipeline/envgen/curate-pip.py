@@ -8,7 +8,7 @@ index has fails the build with "curate: deps_missing: NAME"; an index that
 does not answer falls back to Debian packages (pydeb.csv) and, failing
 that, says "curate: deps_unreachable: <index>" for the failure classifier.
 """
-import csv, os, re, subprocess, sys
+import csv, os, re, subprocess, sys, urllib.error, urllib.request
 
 UNREACHABLE = re.compile(sys.argv[2] if len(sys.argv) > 2 else r"NewConnectionError|Max retries exceeded|SSLError|CERTIFICATE_VERIFY_FAILED|ProxyError|Temporary failure in name resolution", re.I)
 MISSING = re.compile(r"No matching distribution found for ([^\s;]+)")
@@ -22,6 +22,19 @@ def pip(args):
     sys.stdout.write(p.stdout)
     sys.stdout.flush()
     return p.returncode, p.stdout
+
+
+def index_answers():
+    """Whether the index answers at all: pip says "from versions: none"
+    both for a project it lacks and, without retries, for an index it
+    cannot reach."""
+    try:
+        urllib.request.urlopen(INDEX.rstrip("/") + "/", timeout=15).close()
+        return True
+    except urllib.error.HTTPError:
+        return True
+    except Exception:
+        return False
 
 
 def name(req):
@@ -57,8 +70,8 @@ def main():
     if code == 0:
         return
     bad = UNREACHABLE.search(out)
-    if bad:
-        line = next(l for l in out.splitlines() if UNREACHABLE.search(l))
+    if bad or not index_answers():
+        line = next((l for l in out.splitlines() if UNREACHABLE.search(l)), "no answer from " + INDEX)
         debian(reqs, line.strip()[:300])
         return
     missing = sorted(set(MISSING.findall(out)))

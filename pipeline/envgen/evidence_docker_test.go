@@ -19,7 +19,9 @@ import (
 // each build log carries the evidence line the failure classifier reads:
 // a Go toolchain the module proxy does not have, a registry that does not
 // answer, a requirement no index has. Each fails in its first network
-// step, so the test costs seconds once the base image exists.
+// step, so the test costs seconds once the base image exists. A fourth
+// build has no package index at all (air-gapped) and must fall back to
+// Debian's python3-* packages.
 func TestBadInputEvidenceInDocker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds images")
@@ -28,6 +30,8 @@ func TestBadInputEvidenceInDocker(t *testing.T) {
 	host := envgen.HostNetwork(context.Background(), "")
 	deadProxy := host
 	deadProxy.Env = append(append([]string{}, host.Env...), "GOPROXY=http://127.0.0.1:9")
+	noIndex := host
+	noIndex.Env = append(append([]string{}, host.Env...), "PIP_INDEX_URL=http://127.0.0.1:9/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=3")
 	cases := []struct {
 		lang, want string
 		files      map[string]string
@@ -36,6 +40,7 @@ func TestBadInputEvidenceInDocker(t *testing.T) {
 		{"go", "curate: toolchain_mismatch: go.mod wants go1.99.0", map[string]string{"go.mod": "module example.com/x\n\ngo 1.99\n"}, host},
 		{"go", "curate: deps_unreachable: the Go module proxy (http://127.0.0.1:9)", map[string]string{"go.mod": "module example.com/x\n\ngo 1.20\n"}, deadProxy},
 		{"python", "curate: deps_missing: curate-no-such-project-4b7e", map[string]string{"requirements.txt": "curate-no-such-project-4b7e==1.0\n"}, host},
+		{"python", "installing Debian packages: python3-pytest python3-simplejson", map[string]string{"requirements.txt": "simplejson\n"}, noIndex},
 	}
 	r, err := validate.NewDockerRunner("", fmt.Sprintf("yield-core-evidence-%d", os.Getpid()))
 	if err != nil {
@@ -56,6 +61,8 @@ func TestBadInputEvidenceInDocker(t *testing.T) {
 			t.Fatal(err)
 		}
 		var log bytes.Buffer
+		// The air-gapped build gets past its dependencies and stops at the
+		// repository this test does not provide; the others stop earlier.
 		if _, _, err := r.Image(context.Background(), task, &log); err == nil {
 			t.Errorf("%s: the build passed; want %q", c.want, c.want)
 			continue

@@ -102,21 +102,28 @@ func goParts(v string) [4]int {
 	return [4]int{minor, patch, rel, pre}
 }
 
-// goToolchain picks the Go version for a go.mod: the toolchain line, else
-// the go line, raised to DefaultGo. From Go 1.21 on, "1.N" means 1.N.0.
+// goToolchain picks the Go version for a go.mod: the newer of its
+// toolchain and go lines (Go needs at least both), raised to DefaultGo.
+// From Go 1.21 on, "1.N" means 1.N.0.
 func goToolchain(m goMod) (version, why string) {
-	want, from := m.toolchain, "toolchain line"
-	if want == "" || want == "default" {
-		want, from = m.goLine, "go line"
+	want, from := "", ""
+	for _, c := range []struct{ v, from string }{{m.goLine, "go line"}, {m.toolchain, "toolchain line"}} {
+		if c.v == "" || c.v == "default" {
+			continue
+		}
+		if !goVersionRe.MatchString(c.v) {
+			return DefaultGo, fmt.Sprintf("go.mod's %s %q is not a Go version; Go %s (curate's default)", c.from, c.v, DefaultGo)
+		}
+		v := c.v
+		if p := goParts(v); p[0] >= 21 && strings.Count(v, ".") == 1 && p[2] == 1 {
+			v += ".0"
+		}
+		if want == "" || goLess(want, v) {
+			want, from = v, c.from
+		}
 	}
 	if want == "" {
 		return DefaultGo, "no go.mod version; Go " + DefaultGo + " (curate's default)"
-	}
-	if !goVersionRe.MatchString(want) {
-		return DefaultGo, fmt.Sprintf("go.mod's %s %q is not a Go version; Go %s (curate's default)", from, want, DefaultGo)
-	}
-	if p := goParts(want); p[0] >= 21 && !strings.Contains(want[2:], ".") && p[2] == 1 {
-		want += ".0"
 	}
 	if !goLess(DefaultGo, want) {
 		return DefaultGo, fmt.Sprintf("go.mod's %s asks for %s; Go %s (curate's default, newer, keeps it building)", from, want, DefaultGo)

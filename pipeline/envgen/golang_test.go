@@ -12,6 +12,7 @@ func TestGoToolchainFromGoMod(t *testing.T) {
 		{"module a\n\ngo 1.23\n", "1.23.0"},
 		{"module a\n\ngo 1.21.5\n\ntoolchain go1.23.4\n", "1.23.4"},
 		{"module a\n\ngo 1.24rc1\n", "1.24rc1"},
+		{"module a\n\ngo 1.24\n\ntoolchain go1.23.1\n", "1.24.0"},
 		{"module a\n\ngo banana\n", DefaultGo},
 		{"", DefaultGo},
 	} {

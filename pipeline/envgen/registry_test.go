@@ -1,6 +1,7 @@
 package envgen
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,5 +68,19 @@ func TestDockerfileCarriesNetwork(t *testing.T) {
 	}
 	if strings.Index(df, "update-ca-certificates") > strings.Index(df, "apt-get install") {
 		t.Error("the CA bundle must be trusted before anything is fetched")
+	}
+}
+
+func TestHostNetworkBundleChoice(t *testing.T) {
+	if n := HostNetwork(context.Background(), "none"); n.CABundle != "" {
+		t.Errorf(`ca_bundle "none" still adds %s`, n.CABundle)
+	}
+	if n := HostNetwork(context.Background(), "/corp/ca.pem"); n.CABundle != "/corp/ca.pem" || !strings.Contains(strings.Join(n.Env, " "), "PIP_CERT="+imageCABundle) {
+		t.Errorf("explicit bundle: %+v", n)
+	}
+	if _, err := os.Stat(SystemCABundle); err == nil {
+		if n := HostNetwork(context.Background(), ""); n.CABundle != SystemCABundle {
+			t.Errorf("default bundle %q, want the system's", n.CABundle)
+		}
 	}
 }
