@@ -63,7 +63,7 @@ func Judge(t *Task, runs []*Run) Verdict {
 	}
 	var fails []*Failure
 	for _, r := range inJudgingOrder(latest) {
-		if r.Outcome == OutcomeOK || (r.Outcome == OutcomeNopNotRun && crashedByTheBug(latest)) {
+		if Passed(latest, r.Mode) {
 			continue
 		}
 		f := r.Failure
@@ -83,6 +83,17 @@ func Judge(t *Task, runs []*Run) Verdict {
 		}
 	}
 	return Verdict{Status: StatusValid, Decided: true}
+}
+
+// Passed reports whether the latest run of a mode passed its step: ok,
+// or a NOP whose suite the bug stopped (crashedByTheBug). Judge and the
+// yield funnel both ask it.
+func Passed(latest map[string]*Run, mode string) bool {
+	r := latest[mode]
+	if r == nil {
+		return false
+	}
+	return r.Outcome == OutcomeOK || (mode == ModeNop && r.Outcome == OutcomeNopNotRun && crashedByTheBug(latest))
 }
 
 // crashedByTheBug tells a suite that cannot load without the fix (the

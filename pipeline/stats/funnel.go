@@ -107,7 +107,7 @@ func (f *RepoFunnel) add(t *pipeline.Task, runs []*pipeline.Run) {
 	}
 	f.Built++
 	latest := pipeline.LatestRuns(runs, t.Digest)
-	ok := func(mode string) bool { r := latest[mode]; return r != nil && r.Outcome == pipeline.OutcomeOK }
+	ok := func(mode string) bool { return pipeline.Passed(latest, mode) }
 	switch {
 	case !ok(pipeline.ModeNop):
 	case !ok(pipeline.ModeOracle):

@@ -32,6 +32,7 @@ func TestComputeFunnel(t *testing.T) {
 		task("a-8", "o/a", pipeline.StatusRejected, "", nil, "build: no test files at the head commit"),
 		task("a-9", "o/a", pipeline.StatusCandidate, "", nil),
 		task("b-1", "o/b", pipeline.StatusInvalid, "tasks/b-1", cls(pipeline.ClassFixFailsTests)),
+		task("b-2", "o/b", pipeline.StatusValid, "tasks/b-2", nil),
 		{ID: "imported", Repo: "o/a", Source: "harbor", Status: pipeline.StatusValid},
 	}
 	runs := []*pipeline.Run{
@@ -41,6 +42,9 @@ func TestComputeFunnel(t *testing.T) {
 		ok("a-4", "nop", 1), bad("a-4", "oracle", pipeline.OutcomeOracleFailed, pipeline.ClassDepsMissing),
 		bad("a-5", "nop", pipeline.OutcomeBuildFailed, pipeline.ClassDepsUnreachable),
 		ok("b-1", "nop", 1), bad("b-1", "oracle", pipeline.OutcomeOracleFailed, pipeline.ClassFixFailsTests),
+		// b-2's tests need the fix to load: NOP ran none, Oracle and gold prove the bug did it.
+		bad("b-2", "nop", pipeline.OutcomeNopNotRun, pipeline.ClassNopNotRun), ok("b-2", "oracle", 2),
+		{ID: "b-2g", TaskID: "b-2", Mode: "gold", Outcome: pipeline.OutcomeOK, FailToPass: []string{"t"}, Digest: "d", StartedAt: at(3)},
 		// An older failing run of a-1 does not count against it.
 		{ID: "old", TaskID: "a-1", Mode: "oracle", Outcome: pipeline.OutcomeOracleFailed, Digest: "d", StartedAt: at(0)},
 	}
@@ -63,11 +67,14 @@ func TestComputeFunnel(t *testing.T) {
 	if len(a.NotBuilt) != 1 || a.NotBuilt[0].Class != "no test files at the head commit" || a.EnvironmentFailures() != 3 {
 		t.Errorf("o/a not built %+v, environment failures %d", a.NotBuilt, a.EnvironmentFailures())
 	}
-	if f.Total.Mined != 10 || f.Total.Nop0 != 4 || len(f.Total.Failures) != 3 {
+	if f.Total.Mined != 11 || f.Total.Nop0 != 5 || len(f.Total.Failures) != 3 {
 		t.Errorf("total %+v", f.Total)
 	}
 	one := ComputeFunnel(tasks, runs, "o/b")
-	if len(one.Repos) != 1 || one.Total.Mined != 1 || one.Repos[0].Failures[0].Class != pipeline.ClassFixFailsTests {
+	if b := one.Total; b.Valid != 1 || b.FailToPass != 1 || b.NotValidated != 0 {
+		t.Errorf("o/b: a forgiven NOP must count through to valid: %+v", b)
+	}
+	if len(one.Repos) != 1 || one.Total.Mined != 2 || one.Repos[0].Failures[0].Class != pipeline.ClassFixFailsTests {
 		t.Errorf("--repo o/b: %+v", one)
 	}
 }
