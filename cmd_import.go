@@ -30,7 +30,8 @@ func newImportCmd(app *App) *cobra.Command {
 		Long: `Import tasks from existing benchmarks into the workspace. Each import scores
 the tasks with the workspace's profile and prints how many were imported,
 updated, unchanged and failed (each failure with its reason). With --strict
-any failure exits non-zero and nothing is written. Re-importing is
+any failure exits non-zero and nothing is written; without it the good
+tasks are written and any failure still exits 1. Re-importing is
 idempotent; changed task files update the digest, which marks earlier
 validation runs stale.`,
 	}
@@ -183,10 +184,15 @@ func (im *importer) report(sum *importSummary) error {
 			fmt.Fprintf(w, "  FAILED %s\n         %s\n", sanitize.Line(f.Source), sanitize.Line(f.Reason))
 		}
 	}
-	if im.opt.strict && len(sum.Failed) > 0 {
+	switch {
+	case len(sum.Failed) == 0:
+		return nil
+	case im.opt.strict:
 		return exitError{code: 1, msg: fmt.Sprintf("import %s: %d failed; --strict: nothing was written", im.kind, len(sum.Failed))}
+	default: // the good tasks are in; the exit still says something failed
+		return exitError{code: 1, msg: fmt.Sprintf("import %s: %d failed (the %d good tasks were written)", im.kind, len(sum.Failed),
+			len(sum.Imported)+len(sum.Updated)+len(sum.Unchanged))}
 	}
-	return nil
 }
 
 // sameTask reports whether an import would change nothing a source or a

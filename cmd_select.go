@@ -35,7 +35,7 @@ func newSelectCmd(app *App) *cobra.Command {
 	var budget int
 	var name string
 	var quotas []string
-	var asJSON bool
+	var asJSON, allowInfeasible bool
 	cmd := &cobra.Command{
 		Use:   "select",
 		Short: "Choose a set of tasks under the profile's strategies, the budget and quotas, and save it as a named snapshot",
@@ -43,6 +43,7 @@ func newSelectCmd(app *App) *cobra.Command {
   curate select --budget 80 --name small
   curate select --quota language=rust:min=12 --quota 'sdlc_phase=Documentation:max=3'
   curate select --json | jq .violations
+  curate select --quota language=java:min=500 --allow-infeasible   # save it anyway, exit 0
   curate select diff small default
   curate select list`,
 		Args: cobra.NoArgs,
@@ -88,22 +89,45 @@ func newSelectCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := ws.Store.SaveSelection(ctx, sel); err != nil {
-				return err
+			short := shortfallLines(res)
+			save := len(short) == 0 || allowInfeasible
+			if save {
+				if err := ws.Store.SaveSelection(ctx, sel); err != nil {
+					return err
+				}
 			}
 			if asJSON {
-				return writeJSON(app.Out, selectOutput{Name: name, Result: res, Selected: len(res.Picks), Benchmarks: st.Benchmarks, Tasks: sel.Tasks})
+				err = writeJSON(app.Out, selectOutput{Name: name, Result: res, Selected: len(res.Picks), Benchmarks: st.Benchmarks, Tasks: sel.Tasks})
+			} else {
+				printSolve(app, name, res, st)
 			}
-			printSolve(app, name, res, st)
-			return nil
+			if err != nil || save {
+				return err
+			}
+			return exitError{code: 2, msg: "selection " + sanitize.Line(name) + " is infeasible and was not saved (--allow-infeasible saves it):\n  " +
+				strings.Join(short, "\n  ")}
 		},
 	}
 	cmd.Flags().IntVar(&budget, "budget", 0, "total number of tasks (default: the profile's budget or the sum of its takes)")
 	cmd.Flags().StringArrayVar(&quotas, "quota", nil, "extra quota DIMENSION=VALUE:min=N,max=N,target=N,min_share=F,max_share=F (repeatable)")
 	cmd.Flags().StringVar(&name, "name", "", "snapshot name (default: sel-<UTC time>)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&allowInfeasible, "allow-infeasible", false, "save and exit 0 even when a quota or a benchmark's take cannot be met")
 	cmd.AddCommand(newSelectDiffCmd(app), newSelectListCmd(app))
 	return cmd
+}
+
+// shortfallLines are what keeps a solve from meeting its targets: quota
+// violations and benchmarks with fewer candidates than their take.
+func shortfallLines(res *selection.Result) []string {
+	var out []string
+	for _, v := range res.Violations {
+		out = append(out, sanitize.Line(v.Message))
+	}
+	for _, s := range res.Shortfalls {
+		out = append(out, fmt.Sprintf("benchmark %s: take %d, %d available (short by %d)", sanitize.Line(s.Benchmark), s.Take, s.Available, s.Short))
+	}
+	return out
 }
 
 // selectionConfig is the profile's [selection] with curate.toml's
