@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -116,7 +118,10 @@ func printTask(app *App, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	line("flags", strings.Join(flags, ", "))
 	line("note", t.Labels.Note)
 	line("task dir", t.TaskDir)
-	line("digest", short(t.Digest))
+	if t.Digest != "" {
+		line("digest", "sha256:"+t.Digest) // as Harbor's dataset.toml writes it
+	}
+	printExtra(w, t)
 	if len(runs) > 0 {
 		fmt.Fprintln(w, "runs")
 		for _, r := range runs {
@@ -135,6 +140,32 @@ func printTask(app *App, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	}
 	if t.Body != "" {
 		fmt.Fprintf(w, "\n%s\n", sanitize.Text(t.Body))
+	}
+}
+
+// printExtra lists the keys a source had that curate does not model
+// (task.toml's schema 1.2-1.4 keys, unknown keys), one line each.
+func printExtra(w io.Writer, t *pipeline.Task) {
+	if len(t.Extra) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(t.Extra))
+	for k := range t.Extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(w, "%s keys\n", orDash(t.Source))
+	for _, k := range keys {
+		text := fmt.Sprint(t.Extra[k])
+		if _, isString := t.Extra[k].(string); !isString {
+			if v, err := json.Marshal(t.Extra[k]); err == nil {
+				text = string(v)
+			}
+		}
+		if len(text) > 100 {
+			text = text[:100] + "..."
+		}
+		fmt.Fprintf(w, "  %-30s %s\n", sanitize.Line(k), sanitize.Line(text))
 	}
 }
 
