@@ -428,6 +428,7 @@ func (res *ExecResult) fromFiles(files map[string][]byte, keepTestLog bool) {
 		}
 	}
 	if keepTestLog {
+		res.CTRF = files[ctrfFile]
 		res.TestLog = joinTestLogs(files)
 		res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
 	}
@@ -439,7 +440,7 @@ func joinTestLogs(files map[string][]byte) []byte {
 	var names []string
 	for name := range files {
 		base := path.Base(name)
-		if strings.HasPrefix(name, "/logs/verifier/") && base != "test-stdout.txt" && !strings.HasPrefix(base, "reward.") {
+		if strings.HasPrefix(name, "/logs/verifier/") && base != "test-stdout.txt" && !strings.HasPrefix(base, "reward.") && name != ctrfFile {
 			names = append(names, name)
 		}
 	}
@@ -528,6 +529,7 @@ func (d *DockerRunner) copyOut(ctx context.Context, id string, spec ExecSpec, re
 		hdr, err := tr.Next()
 		if err == io.EOF {
 			if spec.KeepTestLog {
+				res.CTRF = logs[ctrfFile]
 				res.TestLog = joinTestLogs(logs)
 				res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
 			}
