@@ -80,7 +80,7 @@ func newBuildCmd(app *App) *cobra.Command {
 					tasks = append(tasks, t)
 				}
 			}
-			cfg := envgen.Config{BaseImage: baseImage, Docker: ws.Config.Docker, Repos: ws.Config.Repos, Filter: fc, MaxFileBytes: int64(maxMB) << 20}
+			cfg := envgen.Config{BaseImage: baseImage, DockerBase: ws.Config.Docker.BaseImage, LanguageImages: ws.Config.Docker.LanguageImages, Repos: ws.Config.Repos, Filter: fc, MaxFileBytes: int64(maxMB) << 20, Network: envgen.HostNetwork(ctx, ws.Config.Docker.CABundle)}
 			var results []buildResult
 			failed := 0
 			for _, t := range tasks {

@@ -10,6 +10,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"curate/pipeline"
+	"curate/pipeline/envgen"
 )
 
 // Config is curate.toml. Decoding is strict: an unknown key or a value of
@@ -53,6 +54,9 @@ type DockerConfig struct {
 	Hosts          []string          `toml:"hosts"`
 	Concurrency    int               `toml:"concurrency"`
 	Timeout        string            `toml:"timeout"`
+	// CABundle is the PEM bundle builds trust ("" = the system bundle,
+	// "none" = add none).
+	CABundle string `toml:"ca_bundle"`
 }
 
 // SelectionConfig overrides the profile's selection for this workspace:
@@ -76,14 +80,9 @@ type UIConfig struct {
 	Keys  map[string]string `toml:"keys"`
 }
 
-// RepoConfig overrides environment detection for every task of one repo.
-type RepoConfig struct {
-	Language    string   `toml:"language"`
-	BaseImage   string   `toml:"base_image"`
-	Install     []string `toml:"install"`
-	TestCommand string   `toml:"test_command"`
-	Dockerfile  string   `toml:"dockerfile"`
-}
+// RepoConfig overrides environment detection for every task of one repo;
+// envgen owns it (pipeline stages never import workspace).
+type RepoConfig = envgen.RepoConfig
 
 // DefaultConfigText is what `curate init` writes: every section, commented.
 const DefaultConfigText = `# curate workspace configuration. Unknown keys are errors.
@@ -102,9 +101,13 @@ name = "ccb"
 preset = "taskgen"
 
 [docker]
-# Base image for built task environments; "curate env bootstrap" makes one
-# without a registry.
-base_image = "ubuntu:24.04"
+# Base image for built task environments. The default, curate/base:bookworm,
+# is made from Debian's archive without a registry (curate env bootstrap,
+# or on first use).
+# base_image = "curate/base:bookworm"
+# CA certificates builds trust to reach package registries (default: the
+# system bundle; "none" adds none).
+# ca_bundle = "/etc/ssl/certs/ca-certificates.crt"
 concurrency = 2
 timeout = "10m"
 # hosts = ["unix:///var/run/docker.sock"]

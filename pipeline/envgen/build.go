@@ -14,21 +14,7 @@ import (
 	"curate/pipeline/filter"
 	"curate/pipeline/patch"
 	"curate/pipeline/taskdir"
-	"curate/workspace"
 )
-
-// DefaultBaseImage is used when neither the command line nor curate.toml
-// names one.
-const DefaultBaseImage = "ubuntu:24.04"
-
-// Config is what a build needs besides the task.
-type Config struct {
-	BaseImage    string // --base-image; wins over [docker]
-	Docker       workspace.DockerConfig
-	Repos        map[string]workspace.RepoConfig
-	Filter       *filter.Config
-	MaxFileBytes int64
-}
 
 // Result is a built task.
 type Result struct {
@@ -36,17 +22,8 @@ type Result struct {
 	Digest   string
 	Language string
 	Image    string
-}
-
-// Image picks the base image: the repo's override, then --base-image,
-// then [docker] language_images, then [docker] base_image, then the default.
-func (c Config) Image(repo, lang string) string {
-	for _, s := range []string{c.Repos[repo].BaseImage, c.BaseImage, c.Docker.LanguageImages[lang], c.Docker.BaseImage} {
-		if s != "" {
-			return s
-		}
-	}
-	return DefaultBaseImage
+	// Notes say why the environment is what it is (recorded on the task).
+	Notes []string
 }
 
 // Build writes tasks/<id>/ for a mined candidate. It builds in a temporary
@@ -123,6 +100,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if lang == "" {
 		lang = DetectLanguage(tree, t.Language)
 	}
+	planner := LanguageFor(lang)
 	// Test files at head, and the names of their tests.
 	var names []string
 	for _, f := range installs {
@@ -140,15 +118,48 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		if err := os.WriteFile(dst, data, 0o644); err != nil {
 			return nil, err
 		}
-		names = append(names, TestNames(lang, string(data))...)
+		if planner != nil {
+			names = append(names, planner.TestNames(f, string(data))...)
+		}
 	}
 	sort.Strings(names)
-	run, err := testRunner(lang, installs, names, rc.TestCommand)
-	if err != nil {
-		reasons = append(reasons, err.Error())
+	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
+	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, t.HeadCommit, p) }).
+		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, t.HeadCommit, re) })
+	var plan *Plan
+	switch {
+	case planner != nil:
+		if plan, err = planner.Plan(tr, Tests{Files: installs, Names: names}); err != nil {
+			reasons = append(reasons, err.Error())
+		}
+	case rc.TestCommand != "":
+		plan = &Plan{Language: lang}
+		plan.Note("language %q: no planner; [repos] test_command and install decide", lang)
+	default:
+		reasons = append(reasons, fmt.Sprintf("no test runner for language %q: set [repos.\"OWNER/NAME\"] test_command in curate.toml", lang))
 	}
 	if len(reasons) > 0 {
 		return nil, &patch.Rejection{Reasons: reasons}
+	}
+	plan.Test = withOverride(plan.Test, rc.TestCommand, installs)
+	if rc.TestCommand != "" {
+		plan.Note("test command from [repos] test_command")
+	}
+	if len(rc.Install) > 0 {
+		plan.Note("install steps from [repos] install")
+	}
+	plan.Notes = append(plan.Notes, cfg.Network.Notes...)
+	if err := writeManifests(tr, env, plan.Manifests); err != nil {
+		return nil, err
+	}
+	if cfg.Network.CABundle != "" {
+		data, err := os.ReadFile(cfg.Network.CABundle)
+		if err != nil {
+			return nil, fmt.Errorf("[docker] ca_bundle: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(env, caFile), data, 0o644); err != nil {
+			return nil, err
+		}
 	}
 
 	image := cfg.Image(t.Repo, lang)
@@ -158,7 +169,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	for _, f := range set.TestFiles {
 		hide = append(hide, f.Path)
 	}
-	toml, err := TaskTOML(t, lang, linkedS)
+	toml, err := TaskTOML(t, lang, linkedS, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -174,14 +185,15 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		return nil, err
 	}
 	files := map[string][]byte{
-		"environment/Dockerfile": []byte(Dockerfile(t.ID, image, lang, rc, len(set.HideTests) > 0)),
-		"environment/bug.patch":  set.Bug,
-		"solution/fix.patch":     set.Fix,
-		"solution/solve.sh":      []byte(SolveSh),
-		"tests/test.sh":          []byte(TestSh(t.ID, run, installs, removes)),
-		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
-		"task.toml":              toml,
-		"swebench.json":          append(swe, '\n'),
+		"environment/Dockerfile":  []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
+		"environment/bug.patch":   set.Bug,
+		"solution/fix.patch":      set.Fix,
+		"solution/solve.sh":       []byte(SolveSh),
+		"tests/test.sh":           []byte(TestSh(t.ID, plan.Test, installs, removes)),
+		"environment/" + stepFile: []byte(stepScript),
+		"instruction.md":          []byte(Instruction(t.Title, issueText, t.Body, hide)),
+		"task.toml":               toml,
+		"swebench.json":           append(swe, '\n'),
 	}
 	if len(set.HideTests) > 0 {
 		files["environment/hide-tests.patch"] = set.HideTests
@@ -205,7 +217,29 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err := replaceDir(tmp, final); err != nil {
 		return nil, err
 	}
-	return &Result{Dir: final, Digest: digest, Language: lang, Image: image}, nil
+	return &Result{Dir: final, Digest: digest, Language: lang, Image: image, Notes: plan.Notes}, nil
+}
+
+// writeManifests copies dependency manifests into environment/manifests/
+// (the Dockerfile copies them in before the repository).
+func writeManifests(tr *Tree, env string, files []string) error {
+	for _, f := range files {
+		data, err := tr.Read(f)
+		if err != nil {
+			return err
+		}
+		dst, err := taskdir.SafeJoin(filepath.Join(env, "manifests"), f)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // replaceDir moves src to dst, replacing an existing dst only once src is
@@ -238,6 +272,26 @@ func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// gitGrep lists the files at rev with a line matching the extended
+// regular expression re.
+func gitGrep(ctx context.Context, repo, rev, re string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "git", "-C", repo, "grep", "-l", "-z", "-E", "-e", re, rev, "--")
+	out, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+			return nil, nil // no match
+		}
+		return nil, fmt.Errorf("git grep: %w", err)
+	}
+	var files []string
+	for _, f := range bytes.Split(out, []byte{0}) {
+		if len(f) > 0 {
+			files = append(files, strings.TrimPrefix(string(f), rev+":"))
+		}
+	}
+	return files, nil
 }
 
 func show(ctx context.Context, repo, rev, path string) ([]byte, error) {

@@ -101,6 +101,7 @@ var Parsers = []Parser{
 	{"pytest", Pytest},
 	{"gotest", GoTest},
 	{"cargo", Cargo},
+	{"jest-json", JestJSON},
 	{"jest", Jest},
 	{"maven", Maven},
 	{"junit-xml", JUnitXML},

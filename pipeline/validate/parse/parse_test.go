@@ -19,11 +19,11 @@ func TestParsersOnRealShapedLogs(t *testing.T) {
 			"tests/test_calc.py::test_div[1-0]": Error, "tests/test_calc.py::test_skip": Skipped,
 			"tests/test_calc.py::test_xf": XFail}},
 		{"gotest-json.txt", GoTestJSON, "gotest-json", map[string]Status{
-			"TestAdd": Passed, "TestSub": Failed, "TestSub/neg": Failed, "TestLater": Skipped}},
+			"example.com/calc.TestAdd": Passed, "example.com/calc.TestSub": Failed, "example.com/calc.TestSub/neg": Failed, "example.com/calc.TestLater": Skipped}},
 		{"gotest.txt", GoTest, "gotest", map[string]Status{
-			"TestAdd": Passed, "TestSub": Failed, "TestSub/neg": Failed, "TestLater": Skipped}},
+			"example.com/calc.TestAdd": Passed, "example.com/calc.TestSub": Failed, "example.com/calc.TestSub/neg": Failed, "example.com/calc.TestLater": Skipped}},
 		{"cargo.txt", Cargo, "cargo", map[string]Status{
-			"tests::adds": Passed, "tests::subtracts": Failed, "tests::later": Skipped}},
+			"src/lib.rs::tests::adds": Passed, "src/lib.rs::tests::subtracts": Failed, "src/lib.rs::tests::later": Skipped}},
 		{"jest.txt", Jest, "jest", map[string]Status{
 			"src/calc.test.js > calc > adds numbers":      Passed,
 			"src/calc.test.js > calc > subtracts numbers": Failed,
