@@ -26,11 +26,13 @@ var ctrfReports = map[string][2]string{
 	"gotest-json": {"gotest-json", "/logs/verifier/go-test.json"},
 	"cargo":       {"cargo", "/logs/verifier/cargo-test.txt"},
 	"jest":        {"jest-json", "/logs/verifier/jest.json"},
-	"jest-json":   {"jest-json", "/logs/verifier/jest.json"},
 	"vitest":      {"jest-json", "/logs/verifier/vitest.json"},
-	"surefire":    {"junit", "/logs/verifier/surefire/*.xml"},
-	"maven":       {"junit", "/logs/verifier/surefire/*.xml"},
-	"junit-xml":   {"junit", "/logs/verifier/*.xml"},
+	"surefire":    {"junit", "/logs/verifier/surefire.xml"},
+	"mocha":       {"tap", "/logs/verifier/tap.txt"},
+	"ava":         {"tap", "/logs/verifier/tap.txt"},
+	"tap":         {"tap", "/logs/verifier/tap.txt"},
+	"tape":        {"tap", "/logs/verifier/tap.txt"},
+	"node-test":   {"tap", "/logs/verifier/tap.txt"},
 }
 
 // CTRFStep is the test.sh lines that turn the runner's report into

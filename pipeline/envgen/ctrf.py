@@ -12,6 +12,7 @@ KIND names the runner's own report, read as it is:
   gotest-json   `go test -json` events; ids "package.TestName"
   cargo         `cargo test` output; ids "target::path::name"
   jest-json     jest --json / vitest json; ids "file > describe > title"
+  tap           TAP (mocha, ava, node --test, node-tap, tape); ids "parent > name"
 
 Ids are the ones curate's log parsers give, so a grader reading this file
 finds the same tests as one reading the log. rawStatus keeps SWE-bench's
@@ -53,23 +54,95 @@ def ms(seconds):
         return 0
 
 
+SUITE = re.compile(r"<testsuite\b.*?</testsuite>", re.S)
+
+
 def junit_cases(paths):
+    """Test cases of JUnit XML files; a file may hold several reports one
+    after another (surefire's per-class files, concatenated)."""
     for path in paths:
         try:
-            root = ET.parse(path).getroot()
-        except (ET.ParseError, OSError):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
             continue
-        for case in root.iter("testcase"):
-            raw = "PASSED"
-            for child in case:
-                tag = child.tag
-                if tag == "failure":
-                    raw = "FAILED"
-                elif tag == "error":
-                    raw = "ERROR"
-                elif tag == "skipped" and raw == "PASSED":
-                    raw = "XFAIL" if "xfail" in (child.get("type") or "") else "SKIPPED"
-            yield case, raw
+        for m in SUITE.finditer(text):
+            try:
+                suite = ET.fromstring(m.group(0))
+            except ET.ParseError:
+                continue
+            yield from suite_cases(suite)
+
+
+def suite_cases(suite):
+    for case in suite.iter("testcase"):
+        raw = "PASSED"
+        for child in case:
+            tag = child.tag
+            if tag == "failure":
+                raw = "FAILED"
+            elif tag == "error":
+                raw = "ERROR"
+            elif tag == "skipped" and raw == "PASSED":
+                raw = "XFAIL" if "xfail" in (child.get("type") or "") else "SKIPPED"
+        yield case, raw
+
+
+TAP_LINE = re.compile(r"^(\s*)(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?([^#]*)(#\s*(\w+).*)?$")
+TAP_PLAN = re.compile(r"^\s*1\.\.\d+")
+TAP_SUBTEST = re.compile(r"^(\s*)# Subtest: (.+)$")
+
+
+def tap(paths):
+    """TAP (mocha, ava, node --test, node-tap, tape): nested subtests get
+    ids "parent > child"; YAML blocks are skipped; "#<n>" names an
+    unnamed test. Without a plan line nothing counts."""
+    r = Results("tap")
+    ran = False
+    for path in paths:
+        opened, yaml = [], -1
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                line = line.rstrip("\r\n")
+                indent = len(line) - len(line.lstrip(" \t"))
+                trimmed = line.strip()
+                if yaml >= 0:
+                    if trimmed == "..." and indent <= yaml + 2:
+                        yaml = -1
+                    continue
+                if trimmed == "---":
+                    yaml = indent
+                    continue
+                if TAP_PLAN.match(line) or trimmed.startswith("TAP version"):
+                    ran = True
+                m = TAP_SUBTEST.match(line)
+                if m:
+                    while opened and opened[-1][0] >= indent:
+                        opened.pop()
+                    opened.append((indent, m.group(2).strip()))
+                    continue
+                m = TAP_LINE.match(line)
+                if not m:
+                    continue
+                name = m.group(4).strip()
+                if not name:
+                    if not m.group(3):
+                        continue
+                    name = "#" + m.group(3)
+                while opened and opened[-1][0] >= indent:
+                    opened.pop()
+                test = " > ".join([p for _, p in opened] + [name])
+                directive = (m.group(6) or "").upper()
+                ok = m.group(2) == "ok"
+                if directive == "SKIP":
+                    r.add(test, "SKIPPED")
+                elif directive == "TODO":
+                    r.add(test, "FAILED" if ok else "XFAIL")
+                else:
+                    r.add(test, "PASSED" if ok else "FAILED")
+    if not ran:
+        r.tests = {}
+    return r
 
 
 def junit(paths):
@@ -176,7 +249,7 @@ def jest_json(paths):
     return r
 
 
-KINDS = {"junit": junit, "pytest-junit": pytest_junit, "gotest-json": gotest_json, "cargo": cargo, "jest-json": jest_json}
+KINDS = {"junit": junit, "pytest-junit": pytest_junit, "gotest-json": gotest_json, "cargo": cargo, "jest-json": jest_json, "tap": tap}
 
 
 def report(r):

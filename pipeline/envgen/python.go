@@ -24,7 +24,7 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		p.Install = append(p.Install, "python3 -m pip install -q --no-deps --no-build-isolation -e .")
 	}
 	p.Test = Runner{
-		Command:   "python3 -m pytest -rA -p no:cacheprovider --junitxml=/logs/verifier/junit.xml " + quoteAll(tests.Files),
+		Command:   "python3 -m pytest -rA -p no:cacheprovider -o junit_family=xunit1 --junitxml=/logs/verifier/junit.xml " + quoteAll(tests.Files),
 		Check:     `grep -q '<testcase' /logs/verifier/junit.xml`,
 		LogFormat: "pytest",
 	}

@@ -7,11 +7,20 @@ const ctrfFile = "/logs/verifier/ctrf.json"
 
 // testReport is a gold run's per-test results: ctrf.json when test.sh
 // wrote a valid one with tests in it, else what the log parsers find.
-func testReport(res *ExecResult) *parse.Report {
+// from says which, for the run log.
+func testReport(res *ExecResult) (r *parse.Report, from string) {
 	if len(res.CTRF) > 0 {
-		if r, err := parse.CTRF(res.CTRF); err == nil && len(r.Tests) > 0 {
-			return r
+		r, err := parse.CTRF(res.CTRF)
+		if err == nil && len(r.Tests) > 0 {
+			return r, "ctrf.json"
+		}
+		if err != nil {
+			from = "the log (" + err.Error() + ")"
 		}
 	}
-	return parse.Auto(res.TestLog)
+	r = parse.Auto(res.TestLog)
+	if from == "" {
+		from = "the log"
+	}
+	return r, from + " [" + r.Framework + "]"
 }

@@ -338,7 +338,8 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 			if o != "" {
 				return attempt{outcome: o, detail: state + " state: " + msg}
 			}
-			rep := testReport(res)
+			rep, from := testReport(res)
+			log.Line(fmt.Sprintf("curate: gold: %s state: %d tests from %s", state, len(rep.Tests), from))
 			if len(rep.Tests) == 0 && !rep.Ran {
 				return attempt{outcome: pipeline.OutcomeInfraError, detail: state + " state: the log shows no sign the test suite ran"}
 			}
