@@ -2,13 +2,12 @@ package workspace
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
+	"curate/internal/tomlerr"
 	"curate/pipeline"
 	"curate/pipeline/envgen"
 )
@@ -148,32 +147,12 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	var cfg Config
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&cfg); err != nil {
-		return nil, TOMLError(path, err)
+		return nil, tomlerr.Wrap(path, err)
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &cfg, nil
-}
-
-// TOMLError renders a go-toml error as "file:line:col: message", the form
-// editors jump to. Unknown keys are reported one per line.
-func TOMLError(path string, err error) error {
-	var strict *toml.StrictMissingError
-	if errors.As(err, &strict) {
-		var lines []string
-		for _, e := range strict.Errors {
-			row, col := e.Position()
-			lines = append(lines, fmt.Sprintf("%s:%d:%d: unknown key %q", path, row, col, strings.Join(e.Key(), ".")))
-		}
-		return errors.New(strings.Join(lines, "\n"))
-	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		return fmt.Errorf("%s:%d:%d: %s", path, row, col, de.Error())
-	}
-	return fmt.Errorf("%s: %w", path, err)
 }
 
 func (c *Config) validate() error {
