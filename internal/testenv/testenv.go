@@ -99,8 +99,10 @@ func BusyboxImage(t testing.TB) string {
 	})
 }
 
-// BasePackages are what the test base image holds: Python with pytest and Go.
-var BasePackages = []string{"python3", "python3-pytest", "golang-go", "bash", "patch", "git"}
+// BasePackages are what the test base image holds: Python with pytest,
+// venv and pip, Go, and what envgen puts in every task image (so task
+// builds on it need no apt-get).
+var BasePackages = []string{"python3", "python3-pytest", "python3-venv", "python3-pip", "golang-go", "bash", "patch", "git", "ca-certificates", "less"}
 
 // BaseImage returns a Debian bookworm image made by validate.Bootstrap
 // (the code behind `curate env bootstrap`), built once per machine.

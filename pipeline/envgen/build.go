@@ -126,6 +126,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
 	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, t.HeadCommit, p) }).
 		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, t.HeadCommit, re) })
+	if d, err := gitBytes(ctx, t.SourcePath, "describe", "--tags", "--abbrev=0", t.HeadCommit); err == nil {
+		tr.Version = strings.TrimSpace(string(d))
+	}
 	var plan *Plan
 	switch {
 	case planner != nil:
@@ -149,20 +152,11 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		plan.Note("install steps from [repos] install")
 	}
 	plan.Notes = append(plan.Notes, cfg.Network.Notes...)
-	if err := writeManifests(tr, env, plan.Manifests); err != nil {
+	image := cfg.Image(t.Repo, lang)
+	if err := WriteEnvironment(env, t.ID, image, tr, plan, cfg.Network, rc, len(set.HideTests) > 0); err != nil {
 		return nil, err
 	}
-	if cfg.Network.CABundle != "" {
-		data, err := os.ReadFile(cfg.Network.CABundle)
-		if err != nil {
-			return nil, fmt.Errorf("[docker] ca_bundle: %w", err)
-		}
-		if err := os.WriteFile(filepath.Join(env, caFile), data, 0o644); err != nil {
-			return nil, err
-		}
-	}
 
-	image := cfg.Image(t.Repo, lang)
 	linkedS := extraStrings(t.Extra["linked_issues"])
 	issueText, _ := t.Extra["issue_text"].(string)
 	hide := append(append(append([]string{}, set.SourceFiles...), installs...), names...)
@@ -185,16 +179,15 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		return nil, err
 	}
 	files := map[string][]byte{
-		"environment/Dockerfile":  []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
-		"environment/bug.patch":   set.Bug,
-		"solution/fix.patch":      set.Fix,
-		"solution/solve.sh":       []byte(SolveSh),
-		"tests/test.sh":           []byte(TestSh(t.ID, plan.Test, installs, removes)),
-		CTRFFile:                  CTRFScript,
-		"environment/" + stepFile: []byte(stepScript),
-		"instruction.md":          []byte(Instruction(t.Title, issueText, t.Body, hide)),
-		"task.toml":               toml,
-		"swebench.json":           append(swe, '\n'),
+		"environment/Dockerfile": []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
+		"environment/bug.patch":  set.Bug,
+		"solution/fix.patch":     set.Fix,
+		"solution/solve.sh":      []byte(SolveSh),
+		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes)),
+		CTRFFile:                 CTRFScript,
+		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
+		"task.toml":              toml,
+		"swebench.json":          append(swe, '\n'),
 	}
 	if len(set.HideTests) > 0 {
 		files["environment/hide-tests.patch"] = set.HideTests
@@ -219,6 +212,43 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		return nil, err
 	}
 	return &Result{Dir: final, Digest: digest, Language: lang, Image: image, Notes: plan.Notes}, nil
+}
+
+// WriteEnvironment writes what the Dockerfile of a plan needs into env
+// (a task's environment/ folder): the Dockerfile, the dependency
+// manifests, the plan's helper files, curate-step and the CA bundle. The
+// caller adds repo.tar and the patches.
+func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Network, rc RepoConfig, hideTests bool) error {
+	if err := writeManifests(tr, env, plan.Manifests); err != nil {
+		return err
+	}
+	files := map[string]string{"Dockerfile": Dockerfile(taskID, image, plan, net, rc, hideTests), stepFile: stepScript}
+	if len(rc.Install) == 0 {
+		for name, text := range plan.Files {
+			files["curate/"+name] = text
+		}
+	}
+	if net.CABundle != "" {
+		data, err := os.ReadFile(net.CABundle)
+		if err != nil {
+			return fmt.Errorf("[docker] ca_bundle: %w", err)
+		}
+		files[caFile] = string(data)
+	}
+	for name, text := range files {
+		dst := filepath.Join(env, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if name == stepFile {
+			mode = 0o755
+		}
+		if err := os.WriteFile(dst, []byte(text), mode); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeManifests copies dependency manifests into environment/manifests/

@@ -325,7 +325,7 @@ func TestBuildNonUTF8AndRename(t *testing.T) {
 			t.Fatalf("PR %d: %v", n, err)
 		}
 		sh := read(t, res.Dir, "tests/test.sh")
-		if n == 8 && !strings.Contains(sh, "python3 -m pytest") {
+		if n == 8 && !strings.Contains(sh, "python -m pytest") {
 			t.Errorf("PR 8 test.sh:\n%s", sh)
 		}
 	}

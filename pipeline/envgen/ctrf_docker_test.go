@@ -23,11 +23,21 @@ func ctrfTask(t *testing.T, base, lang string, files map[string]string, tests []
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The plan's environment, without its steps that fetch from registries
+	// (the Python venv is made here; Go uses the base image's toolchain).
+	docker := "FROM " + base + "\n"
+	if lang == "python" {
+		docker += "RUN python3 -m venv --system-site-packages /opt/venv\n"
+	}
+	for _, e := range plan.Env {
+		docker += "ENV " + e + "\n"
+	}
+	docker += "ENV GOTOOLCHAIN=local GOFLAGS=-mod=mod\nWORKDIR /app\nCOPY app/ /app/\n"
 	dir := filepath.Join(t.TempDir(), "ctrf-"+lang)
 	all := map[string]string{
 		"instruction.md":         "Fix it.\n",
 		"task.toml":              "schema_version = \"1.4\"\n[task]\nname = \"acme/ctrf-" + lang + "\"\n",
-		"environment/Dockerfile": "FROM " + base + "\nENV GOTOOLCHAIN=local GOFLAGS=-mod=mod\nWORKDIR /app\nCOPY app/ /app/\n",
+		"environment/Dockerfile": docker,
 		"tests/test.sh":          envgen.TestSh("ctrf-"+lang, plan.Test, nil, nil),
 		envgen.CTRFFile:          string(envgen.CTRFScript),
 		"solution/solve.sh":      "#!/bin/bash\ncd /app && " + fix + "\n",

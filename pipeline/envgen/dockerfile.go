@@ -41,8 +41,14 @@ func Dockerfile(id, image string, p *Plan, net Network, rc RepoConfig, hideTests
 	install := p.Install
 	if len(rc.Install) > 0 {
 		install = rc.Install
-	} else if len(p.Manifests) > 0 && len(p.DepSteps) > 0 {
-		b.WriteString("\n# Dependencies from the manifests alone (cached while they do not change).\nCOPY manifests/ /app/\n")
+	} else if len(p.DepSteps) > 0 {
+		b.WriteString("\n# Dependencies from the manifests alone (cached while they do not change).\n")
+		if len(p.Files) > 0 {
+			b.WriteString("COPY curate/ /usr/local/share/curate/\n")
+		}
+		if len(p.Manifests) > 0 {
+			b.WriteString("COPY manifests/ /app/\n")
+		}
 		for _, s := range p.DepSteps {
 			fmt.Fprintf(&b, "RUN %s\n", s)
 		}

@@ -112,7 +112,9 @@ func planNode(tree *Tree, pkg packageJSON, p *Plan) {
 const npmRegistry = "the npm registry (${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org/})"
 
 // planPackageManager installs the dependencies with the tool the
-// lockfile belongs to; without a lockfile, npm install.
+// lockfile belongs to; without a lockfile, npm install. npm installs are
+// tried again without lifecycle scripts: a dependency's postinstall that
+// downloads from its own site (not a registry) must not sink the build.
 func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 	pmVersion := func(name, fallback string) string {
 		if n, v, ok := strings.Cut(pkg.PackageManager, "@"); ok && n == name {
@@ -127,7 +129,7 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 	case tree.Has("package-lock.json") || tree.Has("npm-shrinkwrap.json"):
 		// npm ci refuses a lockfile out of step with package.json; npm
 		// install then reconciles them.
-		install, why = "npm ci --no-audit --no-fund || npm install --no-audit --no-fund", "package-lock.json"
+		install, why = "npm ci --no-audit --no-fund || npm ci --no-audit --no-fund --ignore-scripts || npm install --no-audit --no-fund --ignore-scripts", "package-lock.json"
 	case tree.Has("pnpm-lock.yaml"):
 		v := pmVersion("pnpm", pnpmForLockfile(tree.Text("pnpm-lock.yaml")))
 		install = fmt.Sprintf("npm install -g --no-audit --no-fund pnpm@%s && (pnpm install --frozen-lockfile || pnpm install)", v)
@@ -143,7 +145,7 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 			install, why = "npm install -g --no-audit --no-fund yarn@1 && (yarn install --frozen-lockfile || yarn install)", "yarn.lock: yarn 1"
 		}
 	default:
-		install, why = "npm install --no-audit --no-fund", "no lockfile"
+		install, why = "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts", "no lockfile"
 	}
 	p.Note("dependencies: %s (%s)", install, why)
 	p.Install = append(p.Install, depsRun("deps", npmRegistry, install))

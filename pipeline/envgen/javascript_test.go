@@ -52,7 +52,7 @@ func TestJavaScriptPackageManager(t *testing.T) {
 		{map[string]string{"yarn.lock": "", ".yarnrc.yml": "yarnPath: .yarn/releases/yarn-4.1.0.cjs\n", ".yarn/releases/yarn-4.1.0.cjs": ""}, "node '.yarn/releases/yarn-4.1.0.cjs' install --immutable"},
 		{map[string]string{"pnpm-lock.yaml": "lockfileVersion: '6.0'\n"}, "npm install -g --no-audit --no-fund pnpm@8 "},
 		{map[string]string{"pnpm-lock.yaml": "lockfileVersion: '9.0'\n", "package.json": `{"packageManager":"pnpm@9.4.0+sha256.abc","devDependencies":{"mocha":"10"}}`}, "npm install -g --no-audit --no-fund pnpm@9.4.0 "},
-		{map[string]string{}, "npm install --no-audit --no-fund (no lockfile)"},
+		{map[string]string{}, "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts (no lockfile)"},
 	}
 	for _, c := range cases {
 		files := map[string]string{"package.json": pkg}

@@ -11,12 +11,14 @@ import (
 // Tree is the repository at the task's revision, as a language sees it
 // when it plans the environment: every file path, and a reader.
 type Tree struct {
-	Repo   string   // owner/name
-	Origin string   // URL of the origin remote ("" when unknown)
-	Files  []string // every path, sorted
-	read   func(path string) ([]byte, error)
-	grep   func(re string) ([]string, error)
-	has    map[string]bool
+	Repo   string // owner/name
+	Origin string // URL of the origin remote ("" when unknown)
+	// Version is the nearest tag (git describe), "" when none.
+	Version string
+	Files   []string // every path, sorted
+	read    func(path string) ([]byte, error)
+	grep    func(re string) ([]string, error)
+	has     map[string]bool
 }
 
 // NewTree makes a Tree over a file list and a reader (git at a revision,
@@ -146,7 +148,10 @@ type Plan struct {
 	// Manifests are files copied into the image before the repository,
 	// so dependency steps that only read them are cached across tasks.
 	Manifests []string
-	// DepSteps run after Manifests are copied, with network.
+	// Files are helpers and generated inputs for DepSteps (name → content),
+	// copied to /usr/local/share/curate/ before them.
+	Files map[string]string
+	// DepSteps run after Manifests and Files are copied, with network.
 	DepSteps []string
 	// Install steps run after the repository is in /app, with network.
 	Install []string
@@ -195,8 +200,9 @@ func register(l Language) { languages[l.Name()] = l }
 // LanguageFor returns the planner of a language, or nil.
 func LanguageFor(name string) Language { return languages[name] }
 
-// commonPackages are what every task image needs, whatever the language.
-var commonPackages = []string{"bash", "git", "patch", "ca-certificates"}
+// commonPackages are what every task image needs, whatever the language;
+// less because test suites expect a pager where CI runners have one.
+var commonPackages = []string{"bash", "git", "patch", "ca-certificates", "less"}
 
 // evidence formats a line that build logs carry for the failure
 // classifier: "curate: <class>: <message>".

@@ -11,11 +11,11 @@ import (
 
 func TestHarborTaskName(t *testing.T) {
 	cases := []struct{ existing, org, folder, want string }{
-		{"tac/find-x", "", "find-x", "tac/find-x"},     // kept
+		{"tac/find-x", "", "find-x", "tac/find-x"},      // kept
 		{"tac/find-x", "acme", "find-x", "acme/find-x"}, // --org wins, name part kept
 		{"", "acme", "sgt-008", "acme/sgt-008"},
 		{"bare-name", "acme", "dir", "acme/bare-name"},
-		{"", "", "sgt-008", ""},   // no org: the caller refuses
+		{"", "", "sgt-008", ""}, // no org: the caller refuses
 		{"../x", "acme", "x", "acme/x"},
 		{"", "acme", "-x", "acme/x"},
 	}

@@ -45,7 +45,12 @@ type DockerRunner struct {
 	host      string
 	workspace string
 
+	// Progress gets one line when the default base image is made on first
+	// use (it takes a minute or two); nil = only the build log gets it.
+	Progress io.Writer
+
 	mu     sync.Mutex
+	baseMu sync.Mutex             // one bootstrap at a time
 	builds map[string]*sync.Mutex // one build per image tag at a time
 	users  map[string]string      // image -> its configured user
 	failed map[string]error       // tag -> build error, so one process builds a broken env once
@@ -141,6 +146,9 @@ func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer)
 	envDir := filepath.Join(taskDir, "environment")
 	if _, err := os.Stat(filepath.Join(envDir, "Dockerfile")); err != nil {
 		return "", false, &BuildError{Msg: fmt.Sprintf("%s/Dockerfile: missing (docker-compose environments are not supported yet)", envDir)}
+	}
+	if err := d.ensureBase(ctx, filepath.Join(envDir, "Dockerfile"), out); err != nil {
+		return "", false, err
 	}
 	pr, pw := io.Pipe()
 	go func() {
@@ -328,7 +336,7 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		Cmd:          []string{"/bin/sh", "-c", script(spec.Oracle, viaStdin, spec.KeepTestLog, nonceHex, cfg)},
 		Env:          env,
 		WorkingDir:   cfg.Workdir, // "" = the image's
-		User:         cfg.User, // "" = the image's user
+		User:         cfg.User,    // "" = the image's user
 		Labels:       d.Labels("run", spec.Labels),
 		AttachStdout: true,
 		AttachStderr: true,

@@ -45,8 +45,8 @@ type ExecResult struct {
 	TestLog                []byte
 	TestLogTruncated       bool
 	CTRF                   []byte // /logs/verifier/ctrf.json (gold), when test.sh wrote one
-	TestExit               int // exit code of test.sh; -1 when unknown
-	ExitCode               int // exit code of the container's script
+	TestExit               int    // exit code of test.sh; -1 when unknown
+	ExitCode               int    // exit code of the container's script
 	Container              string
 }
 

@@ -22,13 +22,13 @@ type TaskConfig struct {
 	// allowlist with no hosts is "no-network", one with hosts is refused.
 	NetworkMode      string
 	AgentNetworkMode string
-	CPUs            float64
-	MemoryMB        int64
-	PidsLimit       int64
-	User            string
-	Env             map[string]string
-	VerifierTimeout time.Duration // 0 = task.toml names none
-	BuildTimeout    time.Duration
+	CPUs             float64
+	MemoryMB         int64
+	PidsLimit        int64
+	User             string
+	Env              map[string]string
+	VerifierTimeout  time.Duration // 0 = task.toml names none
+	BuildTimeout     time.Duration
 	// Schema 1.2-1.4: the working directory test.sh and solve.sh run in,
 	// a healthcheck run before them, multi-step tasks.
 	Workdir        string

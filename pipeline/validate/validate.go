@@ -330,6 +330,7 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 	default: // gold
 		spec.KeepTestLog = true
 		var reports [2]*parse.Report
+		format := logFormat(job.TaskDir)
 		for i, oracle := range []bool{false, true} {
 			state := map[bool]string{false: "buggy", true: "fixed"}[oracle]
 			log.Line("curate: gold: " + state + " state")
@@ -338,7 +339,7 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 			if o != "" {
 				return attempt{outcome: o, detail: state + " state: " + msg}
 			}
-			rep, from := testReport(res)
+			rep, from := testReport(res, format)
 			log.Line(fmt.Sprintf("curate: gold: %s state: %d tests from %s", state, len(rep.Tests), from))
 			if len(rep.Tests) == 0 && !rep.Ran {
 				return attempt{outcome: pipeline.OutcomeInfraError, detail: state + " state: the log shows no sign the test suite ran"}

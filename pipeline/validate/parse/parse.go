@@ -1,4 +1,4 @@
-// Package parse reads per-test results out of test-runner logs: pytest, go
+// Package parse reads per-test results out of test-runner logs: pytest, unittest, go
 // test (-json and verbose text), cargo test, jest/vitest, maven surefire,
 // with JUnit XML and TAP as fallbacks. Logs are untrusted: parsers never
 // fail on odd input, they just find fewer tests.
@@ -99,6 +99,7 @@ type Parser struct {
 var Parsers = []Parser{
 	{"gotest-json", GoTestJSON},
 	{"pytest", Pytest},
+	{"unittest", Unittest},
 	{"gotest", GoTest},
 	{"cargo", Cargo},
 	{"jest-json", JestJSON},
@@ -135,4 +136,29 @@ func lines(log []byte, fn func(string)) {
 	for sc.Scan() {
 		fn(strings.TrimRight(sc.Text(), "\r"))
 	}
+}
+
+// formats maps the log formats test.sh declares (envgen's Runner
+// LogFormat, "# curate-log-format:" in test.sh, log_format in task.toml)
+// to the parser that reads them. Several runners share a format: mocha,
+// ava, node --test, node-tap and tape print TAP; vitest writes jest's
+// JSON report.
+var formats = map[string]func([]byte) *Report{
+	"pytest": Pytest, "go": GoTestJSON, "cargo": Cargo, "surefire": Maven, "maven": Maven, "gradle": Maven,
+	"jest": JestJSON, "vitest": JestJSON, "mocha": TAP, "ava": TAP, "node-test": TAP, "tap": TAP, "tape": TAP,
+	"junit-xml": JUnitXML,
+}
+
+// ForFormat parses log with the parser of a declared log format; an
+// unknown or empty format, or a parser that finds no sign of the suite,
+// falls back to Auto (a [repos] test_command may print anything).
+func ForFormat(format string, log []byte) *Report {
+	if p, ok := formats[format]; ok {
+		r := p(log)
+		r.Framework = format
+		if len(r.Tests) > 0 || r.Ran {
+			return r
+		}
+	}
+	return Auto(log)
 }
