@@ -2,12 +2,12 @@ package app
 
 import (
 	"context"
+	"fmt"
+
 	"curate/pipeline"
 	"curate/pipeline/profiles"
 	"curate/pipeline/score"
 	"curate/workspace"
-	"fmt"
-	"path/filepath"
 )
 
 // ScoreWith applies the workspace's profile (phase, MCP score, calibrated
@@ -30,12 +30,10 @@ func ScoreWith(ws *workspace.Workspace, tasks ...*pipeline.Task) error {
 func LoadScorer(ws *workspace.Workspace, flagFile string) (*score.Scorer, string, error) {
 	name, file := "", flagFile
 	if ws != nil {
-		name = ws.Config.Profile.Name
-		if file == "" && ws.Config.Profile.File != "" {
-			file = ws.Config.Profile.File
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(ws.Root, file)
-			}
+		var configured string
+		name, configured = ProfileSource(ws)
+		if file == "" {
+			file = configured
 		}
 	}
 	p, err := profiles.Load(name, file)
@@ -64,17 +62,22 @@ func TasksByID(ctx context.Context, ws *workspace.Workspace, ids []string) ([]*p
 	}
 	var out []*pipeline.Task
 	for _, id := range ids {
-		full, err := ws.Store.ResolveID(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		t, err := ws.Store.Task(ctx, full)
+		t, err := taskByPrefix(ctx, ws, id)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// taskByPrefix loads the one task whose id is id or starts with it.
+func taskByPrefix(ctx context.Context, ws *workspace.Workspace, id string) (*pipeline.Task, error) {
+	full, err := ws.Store.ResolveID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return ws.Store.Task(ctx, full)
 }
 
 // RescoreStored re-scores the named tasks (all when ids is empty) and

@@ -2,18 +2,19 @@ package app
 
 import (
 	"context"
-	"curate/pipeline"
-	"curate/pipeline/profiles"
-	"curate/pipeline/sanitize"
-	"curate/pipeline/selection"
-	"curate/pipeline/stats"
-	"curate/workspace"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"curate/pipeline"
+	"curate/pipeline/profiles"
+	"curate/pipeline/sanitize"
+	"curate/pipeline/selection"
+	"curate/pipeline/stats"
+	"curate/workspace"
 )
 
 // SelectionConfig is the profile's [selection] with curate.toml's
@@ -39,12 +40,19 @@ func SelectionConfig(ws *workspace.Workspace) (selection.Config, error) {
 	return cfg, nil
 }
 
+// LoadProfile loads the workspace's rule profile (ProfileSource).
 func LoadProfile(ws *workspace.Workspace) (*profiles.Profile, error) {
-	file := ws.Config.Profile.File
+	return profiles.Load(ProfileSource(ws))
+}
+
+// ProfileSource is the workspace's [profile]: the embedded profile's name
+// and the override file, relative paths taken from the workspace root.
+func ProfileSource(ws *workspace.Workspace) (name, file string) {
+	name, file = ws.Config.Profile.Name, ws.Config.Profile.File
 	if file != "" && !filepath.IsAbs(file) {
 		file = filepath.Join(ws.Root, file)
 	}
-	return profiles.Load(ws.Config.Profile.Name, file)
+	return name, file
 }
 
 // Snapshot turns a solve into a named selection with its config and stats.

@@ -2,17 +2,18 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
 	"curate/internal/tomlerr"
 	"curate/pipeline"
 	"curate/pipeline/query"
 	"curate/pipeline/taskdir"
 	"curate/pipeline/validate"
 	"curate/workspace"
-	"os"
-	"path/filepath"
-	"strings"
-
-	"github.com/pelletier/go-toml/v2"
 )
 
 // ResolveTasks resolves task IDs (prefixes allowed) and Harbor task
@@ -51,11 +52,7 @@ func ResolveTasks(ctx context.Context, ws *workspace.Workspace, args []string, a
 			add(t)
 			continue
 		}
-		id, err := ws.Store.ResolveID(ctx, a)
-		if err != nil {
-			return nil, err
-		}
-		t, err := ws.Store.Task(ctx, id)
+		t, err := taskByPrefix(ctx, ws, a)
 		if err != nil {
 			return nil, err
 		}

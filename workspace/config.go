@@ -112,7 +112,7 @@ timeout = "10m"
 # hosts = ["unix:///var/run/docker.sock"]
 
 [ui]
-theme = "dark"   # dark, light or high-contrast
+# theme = "dark"   # dark, light or high-contrast; default: from the terminal background
 mouse = true
 
 [selection]

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
@@ -173,7 +175,7 @@ func cached(t testing.TB, tag string, make func(context.Context) error) string {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 	if _, err := cli.ImageInspect(ctx, tag); err != nil {
-		if !client.IsErrNotFound(err) {
+		if !cerrdefs.IsNotFound(err) {
 			t.Fatalf("inspect %s: %v", tag, err)
 		}
 		if err := make(ctx); err != nil {
@@ -198,4 +200,17 @@ func tail(s string, n int) string {
 		return "..." + s[len(s)-n:]
 	}
 	return s
+}
+
+// RequireCommand skips the test when the named program is not on PATH;
+// with CURATE_REQUIRE_DOCKER=1 (CI) a missing program fails it instead, so
+// the end-to-end tests cannot silently not run.
+func RequireCommand(t testing.TB, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv("CURATE_REQUIRE_DOCKER") == "1" {
+			t.Fatalf("CURATE_REQUIRE_DOCKER=1 but %s is not installed (.ci/start-docker.sh installs it)", name)
+		}
+		t.Skipf("%s is not installed", name)
+	}
 }

@@ -3,6 +3,7 @@ package envgen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"curate/internal/atomicfile"
+	gitcmd "curate/internal/git"
 	"curate/pipeline"
 	"curate/pipeline/filter"
 	"curate/pipeline/patch"
@@ -208,7 +211,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err != nil {
 		return nil, err
 	}
-	if err := replaceDir(tmp, final); err != nil {
+	if err := atomicfile.ReplaceDir(tmp, final); err != nil {
 		return nil, err
 	}
 	return &Result{Dir: final, Digest: digest, Language: lang, Image: image, Notes: plan.Notes}, nil
@@ -273,24 +276,6 @@ func writeManifests(tr *Tree, env string, files []string) error {
 	return nil
 }
 
-// replaceDir moves src to dst, replacing an existing dst only once src is
-// complete.
-func replaceDir(src, dst string) error {
-	if _, err := os.Lstat(dst); err == nil {
-		old := dst + ".old"
-		os.RemoveAll(old)
-		if err := os.Rename(dst, old); err != nil {
-			return err
-		}
-		if err := os.Rename(src, dst); err != nil {
-			os.Rename(old, dst)
-			return err
-		}
-		return os.RemoveAll(old)
-	}
-	return os.Rename(src, dst)
-}
-
 func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 	out, err := gitBytes(ctx, repo, "ls-tree", "-r", "-z", "--name-only", rev)
 	if err != nil {
@@ -308,10 +293,10 @@ func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 // gitGrep lists the files at rev with a line matching the extended
 // regular expression re.
 func gitGrep(ctx context.Context, repo, rev, re string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", repo, "grep", "-l", "-z", "-E", "-e", re, rev, "--")
-	out, err := cmd.Output()
+	out, err := gitcmd.Command(ctx, repo, nil, "grep", "-l", "-z", "-E", "-e", re, rev, "--").Output()
 	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
 			return nil, nil // no match
 		}
 		return nil, fmt.Errorf("git grep: %w", err)
@@ -330,14 +315,7 @@ func show(ctx context.Context, repo, rev, path string) ([]byte, error) {
 }
 
 func gitBytes(ctx context.Context, repo string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %s", args[0], strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return gitcmd.Output(ctx, repo, args...)
 }
 
 // extraStrings reads a string list from Task.Extra, fresh ([]string) or

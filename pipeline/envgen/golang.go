@@ -203,7 +203,7 @@ func (golang) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		// The JSON events go to the log too: graders parse them.
 		Command:   "go test -json -count=1 " + run + quoteAll(pkgs) + " 2>&1 | tee /logs/verifier/go-test.json; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `grep -q '"Action":"pass","Package":"[^"]*","Test"' /logs/verifier/go-test.json`,
-		LogFormat: "gotest-json",
+		LogFormat: "go",
 	}
 	p.Note("tests: go test -json on %s; test ids are package.TestName", strings.Join(pkgs, " "))
 	return p, nil

@@ -55,7 +55,7 @@ func TestGoPlanModules(t *testing.T) {
 		t.Errorf("env %v", p.Env)
 	}
 	want := "go test -json -count=1 -run '^(TestA|TestB)$' '.' './pkg/x' './pkg/z' "
-	if !strings.HasPrefix(p.Test.Command, want) || p.Test.LogFormat != "gotest-json" {
+	if !strings.HasPrefix(p.Test.Command, want) || p.Test.LogFormat != "go" {
 		t.Errorf("test command %q", p.Test.Command)
 	}
 	if len(p.AfterBug) != 2 || !strings.Contains(p.AfterBug[1], "-exec /bin/true ./...") {

@@ -25,6 +25,9 @@ func (java) TestNames(_, content string) []string { return namesMatching(javaTes
 // mavenCentral names the registry in evidence lines.
 const mavenCentral = "Maven Central (${CURATE_MAVEN_MIRROR:-https://repo.maven.apache.org/maven2})"
 
+// mavenMissing prints the artifacts Maven or Gradle could not find (sed -E).
+const mavenMissing = `s/.*Could not find artifact ([^ ]+).*/\1/p; s/.*Failure to find ([^ ]+).*/\1/p; s/.*Could not find ([^ ]+:[^ ]+)\.$/\1/p`
+
 // debianJDK is the JDK Debian 12 ships.
 const debianJDK = 17
 
@@ -33,6 +36,10 @@ var (
 	gradleDistRe  = regexp.MustCompile(`(?m)^distributionUrl=.*gradle-([\d.]+)-(?:bin|all)\.zip`)
 	gradleJavaRe  = regexp.MustCompile(`(?:JavaLanguageVersion\.of\(|JavaVersion\.VERSION_|sourceCompatibility\s*=\s*['"]?)(1\.)?(\d+)`)
 )
+
+// javaOpens open java.base's reflection-heavy packages to old libraries.
+var javaOpens = []string{"--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+	"--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED"}
 
 // errorProneOpens let javac plugins that reach into the compiler's
 // internals (Error Prone, Lombok) run in Maven's JVM on JDK 17; harmless
@@ -44,12 +51,18 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	p.Toolchain = Toolchain{Name: "java", Version: fmt.Sprint(debianJDK), Why: "Debian's OpenJDK 17"}
 	// The trust store is rebuilt from the CA bundle once Java is in, so
 	// Maven reaches Central through a TLS-intercepting proxy.
-	p.ToolchainSteps = append(p.ToolchainSteps, depsToolStep(), `update-ca-certificates -f >/dev/null 2>&1; test -s /etc/ssl/certs/java/cacerts || { `+
+	p.ToolchainSteps = append(p.ToolchainSteps, `update-ca-certificates -f >/dev/null 2>&1; test -s /etc/ssl/certs/java/cacerts || { `+
 		failStep("deps_unreachable", "no Java trust store (/etc/ssl/certs/java/cacerts) was made from the CA bundle: Maven Central's certificate cannot be checked")+`; }`)
 	var opens []string
 	for _, pkg := range errorProneOpens {
 		opens = append(opens, "--add-opens=jdk.compiler/com.sun.tools.javac."+pkg+"=ALL-UNNAMED")
 	}
+	// Test JVMs too (Surefire forks them): libraries of the Java 8 era
+	// reach into the JDK by reflection (cglib, old Mockito), and Byte
+	// Buddy refuses class files newer than it knows unless told to try
+	// ("Mockito cannot mock this class ... Java: 17").
+	p.Env = append(p.Env, "JAVA_TOOL_OPTIONS="+strings.Join(append([]string{"-Dnet.bytebuddy.experimental=true"}, javaOpens...), " "))
+	p.Note("JAVA_TOOL_OPTIONS lets Java 8 era test libraries run on JDK 17 (Byte Buddy experimental, java.base opened)")
 	classes := javaTestClasses(tests.Files)
 	if len(classes) == 0 {
 		return nil, fmt.Errorf("none of the PR's test files is a Java or Kotlin source (%s)", strings.Join(tests.Files, ", "))
@@ -57,7 +70,7 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	switch {
 	case tree.Has("pom.xml"):
 		p.Packages = append(p.Packages, "maven")
-		p.Env = []string{"MAVEN_OPTS=" + strings.Join(opens, " ")}
+		p.Env = append(p.Env, "MAVEN_OPTS="+strings.Join(opens, " "))
 		want := javaWanted(tree.Text("pom.xml"))
 		p.Note("JDK %d and Maven 3.8 from Debian (pom.xml: %s)", debianJDK, javaWantedText(want))
 		if want > debianJDK {
@@ -79,7 +92,7 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		// needs: it runs the PR's test classes (they pass at the head;
 		// failures do not fail the build), because Surefire resolves its
 		// JUnit provider only when tests run, which go-offline misses.
-		p.Install = append(p.Install, depsRun("build", mavenCentral, mvn+" test "+sel+" -Dmaven.test.failure.ignore=true"))
+		p.Install = append(p.Install, registryStep(mavenCentral, mavenMissing, mvn+" test "+sel+" -Dmaven.test.failure.ignore=true"))
 		p.Note("dependencies resolved by a first build at image build (mvn test of the PR's test classes at the head)")
 		p.Test = Runner{
 			// Reports of the image's first build must not pass for this run.
@@ -100,14 +113,14 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		case m != nil && tree.Has("gradlew") && strings.HasPrefix(m[1], "4.4"):
 			p.Packages = append(p.Packages, "gradle")
 			p.Note("Gradle %s from Debian (the wrapper's version)", m[1])
-			p.Install = []string{depsRun("build", mavenCentral, "gradle --no-daemon testClasses")}
+			p.Install = []string{registryStep(mavenCentral, mavenMissing, "gradle --no-daemon testClasses")}
 			p.Test = gradleRunner("gradle", classes)
 		case m != nil && tree.Has("gradlew"):
 			p.Note("Gradle %s from the wrapper; its distribution comes from services.gradle.org, which must answer", m[1])
 			p.Install = []string{
 				`chmod +x gradlew; ./gradlew --no-daemon --version > /tmp/curate-gradle.log 2>&1 || { cat /tmp/curate-gradle.log; ` +
 					failStep("toolchain_mismatch", "wanted Gradle %s (gradle/wrapper/gradle-wrapper.properties), present Gradle 4.4 (Debian): the wrapper's distribution could not be downloaded", m[1]) + `; }`,
-				depsRun("build", mavenCentral, "./gradlew --no-daemon testClasses"),
+				registryStep(mavenCentral, mavenMissing, "./gradlew --no-daemon testClasses"),
 			}
 			p.Test = gradleRunner("./gradlew", classes)
 		default:
@@ -117,6 +130,7 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		return nil, fmt.Errorf("no pom.xml or build.gradle at the repository root: set [repos.%q] test_command and install in curate.toml", tree.Repo)
 	}
 	p.Note("tests: %s (Surefire/JUnit XML reports parsed per test)", strings.Join(classes, ", "))
+	p.BuildTimeoutSec = 1800 // JDK, Maven and a first build
 	return p, nil
 }
 

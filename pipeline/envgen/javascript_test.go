@@ -65,8 +65,22 @@ func TestJavaScriptPackageManager(t *testing.T) {
 		if got := strings.Join(p.Notes, "\n"); !strings.Contains(got, "dependencies: "+c.want) {
 			t.Errorf("%v: notes %q, want the install %q", c.lock, got, c.want)
 		}
-		if len(p.Install) != 1 || !strings.HasPrefix(p.Install[0], "curate-deps deps ") {
-			t.Errorf("%v: install %q does not go through curate-deps", c.lock, p.Install)
+		if len(p.DepSteps) != 1 || !strings.HasPrefix(p.DepSteps[0], "curate-step ") || len(p.Install) != 0 {
+			t.Errorf("%v: dependency steps %q (install %q): want one from the manifests, through curate-step", c.lock, p.DepSteps, p.Install)
+		}
+		for f := range c.lock {
+			if !strings.Contains(strings.Join(p.Manifests, " "), f) {
+				t.Errorf("%v: manifests %v lack %s", c.lock, p.Manifests, f)
+			}
+		}
+	}
+}
+
+func TestJavaScriptWorkspaceInstallsWithTheTree(t *testing.T) {
+	for _, pkg := range []string{`{"workspaces":["packages/*"],"devDependencies":{"jest":"1"}}`, `{"devDependencies":{"jest":"1","helper":"file:./helper"}}`} {
+		p := planJS(t, map[string]string{"package.json": pkg, "package-lock.json": "{}"}, "a.test.js")
+		if len(p.Manifests) != 0 || len(p.DepSteps) != 0 || len(p.Install) != 1 {
+			t.Errorf("%s: manifests %v, dep steps %v, install %v: want the install after the repository", pkg, p.Manifests, p.DepSteps, p.Install)
 		}
 	}
 }
@@ -78,7 +92,7 @@ func TestJavaScriptRunner(t *testing.T) {
 		{`{"scripts":{"test":"ts-scripts test"},"devDependencies":{"vitest":"^3"}}`, "vitest", "vitest run --reporter=verbose --reporter=json --outputFile=/logs/verifier/vitest.json 'src/a.spec.ts'"},
 		{`{"scripts":{"test":"jest --coverage"},"devDependencies":{"jest":"29","mocha":"1"}}`, "jest", "jest --ci --verbose --json --outputFile=/logs/verifier/jest.json"},
 		{`{"scripts":{"test":"mocha --reporter spec --bail --check-leaks -r ./test/setup.js test/"}}`, "mocha", "mocha --check-leaks -r './test/setup.js' --reporter tap 'src/a.spec.ts'"},
-		{`{"scripts":{"test":"xo && ava && tsd"},"devDependencies":{"ava":"5","xo":"1"}}`, "ava", "npx --no-install ava --tap 'src/a.spec.ts'"},
+		{`{"scripts":{"test":"xo && ava && tsd"},"devDependencies":{"ava":"5","xo":"1"}}`, "ava", "npx --no-install ava --tap --serial --timeout=2m 'src/a.spec.ts'"},
 		{`{"scripts":{"test":"npm run unit","unit":"node --test test/"}}`, "node-test", "node --test --test-reporter=tap 'src/a.spec.ts'"},
 		{`{"scripts":{"test":"tape test/*.js"}}`, "tape", "npx --no-install tape"},
 	}

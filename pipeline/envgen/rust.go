@@ -21,6 +21,12 @@ var rustTestRe = regexp.MustCompile(`#\[(?:tokio::)?test\][\s\S]{0,200}?fn\s+(\w
 
 func (rust) TestNames(_, content string) []string { return namesMatching(rustTestRe, content) }
 
+// cratesIO names the registry in evidence lines.
+const cratesIO = "crates.io (https://index.crates.io)"
+
+// cargoMissing prints the crates cargo could not find (sed -E).
+const cargoMissing = "s/.*no matching package named `([^`]+)`.*/\\1/p; s/.*failed to select a version for the requirement `([^`]+)`.*/\\1/p"
+
 // debianRust is the version of Debian 12's rustc-web and cargo-web.
 var debianRust = version{1, 96, 0}
 
@@ -36,7 +42,6 @@ func (rust) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	}
 	p := &Plan{Language: "rust", Packages: []string{"rustc-web", "cargo-web"}}
 	p.Toolchain = Toolchain{Name: "rust", Version: fmt.Sprintf("%d.%d", debianRust[0], debianRust[1]), Why: "Debian's rustc-web/cargo-web"}
-	p.ToolchainSteps = append(p.ToolchainSteps, depsToolStep())
 	p.Env = []string{"CARGO_TERM_COLOR=never", "CARGO_INCREMENTAL=0", "CARGO_NET_RETRY=5"}
 	root := tree.Text("Cargo.toml")
 	if m := rustVersionRe.FindStringSubmatch(root); m != nil {
@@ -70,10 +75,11 @@ func (rust) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	// none), then every test target compiled once, so validation only
 	// rebuilds the crate the patches touch.
 	p.Install = []string{
-		depsRun("deps", "crates.io (https://index.crates.io)", "cargo fetch"),
-		depsRun("build", "crates.io (https://index.crates.io)", "cargo test --no-run"),
+		registryStep(cratesIO, cargoMissing, "cargo fetch"),
+		registryStep(cratesIO, cargoMissing, "cargo test --no-run"),
 	}
 	p.Note("crates fetched (cargo fetch) and tests compiled (cargo test --no-run) at image build")
+	p.BuildTimeoutSec = 1800
 	args := rustTestArgs(tree, tests.Files)
 	p.Test = Runner{
 		Command:   "cargo test --offline --no-fail-fast " + strings.Join(args, " ") + " 2>&1 | tee /logs/verifier/cargo-test.txt; test ${PIPESTATUS[0]} -eq 0",

@@ -3,6 +3,8 @@ package envgen
 import (
 	"strings"
 	"testing"
+
+	"curate/pipeline"
 )
 
 func TestRustPlan(t *testing.T) {
@@ -29,7 +31,7 @@ serde = { version = "1.0", optional = true }
 		}
 	}
 	steps := strings.Join(p.Install, "\n")
-	if !strings.Contains(steps, "'cargo fetch'") || !strings.Contains(steps, "curate-deps build") || !strings.Contains(steps, "'cargo test --no-run'") {
+	if !strings.Contains(steps, "curate-step") || !strings.Contains(steps, " cargo fetch\n") || !strings.HasSuffix(steps, " cargo test --no-run") {
 		t.Errorf("install %q: want cargo fetch, then the tests built once", steps)
 	}
 	if strings.Contains(strings.Join(p.ToolchainSteps, "\n"), "toolchain_mismatch") {
@@ -37,6 +39,13 @@ serde = { version = "1.0", optional = true }
 	}
 	if p.Test.LogFormat != "cargo" {
 		t.Errorf("log format %q", p.Test.LogFormat)
+	}
+	toml, err := TaskTOML(&pipeline.Task{ID: "tokio-rs__bytes-1", Repo: "tokio-rs/bytes", PR: 1}, "rust", nil, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(toml), "build_timeout_sec = 1800") {
+		t.Errorf("compiling the tests at image build needs more than the default build timeout:\n%s", toml)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
 )
@@ -59,7 +60,7 @@ func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (boo
 		if _, err := cli.ImageInspect(ctx, o.Name); err == nil {
 			fmt.Fprintf(o.Log, "image %s exists; nothing to do (use --force to rebuild)\n", o.Name)
 			return false, nil
-		} else if !client.IsErrNotFound(err) {
+		} else if !cerrdefs.IsNotFound(err) {
 			return false, infra("inspect %s: %w", o.Name, err)
 		}
 	}
@@ -140,7 +141,7 @@ func (d *DockerRunner) ensureBase(ctx context.Context, dockerfile string, out io
 	defer d.baseMu.Unlock()
 	if _, err := d.cli.ImageInspect(ctx, DefaultBaseImage); err == nil {
 		return nil
-	} else if !client.IsErrNotFound(err) {
+	} else if !cerrdefs.IsNotFound(err) {
 		return infra("inspect %s: %w", DefaultBaseImage, err)
 	}
 	line := fmt.Sprintf("curate: %s is missing: making it from Debian's archive with debootstrap (once, a minute or two; `curate env bootstrap` does the same)\n", DefaultBaseImage)

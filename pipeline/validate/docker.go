@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -140,7 +141,7 @@ func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer)
 	}
 	if _, err := d.cli.ImageInspect(ctx, tag); err == nil {
 		return tag, false, nil
-	} else if !client.IsErrNotFound(err) {
+	} else if !cerrdefs.IsNotFound(err) {
 		return "", false, infra("inspect image %s: %w", tag, err)
 	}
 	envDir := filepath.Join(taskDir, "environment")
@@ -587,7 +588,7 @@ func (d *DockerRunner) RemoveRunContainers(ctx context.Context, ids ...string) (
 		if len(ids) > 0 && !want[c.Labels[LabelRun]] {
 			continue
 		}
-		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !cerrdefs.IsNotFound(err) {
 			errs = append(errs, err)
 			continue
 		}
@@ -617,7 +618,7 @@ func (d *DockerRunner) Prune(ctx context.Context, base bool) (*PruneReport, erro
 	}
 	var errs []error
 	for _, c := range list {
-		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !cerrdefs.IsNotFound(err) {
 			errs = append(errs, err)
 			continue
 		}
@@ -636,7 +637,7 @@ func (d *DockerRunner) Prune(ctx context.Context, base bool) (*PruneReport, erro
 		if len(im.RepoTags) > 0 {
 			name = im.RepoTags[0]
 		}
-		if _, err := d.cli.ImageRemove(ctx, im.ID, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil && !client.IsErrNotFound(err) {
+		if _, err := d.cli.ImageRemove(ctx, im.ID, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil && !cerrdefs.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("remove image %s: %w", name, err))
 			continue
 		}

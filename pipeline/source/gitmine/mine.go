@@ -5,13 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	gitcmd "curate/internal/git"
 	"curate/pipeline/source"
 )
 
@@ -81,8 +80,7 @@ func Log(ctx context.Context, dir, rev string, opt Options, fn func(*Commit) err
 	marker := newMarker()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.quotepath=off"}, LogArgs(marker, rev, opt)...)...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd := gitcmd.Command(ctx, dir, nil, append([]string{"-c", "core.quotepath=off"}, LogArgs(marker, rev, opt)...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()

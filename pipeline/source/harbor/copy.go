@@ -1,11 +1,13 @@
 package harbor
 
 import (
-	"curate/pipeline/taskdir"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"curate/internal/atomicfile"
+	"curate/pipeline/taskdir"
 )
 
 // CopyTask copies a task dir (already checked by Read) to dst, replacing
@@ -61,23 +63,9 @@ func CopyTask(src, dst string) error {
 	if err != nil {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	old := ""
-	if _, err := os.Lstat(dst); err == nil {
-		old = filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".old")
-		os.RemoveAll(old)
-		if err := os.Rename(dst, old); err != nil {
-			return fmt.Errorf("copy %s: %w", src, err)
-		}
-	}
-	if err := os.Rename(tmp, dst); err != nil {
-		if old != "" {
-			os.Rename(old, dst)
-		}
+	if err := atomicfile.ReplaceDir(tmp, dst); err != nil {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
 	renamed = true
-	if old != "" {
-		return os.RemoveAll(old)
-	}
 	return nil
 }

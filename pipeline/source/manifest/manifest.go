@@ -14,29 +14,6 @@ import (
 	"curate/pipeline"
 )
 
-// Manifest is the file's shape (version "1.0").
-type Manifest struct {
-	Metadata    map[string]any `json:"metadata"`
-	Methodology map[string]any `json:"methodology"`
-	Statistics  map[string]any `json:"statistics"`
-	Tasks       []Entry        `json:"tasks"`
-}
-
-// Entry is one selected task.
-type Entry struct {
-	TaskID             string                   `json:"task_id"`
-	Benchmark          string                   `json:"benchmark"`
-	SDLCPhase          string                   `json:"sdlc_phase"`
-	Language           string                   `json:"language"`
-	Difficulty         string                   `json:"difficulty"`
-	Category           string                   `json:"category"`
-	Repo               string                   `json:"repo"`
-	MCPBenefitScore    *float64                 `json:"mcp_benefit_score"`
-	MCPBreakdown       *pipeline.ScoreBreakdown `json:"mcp_breakdown"`
-	SelectionRationale string                   `json:"selection_rationale"`
-	TaskDir            string                   `json:"task_dir"`
-}
-
 // EntryError is one task entry that could not be used.
 type EntryError struct {
 	File  string
@@ -49,8 +26,8 @@ func (e *EntryError) Error() string { return fmt.Sprintf("%s: tasks[%d]: %v", e.
 // Parse reads a manifest. A file that is not a manifest is one error
 // naming the file (with line and column for a JSON syntax error); bad
 // entries come back one by one and the good ones are still used.
-func Parse(name string, data []byte) (*Manifest, []*EntryError, error) {
-	var m Manifest
+func Parse(name string, data []byte) (*pipeline.Manifest, []*EntryError, error) {
+	var m pipeline.Manifest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&m); err != nil {
 		var se *json.SyntaxError
@@ -100,7 +77,7 @@ func SelectionName(path string) string {
 // Task makes the catalogue entry for a listed task that has no task dir.
 // What the manifest computed (phase, score, breakdown) is kept in Extra as
 // manifest_* so the curator can compare it with this workspace's profile.
-func (e Entry) Task(path string) *pipeline.Task {
+func Task(e pipeline.ManifestTask, path string) *pipeline.Task {
 	t := &pipeline.Task{ID: e.TaskID, Benchmark: e.Benchmark, Source: "manifest", SourcePath: path, Repo: e.Repo,
 		Language: e.Language, Category: e.Category, Status: pipeline.StatusImported, Extra: map[string]any{}}
 	if d, err := pipeline.ParseDifficulty(e.Difficulty); err == nil {
@@ -129,9 +106,9 @@ func (e Entry) Task(path string) *pipeline.Task {
 }
 
 // Selection is the snapshot of what the manifest chose, in its order.
-func (m *Manifest) Selection(path string) *pipeline.Selection {
+func Selection(m *pipeline.Manifest, path string) *pipeline.Selection {
 	sel := &pipeline.Selection{Name: SelectionName(path), Source: "manifest:" + path,
-		Config: map[string]any{"metadata": m.Metadata, "methodology": m.Methodology}, Stats: m.Statistics}
+		Config: map[string]any{"metadata": m.Metadata, "methodology": m.Methodology}, Stats: asMap(m.Statistics)}
 	for i, e := range m.Tasks {
 		sel.Tasks = append(sel.Tasks, pipeline.SelectedTask{TaskID: e.TaskID, Rationale: e.SelectionRationale, Rank: i + 1})
 	}
@@ -147,4 +124,12 @@ func lineCol(data []byte, off int64) (int, int) {
 	}
 	before := data[:off]
 	return bytes.Count(before, []byte("\n")) + 1, int(off) - bytes.LastIndexByte(before, '\n')
+}
+
+// asMap is v as the JSON object it encodes to.
+func asMap(v any) map[string]any {
+	data, _ := json.Marshal(v)
+	var m map[string]any
+	json.Unmarshal(data, &m)
+	return m
 }

@@ -20,12 +20,12 @@ func TestParseFixture(t *testing.T) {
 	if len(m.Tasks) != 4 {
 		t.Fatalf("tasks %d", len(m.Tasks))
 	}
-	tk := m.Tasks[1].Task(file)
+	tk := Task(m.Tasks[1], file)
 	if tk.ID != "sgt-025" || tk.DifficultyImported != "critical" || tk.Benchmark != "ccb_pytorch" || tk.Source != "manifest" ||
 		tk.Extra["manifest_mcp_benefit_score"] != 0.85 || tk.Extra["manifest_sdlc_phase"] != "Implementation (bug fix)" {
 		t.Fatalf("task %+v", tk)
 	}
-	sel := m.Selection(file)
+	sel := Selection(m, file)
 	if sel.Name != "selected_benchmark_tasks" || len(sel.Tasks) != 4 || sel.Tasks[0].TaskID != "big-code-k8s-001" || sel.Tasks[3].Rank != 4 ||
 		sel.Tasks[0].Rationale == "" || sel.Stats["avg_mcp_benefit_score"] != 0.7931 {
 		t.Fatalf("selection %+v", sel)
@@ -72,6 +72,6 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		_ = bad
-		_ = m.Selection("m.json")
+		_ = Selection(m, "m.json")
 	})
 }

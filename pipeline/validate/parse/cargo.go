@@ -8,6 +8,9 @@ import (
 var (
 	cargoLine = regexp.MustCompile(`^test (.+?) \.\.\. (ok|FAILED|ignored|failed)\b`)
 	cargoRan  = regexp.MustCompile(`^running \d+ tests?$|^test result: `)
+	// A test target that does not compile ran and failed: the PR's tests
+	// call what the fix adds (`(test "test_buf")`, `(lib test)`).
+	cargoTestBuild = regexp.MustCompile("^error: could not compile `[^`]+` \\((?:lib test|test \"[^\"]+\"|bin \"[^\"]+\" test)\\)")
 	// "     Running tests/test_buf.rs (target/debug/deps/test_buf-0a1b2c)",
 	// "     Running unittests src/lib.rs (target/debug/deps/bytes-0a1b)",
 	// and before cargo 1.55 "     Running target/debug/deps/test_buf-0a1b2c".
@@ -25,7 +28,7 @@ func Cargo(log []byte) *Report {
 	r := &Report{}
 	target := ""
 	lines(log, func(l string) {
-		if cargoRan.MatchString(l) {
+		if cargoRan.MatchString(l) || cargoTestBuild.MatchString(l) {
 			r.Ran = true
 		}
 		if m := cargoRunning.FindStringSubmatch(l); m != nil {

@@ -9,7 +9,9 @@ var (
 	mavenMethodOld = regexp.MustCompile(`^\[(?:ERROR|INFO|WARNING)\]\s+([\w$]+)\(([\w.$]+)\)\s+Time elapsed:.*<<<\s+(FAILURE|ERROR)!`)
 	// "[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.1 s - in com.x.FooTest"
 	mavenClass = regexp.MustCompile(`Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+).*?(?:-- in|- in)\s+([\w.$]+)`)
-	mavenRan   = regexp.MustCompile(`T E S T S|Tests run: \d+|^> Task :\S*test\b`)
+	// The test sources failing to compile is a run whose tests all fail
+	// (they call what the fix adds).
+	mavenRan = regexp.MustCompile(`T E S T S|Tests run: \d+|^> Task :\S*test\b|:testCompile \(.*(?:Compilation failure|COMPILATION ERROR)|^> Task :\S*compileTest(?:Java|Kotlin) FAILED`)
 )
 
 // Maven reads a Maven or Gradle test run. Surefire's XML reports (test.sh

@@ -115,10 +115,10 @@ func FuzzPytest(f *testing.F)     { fuzzParser(f, Pytest, "pytest.txt") }
 func FuzzGoTestJSON(f *testing.F) { fuzzParser(f, GoTestJSON, "gotest-json.txt") }
 
 func FuzzUnittest(f *testing.F) { fuzzParser(f, Unittest, "unittest.txt") }
-func FuzzGoTest(f *testing.F)     { fuzzParser(f, GoTest, "gotest.txt") }
-func FuzzCargo(f *testing.F)      { fuzzParser(f, Cargo, "cargo.txt") }
-func FuzzJest(f *testing.F)       { fuzzParser(f, Jest, "jest.txt") }
-func FuzzMaven(f *testing.F)      { fuzzParser(f, Maven, "maven.txt") }
-func FuzzJUnitXML(f *testing.F)   { fuzzParser(f, JUnitXML, "junit.txt") }
-func FuzzTAP(f *testing.F)        { fuzzParser(f, TAP, "tap.txt") }
-func FuzzAuto(f *testing.F)       { fuzzParser(f, Auto, "pytest.txt") }
+func FuzzGoTest(f *testing.F)   { fuzzParser(f, GoTest, "gotest.txt") }
+func FuzzCargo(f *testing.F)    { fuzzParser(f, Cargo, "cargo.txt") }
+func FuzzJest(f *testing.F)     { fuzzParser(f, Jest, "jest.txt") }
+func FuzzMaven(f *testing.F)    { fuzzParser(f, Maven, "maven.txt") }
+func FuzzJUnitXML(f *testing.F) { fuzzParser(f, JUnitXML, "junit.txt") }
+func FuzzTAP(f *testing.F)      { fuzzParser(f, TAP, "tap.txt") }
+func FuzzAuto(f *testing.F)     { fuzzParser(f, Auto, "pytest.txt") }
