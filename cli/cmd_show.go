@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -148,26 +147,17 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 // printExtra lists the keys a source had that curate does not model
 // (task.toml's schema 1.2-1.4 keys, unknown keys), one line each.
 func printExtra(w io.Writer, t *pipeline.Task) {
-	if len(t.Extra) == 0 {
+	fields := t.ExtraFields()
+	if len(fields) == 0 {
 		return
 	}
-	keys := make([]string, 0, len(t.Extra))
-	for k := range t.Extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	fmt.Fprintf(w, "%s keys\n", orDash(t.Source))
-	for _, k := range keys {
-		text := fmt.Sprint(t.Extra[k])
-		if _, isString := t.Extra[k].(string); !isString {
-			if v, err := json.Marshal(t.Extra[k]); err == nil {
-				text = string(v)
-			}
-		}
+	for _, f := range fields {
+		text := f.Text
 		if len(text) > 100 {
 			text = text[:100] + "..."
 		}
-		fmt.Fprintf(w, "  %-30s %s\n", sanitize.Line(k), sanitize.Line(text))
+		fmt.Fprintf(w, "  %-30s %s\n", sanitize.Line(f.Key), sanitize.Line(text))
 	}
 }
 
