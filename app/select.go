@@ -224,17 +224,24 @@ type SelectOptions struct {
 	Name   string           // snapshot name; "" means sel-<UTC time>
 	Budget *int             // overrides the configured budget
 	Quotas []pipeline.Quota // added to the configured quotas
+	// AllowInfeasible saves a solve that misses a quota or a take; without
+	// it such a solve is returned unsaved (Selected.Saved false).
+	AllowInfeasible bool
 }
 
-// Selected is a solve saved as a named snapshot.
+// Selected is a solve and its snapshot, saved unless it is infeasible
+// and AllowInfeasible was not set.
 type Selected struct {
-	Result    *selection.Result
-	Selection *pipeline.Selection
-	Stats     *stats.Stats
+	Result     *selection.Result
+	Selection  *pipeline.Selection
+	Stats      *stats.Stats
+	Saved      bool
+	Shortfalls []string // see Shortfalls
 }
 
 // Select solves the selection under the profile, curate.toml and o, and
-// saves it as a named snapshot.
+// saves it as a named snapshot when it meets every quota and take (or
+// o.AllowInfeasible).
 func Select(ctx context.Context, ws *workspace.Workspace, o SelectOptions) (*Selected, error) {
 	cfg, err := SelectionConfig(ws)
 	if err != nil {
@@ -256,11 +263,39 @@ func Select(ctx context.Context, ws *workspace.Workspace, o SelectOptions) (*Sel
 	if err != nil {
 		return nil, err
 	}
+	short := Shortfalls(res)
+	if len(short) > 0 && !o.AllowInfeasible {
+		sel, st, err := Snapshot(snapshotName(o.Name), solver.Config(), tasks, res)
+		if err != nil {
+			return nil, err
+		}
+		return &Selected{Result: res, Selection: sel, Stats: st, Shortfalls: short}, nil
+	}
 	sel, st, err := saveSnapshot(ctx, ws, o.Name, solver.Config(), tasks, res)
 	if err != nil {
 		return nil, err
 	}
-	return &Selected{Result: res, Selection: sel, Stats: st}, nil
+	return &Selected{Result: res, Selection: sel, Stats: st, Saved: true, Shortfalls: short}, nil
+}
+
+// Shortfalls are what keeps a solve from its targets, one line each: quota
+// violations and benchmarks with fewer candidates than their take.
+func Shortfalls(res *selection.Result) []string {
+	var out []string
+	for _, v := range res.Violations {
+		out = append(out, sanitize.Line(v.Message))
+	}
+	for _, s := range res.Shortfalls {
+		out = append(out, fmt.Sprintf("benchmark %s: take %d, %d available (short by %d)", sanitize.Line(s.Benchmark), s.Take, s.Available, s.Short))
+	}
+	return out
+}
+
+func snapshotName(name string) string {
+	if name == "" {
+		return "sel-" + time.Now().UTC().Format("20060102-150405")
+	}
+	return name
 }
 
 // SaveSolve saves a solve made elsewhere (the Quotas screen) as a named
@@ -275,10 +310,7 @@ func SaveSolve(ctx context.Context, ws *workspace.Workspace, name string, cfg se
 }
 
 func saveSnapshot(ctx context.Context, ws *workspace.Workspace, name string, cfg selection.Config, tasks []*pipeline.Task, res *selection.Result) (*pipeline.Selection, *stats.Stats, error) {
-	if name == "" {
-		name = "sel-" + time.Now().UTC().Format("20060102-150405")
-	}
-	sel, st, err := Snapshot(name, cfg, tasks, res)
+	sel, st, err := Snapshot(snapshotName(name), cfg, tasks, res)
 	if err != nil {
 		return nil, nil, err
 	}

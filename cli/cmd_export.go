@@ -13,14 +13,14 @@ import (
 )
 
 func newExportCmd(env *Env) *cobra.Command {
-	var format, out, name, gitURL, gitCommit string
+	var format, out, name, gitURL, gitCommit, org string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write a saved selection as a Harbor dataset, SWE-bench JSONL, the manifest, the methodology report or CSV",
 		Example: `  curate export --format manifest --out out/
   curate export --format report --out out/ --selection small
-  curate export --format harbor --out dataset/ --git-url https://github.com/me/bench --git-commit abc123`,
+  curate export --format harbor --out dataset/ --org me --git-url https://github.com/me/bench --git-commit abc123`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -49,6 +49,9 @@ func newExportCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if org != "" {
+				in.Org = org // else [export] org
+			}
 			chosen := in.Selected
 			sum, err := export.Write(format, out, in)
 			if err != nil {
@@ -71,6 +74,7 @@ func newExportCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&name, "selection", "", "saved selection (default: the newest)")
 	cmd.Flags().StringVar(&gitURL, "git-url", "", "harbor: git_url of the registry's task entries")
 	cmd.Flags().StringVar(&gitCommit, "git-commit", "", "harbor: git_commit_id of the registry's task entries")
+	cmd.Flags().StringVar(&org, "org", "", "harbor: org of task and dataset names, org/name (default: [export] org in curate.toml)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
 	return cmd
 }

@@ -144,6 +144,12 @@ func TestImportHarborBadInput(t *testing.T) {
 	}
 	f.Truncate(harbor.MaxFileSize + 1)
 	f.Close()
+	// Valid UTF-8 with NUL bytes is a good task, not "not UTF-8".
+	nul := filepath.Join(src, "nul-bytes")
+	exec.Command("cp", "-a", filepath.Join(src, "good-task"), nul).Run()
+	if err := os.WriteFile(filepath.Join(nul, "instruction.md"), []byte("Strip the \x00 padding from records.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	// --strict: non-zero, nothing written.
 	ws := newWorkspace(t)
@@ -151,7 +157,7 @@ func TestImportHarborBadInput(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "nothing was written") {
 		t.Fatalf("strict: code %d stderr %q", code, errs)
 	}
-	if !strings.Contains(out, "nothing written; would be 2 imported, 0 updated, 0 unchanged; 5 failed") {
+	if !strings.Contains(out, "nothing written; would be 3 imported, 0 updated, 0 unchanged; 5 failed") {
 		t.Fatalf("strict summary %q", out)
 	}
 	w := openWS(t, ws)
@@ -163,19 +169,32 @@ func TestImportHarborBadInput(t *testing.T) {
 		t.Fatalf("strict copied %v", entries)
 	}
 
-	// Without --strict: good tasks in, each bad one reported.
+	// Without --strict: good tasks in, each bad one reported, exit 1.
 	out, errs, code = curate(t, "-w", ws, "import", "harbor", src)
-	if code != 0 {
-		t.Fatalf("code %d %s", code, errs)
+	if code != 1 || !strings.Contains(errs, "5 failed (the 3 good tasks were written)") {
+		t.Fatalf("code %d stderr %q", code, errs)
 	}
-	for _, want := range []string{"2 imported, 0 updated, 0 unchanged, 5 failed", "syntax-error/task.toml:4:22:", "no instruction.md",
-		"points outside the task dir", "not UTF-8 text", "over the 50 MB (52428800 bytes) per-file limit"} {
+	for _, want := range []string{"3 imported, 0 updated, 0 unchanged, 5 failed", "syntax-error/task.toml:4:22:", "no instruction.md",
+		"points outside the task dir", "not UTF-8 text: invalid byte 0xe9 at byte offset 5", "over the 50 MB (52428800 bytes) per-file limit"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if n, _ := w.Store.CountTasks(context.Background()); n != 2 {
+	if n, _ := w.Store.CountTasks(context.Background()); n != 3 {
 		t.Fatalf("%d tasks", n)
+	}
+	// The NULs survive the store and are shown as placeholders, never raw.
+	tk, err := w.Store.Task(context.Background(), "nul-bytes")
+	if err != nil || !strings.Contains(tk.Body, "\x00") {
+		t.Fatalf("nul-bytes task %+v %v", tk, err)
+	}
+	show, _, code := curate(t, "-w", ws, "show", "nul-bytes")
+	if code != 0 || strings.ContainsRune(show, 0) || !strings.Contains(show, "\u2400") {
+		t.Fatalf("show %d %q", code, show)
+	}
+	// Only good tasks: exit 0.
+	if _, errs, code := curate(t, "-w", ws, "import", "harbor", filepath.Join(src, "good-task")); code != 0 {
+		t.Fatalf("good import: code %d %s", code, errs)
 	}
 }
 
@@ -187,7 +206,7 @@ func TestImportSWEbench(t *testing.T) {
 	}
 	out, _, code = curate(t, "-w", ws, "import", "swebench", "../testdata/import/swebench/broken.jsonl",
 		"../testdata/import/swebench/pro.jsonl", "../testdata/import/swebench/swesmith.jsonl")
-	if code != 0 || !strings.Contains(out, "4 imported, 0 updated, 0 unchanged, 3 failed") || !strings.Contains(out, "broken.jsonl:2") {
+	if code != 1 || !strings.Contains(out, "4 imported, 0 updated, 0 unchanged, 3 failed") || !strings.Contains(out, "broken.jsonl:2") {
 		t.Fatalf("import: %d %s", code, out)
 	}
 	out, _, _ = curate(t, "-w", ws, "import", "swebench", "../testdata/import/swebench/verified.jsonl", "--json")

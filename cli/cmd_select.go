@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -27,7 +28,7 @@ func newSelectCmd(env *Env) *cobra.Command {
 	var budget int
 	var name string
 	var quotas []string
-	var asJSON bool
+	var asJSON, allowInfeasible bool
 	cmd := &cobra.Command{
 		Use:   "select",
 		Short: "Choose a set of tasks under the profile's strategies, the budget and quotas, and save it as a named snapshot",
@@ -35,6 +36,7 @@ func newSelectCmd(env *Env) *cobra.Command {
   curate select --budget 80 --name small
   curate select --quota language=rust:min=12 --quota 'sdlc_phase=Documentation:max=3'
   curate select --json | jq .violations
+  curate select --quota language=java:min=500 --allow-infeasible   # save it anyway, exit 0
   curate select diff small default
   curate select list`,
 		Args: cobra.NoArgs,
@@ -44,8 +46,7 @@ func newSelectCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var opt app.SelectOptions
-			opt.Name = name
+			opt := app.SelectOptions{Name: name, AllowInfeasible: allowInfeasible}
 			if cmd.Flags().Changed("budget") {
 				if budget < 1 {
 					return fmt.Errorf("--budget %d: must be at least 1", budget)
@@ -66,16 +67,22 @@ func newSelectCmd(env *Env) *cobra.Command {
 			res, sel, st := done.Result, done.Selection, done.Stats
 			name := sel.Name
 			if asJSON {
-				return writeJSON(env.Out, selectOutput{Name: name, Result: res, Selected: len(res.Picks), Benchmarks: st.Benchmarks, Tasks: sel.Tasks})
+				err = writeJSON(env.Out, selectOutput{Name: name, Result: res, Selected: len(res.Picks), Benchmarks: st.Benchmarks, Tasks: sel.Tasks})
+			} else {
+				printSolve(env, name, res, st)
 			}
-			printSolve(env, name, res, st)
-			return nil
+			if err != nil || done.Saved {
+				return err
+			}
+			return exitError{code: 2, msg: "selection " + sanitize.Line(name) + " is infeasible and was not saved (--allow-infeasible saves it):\n  " +
+				strings.Join(done.Shortfalls, "\n  ")}
 		},
 	}
 	cmd.Flags().IntVar(&budget, "budget", 0, "total number of tasks (default: the profile's budget or the sum of its takes)")
 	cmd.Flags().StringArrayVar(&quotas, "quota", nil, "extra quota DIMENSION=VALUE:min=N,max=N,target=N,min_share=F,max_share=F (repeatable)")
 	cmd.Flags().StringVar(&name, "name", "", "snapshot name (default: sel-<UTC time>)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&allowInfeasible, "allow-infeasible", false, "save and exit 0 even when a quota or a benchmark's take cannot be met")
 	cmd.AddCommand(newSelectDiffCmd(env), newSelectListCmd(env))
 	return cmd
 }

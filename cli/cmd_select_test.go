@@ -161,12 +161,19 @@ func TestSelectDiffListAndBadInput(t *testing.T) {
 	if len(d.Left) != 16 || len(d.Entered) != 0 || d.Kept != 100 {
 		t.Errorf("diff: %d entered, %d left, %d kept", len(d.Entered), len(d.Left), d.Kept)
 	}
+	// An unmet quota: exit 2, the shortfall on stderr, nothing saved...
 	out, errs, code = cliIn(t, root, "select", "--name", "java", "--quota", "language=java:min=500")
-	if code != 0 || !strings.Contains(out, "quota language=java min 500 cannot be met") || !strings.Contains(out, "short by") {
+	if code != 2 || !strings.Contains(out, "quota language=java min 500 cannot be met") ||
+		!strings.Contains(errs, "selection java is infeasible and was not saved") || !strings.Contains(errs, "short by") {
 		t.Errorf("infeasible quota: code %d\n%s%s", code, out, errs)
 	}
+	// ...unless --allow-infeasible.
+	out, errs, code = cliIn(t, root, "select", "--name", "java2", "--quota", "language=java:min=500", "--allow-infeasible")
+	if code != 0 || !strings.Contains(out, "cannot be met") {
+		t.Errorf("--allow-infeasible: code %d\n%s%s", code, out, errs)
+	}
 	out, _, _ = cliIn(t, root, "select", "list")
-	if !strings.Contains(out, "a ") || !strings.Contains(out, "b ") {
+	if !strings.Contains(out, "a ") || !strings.Contains(out, "b ") || !strings.Contains(out, "java2 ") || strings.Contains(out, "java ") {
 		t.Errorf("list:\n%s", out)
 	}
 	file := filepath.Join(t.TempDir(), "f")
@@ -299,5 +306,23 @@ func TestExportedManifestImportsBack(t *testing.T) {
 	json.Unmarshal([]byte(stdout), &st)
 	if st.TotalSelected != 116 || len(st.Phases) == 0 {
 		t.Errorf("stats of the imported selection: %+v", st)
+	}
+}
+
+// A benchmark whose take exceeds its candidates is a shortfall: exit 2
+// with the benchmark named on stderr, 0 with --allow-infeasible.
+func TestSelectBenchmarkShortfallExits(t *testing.T) {
+	root := seedWorkspace(t)
+	prof := filepath.Join(root, "more-pytorch.toml")
+	os.WriteFile(prof, []byte("[selection.benchmarks.ccb_pytorch]\ntake = 40\nstrategy = \"top\"\nsort = [\"-difficulty\"]\n"), 0o644)
+	cfg := filepath.Join(root, "curate.toml")
+	data, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, []byte(strings.Replace(string(data), `# file = "my-profile.toml"`, `file = "more-pytorch.toml"`, 1)), 0o644)
+	_, errs, code := cliIn(t, root, "select", "--name", "x")
+	if code != 2 || !strings.Contains(errs, "benchmark ccb_pytorch: take 40, 25 available (short by 15)") {
+		t.Fatalf("code %d stderr %q", code, errs)
+	}
+	if _, errs, code := cliIn(t, root, "select", "--name", "x", "--allow-infeasible", "--json"); code != 0 {
+		t.Fatalf("--allow-infeasible: code %d %s", code, errs)
 	}
 }

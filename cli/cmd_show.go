@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -119,7 +120,10 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	line("flags", strings.Join(flags, ", "))
 	line("note", t.Labels.Note)
 	line("task dir", t.TaskDir)
-	line("digest", short(t.Digest))
+	if t.Digest != "" {
+		line("digest", "sha256:"+t.Digest) // as Harbor's dataset.toml writes it
+	}
+	printExtra(w, t)
 	if len(runs) > 0 {
 		fmt.Fprintln(w, "runs")
 		for _, r := range runs {
@@ -142,6 +146,23 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	}
 	if t.Body != "" {
 		fmt.Fprintf(w, "\n%s\n", sanitize.Text(t.Body))
+	}
+}
+
+// printExtra lists the keys a source had that curate does not model
+// (task.toml's schema 1.2-1.4 keys, unknown keys), one line each.
+func printExtra(w io.Writer, t *pipeline.Task) {
+	fields := t.ExtraFields()
+	if len(fields) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s keys\n", orDash(t.Source))
+	for _, f := range fields {
+		text := f.Text
+		if len(text) > 100 {
+			text = text[:100] + "..."
+		}
+		fmt.Fprintf(w, "  %-30s %s\n", sanitize.Line(f.Key), sanitize.Line(text))
 	}
 }
 

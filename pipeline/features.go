@@ -3,17 +3,18 @@ package pipeline
 // Feature names. Rules in profiles refer to features by these names, so a new
 // benchmark can use any feature an importer records without Go changes.
 const (
-	FeatFilesChanged  = "files_changed"  // files in the solution patch
-	FeatLOCChanged    = "loc_changed"    // added + removed lines of the solution
-	FeatLinesAdded    = "lines_added"    // added lines of the solution
-	FeatLinesRemoved  = "lines_removed"  // removed lines of the solution
-	FeatContextLength = "context_length" // tokens of context the task needs
-	FeatFilesCount    = "files_count"    // files the task spans (metadata)
-	FeatSourceFiles   = "source_files"   // source files in the target repo
-	FeatTestFiles     = "test_files"     // test files touched
-	FeatCodeRatio     = "code_ratio"     // repoqa code density
-	FeatRepoCount     = "repo_count"     // repositories a task spans
-	FeatCodebaseLOC   = "codebase_loc"   // lines of code in the target codebase
+	FeatFilesChanged    = "files_changed"    // files in the solution patch
+	FeatLOCChanged      = "loc_changed"      // added + removed lines of the solution
+	FeatLinesAdded      = "lines_added"      // added lines of the solution
+	FeatLinesRemoved    = "lines_removed"    // removed lines of the solution
+	FeatContextLength   = "context_length"   // tokens of context the task needs
+	FeatFilesCount      = "files_count"      // files the task spans (metadata)
+	FeatSourceFiles     = "source_files"     // source files in the target repo
+	FeatTestFiles       = "test_files"       // test files touched
+	FeatCodeRatio       = "code_ratio"       // repoqa code density
+	FeatRepoCount       = "repo_count"       // repositories a task spans
+	FeatCodebaseLOC     = "codebase_loc"     // lines of code in the target codebase(s)
+	FeatBaselineRuntime = "baseline_runtime" // seconds the unoptimised code runs (sweperf)
 )
 
 // Features are numeric task properties with where each was read from.

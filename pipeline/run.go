@@ -15,6 +15,7 @@ const (
 	OutcomeRewardMissing Outcome = "reward_missing"
 	OutcomeRewardInvalid Outcome = "reward_invalid"
 	OutcomeBuildFailed   Outcome = "build_failed"
+	OutcomeUnsupported   Outcome = "unsupported" // task.toml asks for what the runner cannot enforce
 	OutcomeTimeout       Outcome = "timeout"
 	OutcomeFlaky         Outcome = "flaky"
 	OutcomeInfraError    Outcome = "infra_error"

@@ -5,8 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"curate/pipeline"
 	"curate/ui/shared"
+	"curate/ui/uitest"
 )
 
 // openTask moves the Candidates cursor to id and opens the Task screen.
@@ -113,5 +116,34 @@ func TestTaskScreenLabellingAndUndo(t *testing.T) {
 	}
 	if !strings.Contains(plain(a.View()), "History") || !strings.Contains(plain(a.View()), "critical") {
 		t.Error("history not shown after moving back")
+	}
+}
+
+// Keys a source had that curate does not model (Harbor schema 1.2-1.4,
+// unknown ones) are listed on the task screen, sanitized.
+func TestTaskScreenListsSourceKeys(t *testing.T) {
+	ws := uitest.Workspace(t)
+	ctx := context.Background()
+	tk, err := ws.Store.Task(ctx, "fixture-calc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk.Extra = map[string]any{"environment.workdir": "/app", "steps": []any{map[string]any{"name": "one"}}, "x_odd": "\x1b[2Jcleared\x00"}
+	if err := ws.Store.UpsertTasks(ctx, []*pipeline.Task{tk}); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Context: uitest.Context(t, "dark", ws)})
+	a.statusTTL = 0
+	run(t, a, a.Init())
+	run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: 160, Height: 80} })
+	openTask(t, a, "fixture-calc")
+	page := plain(a.View())
+	for _, want := range []string{"Source keys", "environment.workdir", "/app", `[{"name":"one"}]`, "x_odd", "cleared␀"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("task page lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "\x1b[2J") || strings.ContainsRune(page, 0) {
+		t.Error("a control sequence or NUL reached the screen")
 	}
 }

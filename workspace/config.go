@@ -25,6 +25,7 @@ type Config struct {
 	Docker    DockerConfig          `toml:"docker"`
 	UI        UIConfig              `toml:"ui"`
 	Selection SelectionConfig       `toml:"selection"`
+	Export    ExportConfig          `toml:"export"`
 	Repos     map[string]RepoConfig `toml:"repos"`
 }
 
@@ -63,6 +64,12 @@ type DockerConfig struct {
 type SelectionConfig struct {
 	Budget *int             `toml:"budget"`
 	Quotas []pipeline.Quota `toml:"quotas"`
+}
+
+// ExportConfig holds export settings: the Harbor org that prefixes task
+// and dataset names ("org/name"); `curate export --org` wins over it.
+type ExportConfig struct {
+	Org string `toml:"org"`
 }
 
 // UIConfig holds workbench preferences.
@@ -114,6 +121,11 @@ mouse = true
 # Extra quotas over sdlc_phase, language, benchmark, difficulty, repo or
 # category: min, max, target (counts) or min_share, max_share (of budget).
 # quotas = [{ dimension = "language", value = "go", min = 20 }]
+
+[export]
+# Harbor org for exported task and dataset names (org/name); a task whose
+# task.toml already names an org keeps it unless this or --org is set.
+# org = "my-org"
 
 # Per-repository overrides for building tasks:
 # [repos."owner/name"]

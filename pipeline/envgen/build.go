@@ -187,6 +187,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		"solution/fix.patch":     set.Fix,
 		"solution/solve.sh":      []byte(SolveSh),
 		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes)),
+		CTRFFile:                 CTRFScript,
 		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
 		"task.toml":              toml,
 		"swebench.json":          append(swe, '\n'),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
@@ -62,17 +63,7 @@ func TestBuiltTasksValidateInDocker(t *testing.T) {
 			}
 		}
 	}
-	r, err := validate.NewDockerRunner("", fmt.Sprintf("test-mine-%d", os.Getpid()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		r.Prune(context.Background(), false)
-		r.Close()
-	})
-	n := 0
-	v := &validate.Validator{Runners: []validate.Runner{r}, Concurrency: 2, Runs: 1, LogDir: t.TempDir(),
-		NewID: func() string { n++; return fmt.Sprintf("mine-%d-%d", os.Getpid(), n) }}
+	v := dockerValidator(t, "mine")
 	for i, run := range v.Validate(context.Background(), jobs) {
 		j := jobs[i]
 		if run.Outcome != pipeline.OutcomeOK {
@@ -83,5 +74,28 @@ func TestBuiltTasksValidateInDocker(t *testing.T) {
 		if j.Mode == "gold" && len(run.FailToPass) == 0 {
 			t.Errorf("%s gold: no FAIL_TO_PASS", j.TaskID)
 		}
+		if j.Mode == "gold" { // test.sh wrote a ctrf.json that passed the schema check
+			log, _ := os.ReadFile(run.LogPath)
+			if !strings.Contains(string(log), "state: ") || strings.Contains(string(log), "tests from the log") {
+				t.Errorf("%s gold: per-test results not read from a valid ctrf.json:\n%s", j.TaskID, log)
+			}
+		}
 	}
+}
+
+// dockerValidator is a validator on the local engine whose containers and
+// images carry a workspace name of their own, pruned after the test.
+func dockerValidator(t *testing.T, name string) *validate.Validator {
+	t.Helper()
+	r, err := validate.NewDockerRunner("", fmt.Sprintf("test-%s-%d", name, os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		r.Prune(context.Background(), false)
+		r.Close()
+	})
+	n := 0
+	return &validate.Validator{Runners: []validate.Runner{r}, Concurrency: 2, Runs: 1, LogDir: t.TempDir(),
+		NewID: func() string { n++; return fmt.Sprintf("%s-%d-%d", name, os.Getpid(), n) }}
 }

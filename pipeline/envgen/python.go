@@ -120,7 +120,7 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	args := quoteAll(files)
 	p.Test = Runner{
 		Command: "if python -c 'import pytest' 2>/dev/null; then " +
-			"python -m pytest -rA -p no:cacheprovider --junitxml=/logs/verifier/junit.xml " + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
+			"python -m pytest -rA -p no:cacheprovider -o junit_family=xunit1 --junitxml=/logs/verifier/junit.xml " + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
 			"else python -m unittest -v " + args + " 2>&1 | tee /logs/verifier/unittest.txt; fi; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `{ grep -q '<testcase' /logs/verifier/junit.xml 2>/dev/null || grep -Eq '^Ran [1-9][0-9]* tests? in' /logs/verifier/unittest.txt 2>/dev/null; }`,
 		LogFormat: "pytest",

@@ -37,6 +37,7 @@ func TestSh(id string, run Runner, install []string, remove []string) string {
 	if run.Check != "" {
 		fmt.Fprintf(&b, "if [ \"$status\" -eq 0 ] && ! %s; then\n  echo 'curate: the runner passed but reported no tests'; status=1\nfi\n", run.Check)
 	}
+	b.WriteString(CTRFStep(run.LogFormat))
 	b.WriteString("echo \"curate: test status $status\"\nif [ \"$status\" -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; fi\nexit 0\n")
 	return b.String()
 }

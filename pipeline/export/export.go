@@ -54,6 +54,9 @@ type Input struct {
 	Funnel *stats.Funnel
 	// GitURL and GitCommit fill the Harbor registry's task entries.
 	GitURL, GitCommit string
+	// Org prefixes Harbor task and dataset names ("org/name"); tasks whose
+	// task.toml already has an org keep it when Org is empty.
+	Org string
 }
 
 // Formats lists the export formats.
@@ -66,6 +69,7 @@ const (
 	CSVFile      = "selected_tasks.csv"
 	SWEBenchFile = "tasks.jsonl"
 	RegistryFile = "registry.json"
+	DatasetFile  = "dataset.toml"
 )
 
 // Summary says what an export wrote.

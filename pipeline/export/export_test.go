@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"curate/pipeline"
 	"curate/pipeline/selection"
 	"curate/pipeline/stats"
@@ -95,11 +97,19 @@ func TestHarborExport(t *testing.T) {
 	if len(reg) != 1 || len(reg[0].Tasks) != 3 || reg[0].Metrics[0].Type != "mean" || reg[0].Tasks[0].Path != "org__repo-0000" {
 		t.Fatalf("registry %+v", reg)
 	}
-	for _, it := range in.Selected {
-		want, _ := taskdir.Digest(it.Task.TaskDir)
+	// dataset.toml lists every task with its exported folder's digest.
+	var m DatasetManifest
+	raw, err := os.ReadFile(filepath.Join(out, DatasetFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := toml.Unmarshal(raw, &m); err != nil || m.Dataset.Name != "org/test" || len(m.Tasks) != 3 {
+		t.Fatalf("dataset.toml %+v (%v):\n%s", m, err, raw)
+	}
+	for i, it := range in.Selected {
 		got, err := taskdir.Digest(filepath.Join(out, it.Task.ID))
-		if err != nil || got != want {
-			t.Errorf("%s: digest %s, want %s (%v)", it.Task.ID, got, want, err)
+		if err != nil || m.Tasks[i].Digest != "sha256:"+got || m.Tasks[i].Name != "org/"+it.Task.ID {
+			t.Errorf("%s: manifest entry %+v, folder digest %s (%v)", it.Task.ID, m.Tasks[i], got, err)
 		}
 	}
 }
@@ -314,8 +324,8 @@ func TestHarborExportReplacesOldDataset(t *testing.T) {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(out)
-	if len(entries) != 2 { // one task dir and registry.json
-		t.Errorf("dataset holds %d entries after re-export, want 2", len(entries))
+	if len(entries) != 3 { // one task dir, dataset.toml and registry.json
+		t.Errorf("dataset holds %d entries after re-export, want 3", len(entries))
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
 		t.Errorf("leftovers beside the dataset: %v", entries)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"curate/pipeline"
 	"curate/pipeline/taskdir"
 )
 
@@ -46,10 +47,32 @@ func dirName(id string) string {
 	return n
 }
 
-// writeHarbor copies every selected task dir into a dataset folder with a
-// registry.json. Tasks with no task dir are skipped and reported.
+// writeHarbor copies every selected task dir into a dataset folder, brings
+// each task.toml to the current schema ([task] name as org/name, the
+// curator's labels in [metadata]) and writes dataset.toml (names and
+// digests) beside the legacy registry.json. Tasks with no task dir are
+// skipped and reported; a task with no org when none is given is an error.
 func writeHarbor(dest string, in *Input) (*Summary, error) {
-	sum := &Summary{Format: "harbor", Out: dest, Files: []string{RegistryFile}}
+	sum := &Summary{Format: "harbor", Out: dest, Files: []string{DatasetFile, RegistryFile}}
+	if in.Org != "" && !ValidOrg(in.Org) {
+		return nil, fmt.Errorf("export harbor: org %q: want letters, digits, . _ - (starting with a letter or digit)", in.Org)
+	}
+	names := map[string]string{} // task id -> org/name
+	var noOrg []string
+	for _, it := range in.Selected {
+		if it.Task.TaskDir == "" {
+			continue
+		}
+		n := HarborTaskName(taskTOMLName(it.Task.TaskDir), in.Org, dirName(it.Task.ID))
+		if n == "" {
+			noOrg = append(noOrg, it.Task.ID)
+		}
+		names[it.Task.ID] = n
+	}
+	if len(noOrg) > 0 {
+		return nil, fmt.Errorf("export harbor: %d tasks have no org in their [task] name (e.g. %s); Harbor publishes org/name: pass --org ORG or set [export] org in curate.toml",
+			len(noOrg), strings.Join(noOrg[:min(3, len(noOrg))], ", "))
+	}
 	err := WriteDir(dest, func(tmp string) error {
 		entry := RegistryEntry{
 			Name: in.Name, Version: "1.0",
@@ -74,6 +97,36 @@ func writeHarbor(dest string, in *Input) (*Summary, error) {
 			sum.Tasks++
 		}
 		if err := copyAll(jobs); err != nil {
+			return err
+		}
+		org := in.Org
+		if org == "" && len(jobs) > 0 { // every task has one: take the first's
+			org = strings.SplitN(names[jobs[0].id], "/", 2)[0]
+		}
+		manifest := &DatasetManifest{Dataset: DatasetInfo{Name: datasetName(org, in.Name), Description: entry.Description}, Tasks: []DatasetTask{}}
+		byID := map[string]*pipeline.Task{}
+		for _, it := range in.Selected {
+			byID[it.Task.ID] = it.Task
+		}
+		for _, j := range jobs {
+			if err := rewriteTaskTOML(filepath.Join(j.dst, "task.toml"), byID[j.id], names[j.id]); err != nil {
+				return fmt.Errorf("export harbor: task %s: %w", j.id, err)
+			}
+			dt, err := datasetTask(j.dst, names[j.id])
+			if err != nil {
+				return fmt.Errorf("export harbor: task %s: %w", j.id, err)
+			}
+			manifest.Tasks = append(manifest.Tasks, dt)
+		}
+		f, err := os.Create(filepath.Join(tmp, DatasetFile))
+		if err != nil {
+			return err
+		}
+		if err := writeDatasetTOML(f, manifest); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
 			return err
 		}
 		data, err := json.MarshalIndent([]RegistryEntry{entry}, "", "  ")

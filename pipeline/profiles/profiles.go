@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,11 +29,15 @@ var embedded embed.FS
 // Profile is a full rule set. Rules are data: a new benchmark gets its own
 // rules by editing TOML, not Go.
 type Profile struct {
-	Name        string           `toml:"name"`
-	Description string           `toml:"description"`
-	Score       score.Config     `toml:"score"`
-	Filter      filter.Config    `toml:"filter"`
-	Selection   selection.Config `toml:"selection"`
+	Name        string `toml:"name"`
+	Description string `toml:"description"`
+	// Extends names the embedded profile this one builds on: its rule
+	// lists go ahead of the base's (first match wins), its other keys
+	// replace the base's.
+	Extends   string           `toml:"extends"`
+	Score     score.Config     `toml:"score"`
+	Filter    filter.Config    `toml:"filter"`
+	Selection selection.Config `toml:"selection"`
 }
 
 // Names lists the embedded profiles.
@@ -89,8 +94,8 @@ func Load(name, overrideFile string) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	var p Profile
-	if err := decodeStrict("profile "+name+" (embedded)", []byte(text), &p); err != nil {
+	p, err := loadEmbedded(name, text, 0)
+	if err != nil {
 		return nil, err
 	}
 	if overrideFile != "" {
@@ -105,7 +110,45 @@ func Load(name, overrideFile string) (*Profile, error) {
 	if p.Name == "" {
 		p.Name = name
 	}
-	return &p, nil
+	return p, nil
+}
+
+// loadEmbedded decodes an embedded profile, on top of its base when it
+// extends one.
+func loadEmbedded(name, text string, depth int) (*Profile, error) {
+	where := "profile " + name + " (embedded)"
+	var own Profile
+	if err := decodeStrict(where, []byte(text), &own); err != nil {
+		return nil, err
+	}
+	if own.Extends == "" {
+		return &own, nil
+	}
+	if depth > 4 {
+		return nil, fmt.Errorf("%s: extends %q: too many levels", where, own.Extends)
+	}
+	baseText, err := EmbeddedText(own.Extends)
+	if err != nil {
+		return nil, fmt.Errorf("%s: extends: %w", where, err)
+	}
+	p, err := loadEmbedded(own.Extends, baseText, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	// Clone: decoding reuses a slice's backing array.
+	base := p.Score
+	base.Phase, base.Difficulty = slices.Clone(base.Phase), slices.Clone(base.Difficulty)
+	base.ContextComplexity, base.CrossFileDeps = slices.Clone(base.ContextComplexity), slices.Clone(base.CrossFileDeps)
+	base.SemanticSearchPotential = slices.Clone(base.SemanticSearchPotential)
+	if err := decodeStrict(where, []byte(text), p); err != nil {
+		return nil, err
+	}
+	p.Score.Phase = append(own.Score.Phase, base.Phase...)
+	p.Score.ContextComplexity = append(own.Score.ContextComplexity, base.ContextComplexity...)
+	p.Score.CrossFileDeps = append(own.Score.CrossFileDeps, base.CrossFileDeps...)
+	p.Score.SemanticSearchPotential = append(own.Score.SemanticSearchPotential, base.SemanticSearchPotential...)
+	p.Score.Difficulty = append(own.Score.Difficulty, base.Difficulty...)
+	return p, nil
 }
 
 func decodeStrict(name string, data []byte, v any) error {

@@ -10,6 +10,9 @@ import (
 	"unicode/utf8"
 )
 
+// NULPlaceholder is what a NUL byte is shown as (U+2400 SYMBOL FOR NULL).
+const NULPlaceholder = "\u2400"
+
 // Text strips control sequences and characters, keeping newlines and tabs.
 func Text(s string) string { return clean(s, true) }
 
@@ -48,6 +51,10 @@ func clean(s string, multiline bool) string {
 			i++
 			continue
 		case c == '\r':
+			i++
+			continue
+		case c == 0: // shown, not dropped: a NUL in a task's text is content
+			b.WriteString(NULPlaceholder)
 			i++
 			continue
 		case c < 0x20 || c == 0x7f:

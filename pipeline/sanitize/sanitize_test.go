@@ -23,6 +23,7 @@ func TestText(t *testing.T) {
 		{"dangling \x1b", "dangling "},
 		{"dcs \x1bPq#0;2;0;0;0\x1b\\ end", "dcs  end"},
 		{"unicode ünïcødé 字", "unicode ünïcødé 字"},
+		{"nul \x00 byte", "nul \u2400 byte"},
 	}
 	for _, c := range cases {
 		if got := Text(c.in); got != c.want {

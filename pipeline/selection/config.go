@@ -25,7 +25,18 @@ type Config struct {
 	Order      []string             `toml:"order" json:"order,omitempty"`
 	Benchmarks map[string]Benchmark `toml:"benchmarks" json:"benchmarks,omitempty"`
 	Quotas     []pipeline.Quota     `toml:"quotas" json:"quotas,omitempty"`
+	// DifficultySource is the difficulty a "difficulty" sort key ranks by:
+	// "imported" (what the source benchmark assigned; seed 000 selects
+	// before calibration relabels) or "effective" (curator label, else
+	// calibrated, else imported; the default when empty).
+	DifficultySource string `toml:"difficulty_source" json:"difficulty_source,omitempty"`
 }
+
+// Difficulty sources a Config may name.
+const (
+	DifficultyImported  = "imported"
+	DifficultyEffective = "effective"
+)
 
 // Benchmark is one benchmark's take and strategy.
 type Benchmark struct {
@@ -159,6 +170,11 @@ func (c *Config) BenchmarkNames() []string {
 func (c *Config) Validate() error {
 	if c.Budget != nil && *c.Budget < 1 {
 		return fmt.Errorf("selection budget %d: must be at least 1", *c.Budget)
+	}
+	switch c.DifficultySource {
+	case "", DifficultyImported, DifficultyEffective:
+	default:
+		return fmt.Errorf("selection difficulty_source %q: want %q or %q", c.DifficultySource, DifficultyImported, DifficultyEffective)
 	}
 	for _, name := range c.BenchmarkNames() {
 		if err := c.Benchmarks[name].validate(); err != nil {

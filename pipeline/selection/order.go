@@ -34,8 +34,10 @@ func keyValue(t *pipeline.Task, name string) float64 {
 	switch name {
 	case "score":
 		return t.Score
-	case "difficulty":
+	case "difficulty", "difficulty_effective":
 		return float64(t.EffectiveDifficulty().Rank())
+	case "difficulty_imported":
+		return float64(t.DifficultyImported.Rank())
 	case "files":
 		return t.Features.Values[pipeline.FeatFilesChanged]
 	case "loc":

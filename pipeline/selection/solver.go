@@ -391,6 +391,11 @@ func (s *Solver) candidates() ([][]*pipeline.Task, error) {
 			}
 		}
 		keys, _ := parseSort(b.Sort)
+		for j := range keys {
+			if keys[j].name == "difficulty" && s.cfg.DifficultySource == DifficultyImported {
+				keys[j].name = "difficulty_imported"
+			}
+		}
 		sortTasks(out[i], keys)
 	}
 	s.sorted = out

@@ -15,12 +15,14 @@ import (
 )
 
 // digestRoots are the files and folders the Harbor digest covers.
-var digestFiles = []string{"task.toml", "instruction.md", "README.md"}
-var digestDirs = []string{"environment", "tests", "solution"}
+// Harbor's publisher covers trajectory.json and steps/ (multi-step tasks)
+// too, so a dataset.toml digest matches the registry's.
+var digestFiles = []string{"task.toml", "instruction.md", "README.md", "trajectory.json"}
+var digestDirs = []string{"environment", "tests", "solution", "steps"}
 
 // Digest is sha256 over the sorted lines "relpath \0 sha256(file) \n" of
-// task.toml, instruction.md, README.md and every file under environment/,
-// tests/ and solution/ (formats.md section 1). Symlinks are hashed by their
+// task.toml, instruction.md, README.md, trajectory.json and every file
+// under environment/, tests/, solution/ and steps/ (formats.md section 1). Symlinks are hashed by their
 // target text, never followed, so a link cannot pull outside files in.
 func Digest(dir string) (string, error) {
 	var lines []string

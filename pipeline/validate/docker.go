@@ -252,19 +252,24 @@ func readBuildStream(r io.Reader, out io.Writer) error {
 // script is what the container runs: unpack the task files from stdin
 // (when it runs as root), the oracle first when asked, then the verifier,
 // teeing each to the files formats.md names, then the result trailer.
-func script(oracle, fromStdin, keepTestLog bool, nonce string) string {
+func script(oracle, fromStdin, keepTestLog bool, nonce string, cfg *TaskConfig) string {
 	var b strings.Builder
 	if fromStdin {
 		b.WriteString("tar -x -f - -C / || { echo 'curate: could not unpack the task files' >&2; exit 97; }\n")
 	}
 	b.WriteString("mkdir -p /logs/verifier /logs/agent /logs/curate 2>/dev/null\n")
-	if oracle {
-		b.WriteString("echo 'curate: oracle: bash /solution/solve.sh'\n")
-		b.WriteString("bash /solution/solve.sh 2>&1 | tee /logs/agent/oracle.txt\n")
+	b.WriteString(healthcheckScript(cfg.Healthcheck))
+	if len(cfg.Steps) > 0 {
+		b.WriteString(stepsScript(oracle, cfg))
+	} else {
+		if oracle {
+			b.WriteString("echo 'curate: oracle: bash /solution/solve.sh'\n")
+			b.WriteString("bash /solution/solve.sh 2>&1 | tee /logs/agent/oracle.txt\n")
+		}
+		b.WriteString("echo 'curate: verifier: bash /tests/test.sh'\n")
+		b.WriteString("{ bash /tests/test.sh; echo $? > /logs/curate/test-exit; } 2>&1 | tee /logs/verifier/test-stdout.txt\n")
 	}
-	b.WriteString("echo 'curate: verifier: bash /tests/test.sh'\n")
-	b.WriteString("{ bash /tests/test.sh; echo $? > /logs/curate/test-exit; } 2>&1 | tee /logs/verifier/test-stdout.txt\n")
-	files := []string{"/logs/verifier/reward.json", "/logs/verifier/reward.txt", "/logs/curate/test-exit"}
+	files := []string{"/logs/verifier/reward.json", "/logs/verifier/reward.txt", "/logs/curate/test-exit", stepRewardsFile}
 	if keepTestLog {
 		// Every verifier file: runners often write their report beside
 		// the output (go test -json > go-test.json, JUnit XML).
@@ -308,8 +313,8 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		env = append(env, k+"="+v)
 	}
 	network := container.NetworkMode("none")
-	if cfg.NetworkMode == "public" {
-		network = "bridge"
+	if cfg.NetworkMode == "public" || spec.Oracle && cfg.AgentNetworkMode == "public" {
+		network = "bridge" // one container runs both phases: the more open one wins
 	}
 	pids := cfg.PidsLimit
 	host := &container.HostConfig{
@@ -329,9 +334,10 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	viaStdin := d.runsAsRoot(ctx, spec.Image, cfg.User)
 	created, err := d.cli.ContainerCreate(ctx, &container.Config{
 		Image:        spec.Image,
-		Cmd:          []string{"/bin/sh", "-c", script(spec.Oracle, viaStdin, spec.KeepTestLog, nonceHex)},
+		Cmd:          []string{"/bin/sh", "-c", script(spec.Oracle, viaStdin, spec.KeepTestLog, nonceHex, cfg)},
 		Env:          env,
-		User:         cfg.User, // "" = the image's user
+		WorkingDir:   cfg.Workdir, // "" = the image's
+		User:         cfg.User,    // "" = the image's user
 		Labels:       d.Labels("run", spec.Labels),
 		AttachStdout: true,
 		AttachStderr: true,
@@ -431,6 +437,7 @@ func (res *ExecResult) fromFiles(files map[string][]byte, keepTestLog bool) {
 		}
 	}
 	if keepTestLog {
+		res.CTRF = files[ctrfFile]
 		res.TestLog = joinTestLogs(files)
 		res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
 		res.HasTestLog = true
@@ -443,7 +450,7 @@ func joinTestLogs(files map[string][]byte) []byte {
 	var names []string
 	for name := range files {
 		base := path.Base(name)
-		if strings.HasPrefix(name, "/logs/verifier/") && base != "test-stdout.txt" && !strings.HasPrefix(base, "reward.") {
+		if strings.HasPrefix(name, "/logs/verifier/") && base != "test-stdout.txt" && !strings.HasPrefix(base, "reward.") && name != ctrfFile {
 			names = append(names, name)
 		}
 	}
@@ -499,12 +506,17 @@ func taskArchive(spec ExecSpec) ([]byte, error) {
 	if err := writeTree(tw, filepath.Join(spec.TaskDir, "tests"), "tests/"); err != nil {
 		return nil, fmt.Errorf("copy tests: %w", err)
 	}
-	if spec.Oracle {
+	if spec.Oracle && !stepsOnly(spec) {
 		if err := addDir(tw, "solution", 0o755); err != nil {
 			return nil, err
 		}
 		if err := writeTree(tw, filepath.Join(spec.TaskDir, "solution"), "solution/"); err != nil {
 			return nil, fmt.Errorf("copy solution: %w", err)
+		}
+	}
+	if spec.Config != nil && len(spec.Config.Steps) > 0 {
+		if err := addStepFiles(tw, spec); err != nil {
+			return nil, err
 		}
 	}
 	if err := tw.Close(); err != nil {
@@ -527,6 +539,7 @@ func (d *DockerRunner) copyOut(ctx context.Context, id string, spec ExecSpec, re
 		hdr, err := tr.Next()
 		if err == io.EOF {
 			if spec.KeepTestLog {
+				res.CTRF = logs[ctrfFile]
 				res.TestLog = joinTestLogs(logs)
 				res.TestLogTruncated = len(res.TestLog) >= MaxTestLog
 				res.HasTestLog = true

@@ -218,3 +218,50 @@ echo 0 > /logs/verifier/reward.txt
 		}
 	}
 }
+
+// A schema 1.4 multi-step task: the healthcheck passes, every step runs in
+// the task's workdir with its own tests over the task's, and the reward is
+// the steps' mean (or the final one).
+func TestMultiStepWorkdirHealthcheck(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	v, _ := testValidator(t)
+	dir := fixtureTask(t, "bb-steps", img)
+	for _, c := range []struct {
+		mode   string
+		want   pipeline.Outcome
+		reward float64
+	}{{ModeNop, pipeline.OutcomeOK, 0}, {ModeOracle, pipeline.OutcomeOK, 1}} {
+		run := validateOne(t, v, dir, c.mode)
+		log := logOf(t, run)
+		if run.Outcome != c.want || run.Reward == nil || *run.Reward != c.reward {
+			t.Fatalf("%s: outcome %s (%s) reward %v\n%s", c.mode, run.Outcome, run.Detail, run.Reward, log)
+		}
+		for _, want := range []string{"curate: healthcheck passed", "curate: step one", "curate: step two reward", "curate: mean reward of the steps"} {
+			if !strings.Contains(log, want) {
+				t.Errorf("%s: log lacks %q:\n%s", c.mode, want, log)
+			}
+		}
+	}
+	// Without step two's solution: mean 0.5 is not a valid oracle reward,
+	// and "final" scores the last step alone.
+	os.RemoveAll(filepath.Join(dir, "steps", "two", "solution"))
+	if run := validateOne(t, v, dir, ModeOracle); run.Outcome != pipeline.OutcomeRewardInvalid || !strings.Contains(run.Detail, "0.5") {
+		t.Errorf("mean of 1 and 0: %s (%s)", run.Outcome, run.Detail)
+	}
+	toml := filepath.Join(dir, "task.toml")
+	data, _ := os.ReadFile(toml)
+	os.WriteFile(toml, []byte(strings.Replace(string(data), `"mean"`, `"final"`, 1)), 0o644)
+	if run := validateOne(t, v, dir, ModeOracle); run.Outcome != pipeline.OutcomeOracleFailed {
+		t.Errorf("final step failed: %s (%s)", run.Outcome, run.Detail)
+	}
+	// A healthcheck that never passes stops the run before the agent.
+	os.WriteFile(toml, []byte(strings.Replace(string(data), "/app/ready", "/app/never", 1)), 0o644)
+	if run := validateOne(t, v, dir, ModeNop); run.Outcome != pipeline.OutcomeBuildFailed || !strings.Contains(run.Detail, "healthcheck") {
+		t.Errorf("failing healthcheck: %s (%s)", run.Outcome, run.Detail)
+	}
+	// An allowlist with hosts cannot be enforced: refused, not run.
+	os.WriteFile(toml, []byte(strings.Replace(string(data), "network_mode = \"allowlist\"", "network_mode = \"allowlist\"\nallowed_hosts = [\"pypi.org\"]", 1)), 0o644)
+	if run := validateOne(t, v, dir, ModeNop); run.Outcome != pipeline.OutcomeUnsupported || !strings.Contains(run.Detail, "allowed_hosts pypi.org") {
+		t.Errorf("allowlist: %s (%s)", run.Outcome, run.Detail)
+	}
+}

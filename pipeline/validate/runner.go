@@ -44,9 +44,10 @@ type ExecResult struct {
 	HasJSON, HasText       bool
 	TestLog                []byte
 	TestLogTruncated       bool
-	HasTestLog             bool // TestLog was read (KeepTestLog), even if empty
-	TestExit               int  // exit code of test.sh; -1 when unknown
-	ExitCode               int  // exit code of the container's script
+	HasTestLog             bool   // TestLog was read (KeepTestLog), even if empty
+	CTRF                   []byte // /logs/verifier/ctrf.json (gold), when test.sh wrote one
+	TestExit               int    // exit code of test.sh; -1 when unknown
+	ExitCode               int    // exit code of the container's script
 	Container              string
 }
 

@@ -17,14 +17,24 @@ import (
 
 // TaskConfig is what validation needs from task.toml.
 type TaskConfig struct {
-	NetworkMode     string // "no-network" (default), "public" or "allowlist"
-	CPUs            float64
-	MemoryMB        int64
-	PidsLimit       int64
-	User            string
-	Env             map[string]string
-	VerifierTimeout time.Duration // 0 = task.toml names none
-	BuildTimeout    time.Duration
+	// NetworkMode is the verifier phase's network, AgentNetworkMode the
+	// agent (oracle) phase's: "no-network" (default) or "public"; an
+	// allowlist with no hosts is "no-network", one with hosts is refused.
+	NetworkMode      string
+	AgentNetworkMode string
+	CPUs             float64
+	MemoryMB         int64
+	PidsLimit        int64
+	User             string
+	Env              map[string]string
+	VerifierTimeout  time.Duration // 0 = task.toml names none
+	BuildTimeout     time.Duration
+	// Schema 1.2-1.4: the working directory test.sh and solve.sh run in,
+	// a healthcheck run before them, multi-step tasks.
+	Workdir        string
+	Healthcheck    *Healthcheck
+	Steps          []Step
+	RewardStrategy string
 }
 
 // Defaults used when task.toml says nothing.
@@ -34,7 +44,8 @@ const (
 )
 
 // ReadTaskConfig reads dir/task.toml. Older shapes (memory = "8G",
-// allow_internet) are accepted; a malformed file is an error naming it.
+// allow_internet) are accepted; a malformed file is an error naming it; a
+// setting the runner cannot enforce is an *UnsupportedError.
 func ReadTaskConfig(dir string) (*TaskConfig, error) {
 	path := filepath.Join(dir, "task.toml")
 	data, err := os.ReadFile(path)
@@ -56,22 +67,8 @@ func ReadTaskConfig(dir string) (*TaskConfig, error) {
 	bad := func(key string, v any) error {
 		return fmt.Errorf("%s: %s = %v: not a valid value", path, key, v)
 	}
-	if v, ok := env["allow_internet"].(bool); ok && v {
-		cfg.NetworkMode = "public"
-	}
-	for _, src := range []struct {
-		name string
-		t    map[string]any
-	}{{"environment", env}, {"verifier", ver}} {
-		if v, ok := src.t["network_mode"]; ok {
-			s, _ := v.(string)
-			switch s {
-			case "public", "no-network", "allowlist":
-				cfg.NetworkMode = s
-			default:
-				return nil, bad(src.name+".network_mode", v)
-			}
-		}
+	if err := readSchema14(path, doc, cfg); err != nil {
+		return nil, err
 	}
 	if v, ok := env["cpus"]; ok {
 		f, ok := number(v)

@@ -152,14 +152,14 @@ func TestReadTaskConfig(t *testing.T) {
 		want    TaskConfig
 		wantErr string
 	}{
-		{"", TaskConfig{NetworkMode: "no-network", PidsLimit: 4096, BuildTimeout: 600 * time.Second}, ""},
+		{"", TaskConfig{NetworkMode: "no-network", AgentNetworkMode: "no-network", PidsLimit: 4096, BuildTimeout: 600 * time.Second, RewardStrategy: "mean"}, ""},
 		{"[environment]\ncpus = 2\nmemory_mb = 512\nnetwork_mode = \"public\"\n[verifier]\ntimeout_sec = 30\nuser = \"app\"\nenv = {A = \"1\"}\n",
-			TaskConfig{NetworkMode: "public", CPUs: 2, MemoryMB: 512, PidsLimit: 4096, User: "app", Env: map[string]string{"A": "1"},
-				VerifierTimeout: 30 * time.Second, BuildTimeout: 600 * time.Second}, ""},
+			TaskConfig{NetworkMode: "public", AgentNetworkMode: "public", CPUs: 2, MemoryMB: 512, PidsLimit: 4096, User: "app", Env: map[string]string{"A": "1"},
+				VerifierTimeout: 30 * time.Second, BuildTimeout: 600 * time.Second, RewardStrategy: "mean"}, ""},
 		{"[environment]\nmemory = \"2G\"\nallow_internet = true\n",
-			TaskConfig{NetworkMode: "public", MemoryMB: 2048, PidsLimit: 4096, BuildTimeout: 600 * time.Second}, ""},
+			TaskConfig{NetworkMode: "public", AgentNetworkMode: "public", MemoryMB: 2048, PidsLimit: 4096, BuildTimeout: 600 * time.Second, RewardStrategy: "mean"}, ""},
 		{"[environment]\nnetwork_mode = \"public\"\n[verifier]\nnetwork_mode = \"no-network\"\n",
-			TaskConfig{NetworkMode: "no-network", PidsLimit: 4096, BuildTimeout: 600 * time.Second}, ""},
+			TaskConfig{NetworkMode: "no-network", AgentNetworkMode: "public", PidsLimit: 4096, BuildTimeout: 600 * time.Second, RewardStrategy: "mean"}, ""},
 		{"[environment]\nnetwork_mode = \"wide-open\"\n", TaskConfig{}, "environment.network_mode"},
 		{"[environment]\ncpus = \"many\"\n", TaskConfig{}, "environment.cpus"},
 		{"[environment\n", TaskConfig{}, "task.toml:1:"},

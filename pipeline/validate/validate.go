@@ -224,9 +224,18 @@ func (v *Validator) execute(ctx context.Context, runner Runner, job Job, run *pi
 		log.Line("curate: " + string(o) + ": " + msg)
 	}
 	cfg, err := ReadTaskConfig(job.TaskDir)
+	var unsupported *UnsupportedError
+	if errors.As(err, &unsupported) {
+		fail(pipeline.OutcomeUnsupported, err.Error())
+		return
+	}
 	if err != nil {
 		fail(pipeline.OutcomeBuildFailed, err.Error())
 		return
+	}
+	if job.Mode != ModeNop && cfg.AgentNetworkMode != cfg.NetworkMode {
+		log.Line(fmt.Sprintf("curate: note: agent phase network %s, verifier phase %s; one container runs both, so it gets %s",
+			cfg.AgentNetworkMode, cfg.NetworkMode, map[bool]string{true: "public", false: "no-network"}[cfg.AgentNetworkMode == "public" || cfg.NetworkMode == "public"]))
 	}
 	log.Line(fmt.Sprintf("curate: %s %s on %s", job.Mode, job.TaskID, runner.Host()))
 	bw := log.Writer()
@@ -318,6 +327,10 @@ func (v *Validator) exec(ctx context.Context, runner Runner, spec ExecSpec, log 
 	res, err := runner.Exec(ectx, spec, Output{Stdout: stdout, Stderr: stderr})
 	stdout.Flush()
 	stderr.Flush()
+	if err == nil && res != nil && res.ExitCode == exitHealthcheck && spec.Config != nil && spec.Config.Healthcheck != nil {
+		hc := spec.Config.Healthcheck
+		return res, pipeline.OutcomeBuildFailed, fmt.Sprintf("environment healthcheck %q did not pass in %d tries", hc.Command, hc.Retries)
+	}
 	if err != nil {
 		if ctx.Err() == nil && ectx.Err() != nil {
 			return res, pipeline.OutcomeTimeout, fmt.Sprintf("container ran longer than %s and was stopped", limit)
@@ -358,7 +371,8 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 			if o != "" {
 				return attempt{outcome: o, detail: state + " state: " + msg}
 			}
-			rep := parse.ForFormat(format, res.TestLog)
+			rep, from := testReport(res, format)
+			log.Line(fmt.Sprintf("curate: gold: %s state: %d tests from %s", state, len(rep.Tests), from))
 			if len(rep.Tests) == 0 && !rep.Ran && !oracle {
 				// The PR's tests may not even load without the fix (they use
 				// what it adds). The fixed state decides: when it runs them,

@@ -94,8 +94,11 @@ func Read(dir string, opt Options) (*pipeline.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !utf8.Valid(instr) || bytes.IndexByte(instr, 0) >= 0 {
-		return nil, fmt.Errorf("%s: not UTF-8 text (binary or another encoding); convert it to UTF-8", filepath.Join(abs, "instruction.md"))
+	// NUL bytes are valid UTF-8 (a task about binary data may quote them);
+	// every screen shows them as a visible placeholder.
+	if off := invalidUTF8At(instr); off >= 0 {
+		return nil, fmt.Errorf("%s: not UTF-8 text: invalid byte 0x%02x at byte offset %d (binary or another encoding); convert it to UTF-8",
+			filepath.Join(abs, "instruction.md"), instr[off], off)
 	}
 
 	t := &pipeline.Task{
@@ -308,4 +311,21 @@ func lineCol(data []byte, off int64) (int, int) {
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := int(off) - bytes.LastIndexByte(before, '\n')
 	return line, col
+}
+
+// invalidUTF8At is the offset of the first byte that is not valid UTF-8,
+// or -1.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }

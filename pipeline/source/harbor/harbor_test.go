@@ -1,6 +1,7 @@
 package harbor
 
 import (
+	"curate/pipeline/sanitize"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -118,7 +119,29 @@ func badTree(t *testing.T) string {
 		t.Fatal(err)
 	}
 	f.Close()
+	nul := filepath.Join(root, "nul-instruction")
+	if out, err := exec.Command("cp", "-a", filepath.Join(root, "good-task"), nul).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(nul, "instruction.md"), []byte("Parse the header \x00\x01 bytes: \"MAGIC\x00\" é\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return root
+}
+
+// A valid UTF-8 instruction with NUL bytes (a task about binary data) is
+// imported as it is; screens show the NULs as a placeholder.
+func TestReadKeepsNULBytes(t *testing.T) {
+	tk, err := Read(filepath.Join(badTree(t), "nul-instruction"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(tk.Body, "\x00") != 2 {
+		t.Fatalf("body %q lost its NULs", tk.Body)
+	}
+	if got := sanitize.Text(tk.Body); strings.ContainsRune(got, 0) || strings.Count(got, sanitize.NULPlaceholder) != 2 {
+		t.Fatalf("shown as %q", got)
+	}
 }
 
 func TestReadBadInput(t *testing.T) {
@@ -129,7 +152,8 @@ func TestReadBadInput(t *testing.T) {
 		{"syntax-error", "syntax-error/task.toml:4:"},
 		{"no-instruction", "no instruction.md"},
 		{"escape-link", "expected.txt: symlink to \"../../../../../../../../etc/hostname\""},
-		{"latin1-instruction", "instruction.md: not UTF-8 text"},
+		{"latin1-instruction", "instruction.md: not UTF-8 text: invalid byte 0xe9 at byte offset 5"},
+		{"nul-instruction", ""},
 		{"huge-file", "dataset.bin: 52428801 bytes is over the 50 MB (52428800 bytes) per-file limit"},
 	}
 	for _, c := range cases {

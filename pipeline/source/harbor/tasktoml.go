@@ -41,7 +41,7 @@ var featureKeys = map[string]bool{
 	pipeline.FeatFilesChanged: true, pipeline.FeatLOCChanged: true, pipeline.FeatLinesAdded: true,
 	pipeline.FeatLinesRemoved: true, pipeline.FeatContextLength: true, pipeline.FeatFilesCount: true,
 	pipeline.FeatSourceFiles: true, pipeline.FeatTestFiles: true, pipeline.FeatCodeRatio: true,
-	pipeline.FeatRepoCount: true, pipeline.FeatCodebaseLOC: true,
+	pipeline.FeatRepoCount: true, pipeline.FeatCodebaseLOC: true, pipeline.FeatBaselineRuntime: true,
 }
 
 // fieldKeys are the key paths that fill each field, first present wins.

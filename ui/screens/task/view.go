@@ -109,6 +109,16 @@ func (s *Model) build() {
 		}
 		add(st.Muted.Render("features: ") + strings.Join(parts, "  "))
 	}
+	if fields := t.ExtraFields(); len(fields) > 0 { // task.toml keys curate does not model
+		section("Source keys")
+		for _, f := range fields {
+			text := f.Text
+			if len(text) > 300 { // a huge value must not make a huge row
+				text = text[:300] + "…"
+			}
+			add(st.Muted.Render(fmt.Sprintf("  %-28s", frame.CleanLine(f.Key))) + " " + frame.CleanLine(text))
+		}
+	}
 
 	if len(t.Reasons) > 0 {
 		section("Filter reasons")
