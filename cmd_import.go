@@ -77,6 +77,7 @@ type importSummary struct {
 	Updated   []string        `json:"updated"`
 	Unchanged []string        `json:"unchanged"`
 	Failed    []importFailure `json:"failed"`
+	Notes     []string        `json:"notes,omitempty"`
 	Written   bool            `json:"written"`
 }
 
@@ -181,6 +182,9 @@ func (im *importer) report(sum *importSummary) error {
 		fmt.Fprintf(w, format, im.kind, sanitize.Line(sum.Profile), len(sum.Imported), len(sum.Updated), len(sum.Unchanged), len(sum.Failed))
 		for _, f := range sum.Failed {
 			fmt.Fprintf(w, "  FAILED %s\n         %s\n", sanitize.Line(f.Source), sanitize.Line(f.Reason))
+		}
+		for _, n := range sum.Notes {
+			fmt.Fprintf(w, "  note: %s\n", sanitize.Line(n))
 		}
 	}
 	if im.opt.strict && len(sum.Failed) > 0 {

@@ -47,7 +47,7 @@ is saved as a selection snapshot named after the file
 			var items []importItem
 			var failures []importFailure
 			for _, b := range bad {
-				failures = append(failures, importFailure{fmt.Sprintf("%s tasks[%d]", b.File, b.Index), b.Err.Error()})
+				failures = append(failures, importFailure{fmt.Sprintf("%s:%d tasks[%d]", b.File, b.Line, b.Index), b.Err.Error()})
 			}
 			var known []string
 			for _, e := range m.Tasks {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 
@@ -34,16 +35,26 @@ FILE:LINE with its reason; the other lines are imported.`,
 			}
 			var items []importItem
 			var failures []importFailure
+			var notes []string
+			for _, path := range args { // a file that cannot be opened stops the import, as a manifest does
+				if fi, err := os.Stat(path); err != nil {
+					return fmt.Errorf("import swebench: %w", err)
+				} else if fi.IsDir() {
+					return fmt.Errorf("import swebench: %s is a folder, not a JSONL file", path)
+				}
+			}
 			for _, path := range args {
 				f, err := os.Open(path)
 				if err != nil {
-					failures = append(failures, importFailure{path, err.Error()})
-					continue
+					return fmt.Errorf("import swebench: %w", err)
 				}
 				tasks, bad, err := swebench.Read(path, f, opt.benchmark)
 				f.Close()
 				if err != nil {
 					failures = append(failures, importFailure{path, err.Error()})
+				}
+				if err == nil && len(tasks) == 0 && len(bad) == 0 {
+					notes = append(notes, path+": no rows (an empty file?); a SWE-bench JSONL holds one JSON object a line")
 				}
 				for _, b := range bad {
 					failures = append(failures, importFailure{b.File + ":" + strconv.Itoa(b.Line), b.Err.Error()})
@@ -56,6 +67,7 @@ FILE:LINE with its reason; the other lines are imported.`,
 			if err != nil {
 				return err
 			}
+			sum.Notes = notes
 			return im.report(sum)
 		},
 	}
