@@ -39,6 +39,10 @@ func (a *App) Workspace(ctx context.Context) (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkConfig(ws); err != nil {
+		ws.Close()
+		return nil, err
+	}
 	a.ws = ws
 	return ws, nil
 }
