@@ -86,10 +86,11 @@ func newMineGitCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			prs, err := gitmine.Mine(ctx, opt)
+			res, err := gitmine.MineAll(ctx, opt)
 			if err != nil {
 				return err
 			}
+			prs := res.PRs
 			if fopt.Preset == "swesmith" && fc.SWESmith.MaxFileLines > 0 {
 				if err := gitmine.MeasureLines(ctx, opt.Path, prs); err != nil {
 					return err
@@ -99,7 +100,13 @@ func newMineGitCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return reportMined(app, tasks, f.asJSON, fmt.Sprintf("%s (%s)", opt.Path, fopt.Preset))
+			what := fmt.Sprintf("%s (%s)", opt.Path, fopt.Preset)
+			if len(res.Skipped) > 0 {
+				what += fmt.Sprintf(", %d unreadable commits skipped", len(res.Skipped))
+			}
+			err = reportMined(app, tasks, f.asJSON, what)
+			reportSkipped(app, res.Skipped, f.asJSON)
+			return err
 		},
 	}
 	f.add(cmd)
@@ -195,6 +202,23 @@ func reportMined(app *App, tasks []*pipeline.Task, asJSON bool, what string) err
 		fmt.Fprintln(app.Out, "Next: curate build --accepted   (or curate build ID...)")
 	}
 	return nil
+}
+
+// reportSkipped names every commit mining could not read, on stderr with
+// --json so stdout stays one JSON array.
+func reportSkipped(app *App, skipped []gitmine.Skipped, asJSON bool) {
+	if len(skipped) == 0 {
+		return
+	}
+	w := app.Out
+	if asJSON {
+		w = app.Err
+	}
+	fmt.Fprintf(w, "Skipped %d commits that could not be read (the rest was mined):\n", len(skipped))
+	for _, s := range skipped {
+		fmt.Fprintf(w, "  SKIPPED %s  %s\n", s.Commit, sanitize.Line(s.Reason))
+	}
+	fmt.Fprintln(w, "A blob-less (--filter=blob:none) clone needs its remote to read old diffs: mine it online, or clone it whole.")
 }
 
 func writeMinedTable(w io.Writer, tasks []*pipeline.Task) {
