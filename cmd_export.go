@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,6 +20,28 @@ import (
 )
 
 func init() { register(newExportCmd) }
+
+// leftOut fails an export that had to leave selected tasks out (the rest
+// is written): every such task is named, so the curator can build or
+// re-import it, or drop it from the selection.
+func leftOut(sum *export.Summary) error {
+	if len(sum.Skipped)+len(sum.Missing) == 0 {
+		return nil
+	}
+	var parts []string
+	if len(sum.Missing) > 0 {
+		parts = append(parts, fmt.Sprintf("%d task dir(s) missing from disk (re-import or rebuild them): %s",
+			len(sum.Missing), sanitize.Line(strings.Join(sum.Missing, ", "))))
+	}
+	if len(sum.Skipped) > 0 {
+		parts = append(parts, fmt.Sprintf("%d task(s) have no task dir (catalogue entries; build them first, or select built tasks): %s",
+			len(sum.Skipped), sanitize.Line(strings.Join(first(sum.Skipped, 10), ", "))))
+		if len(sum.Skipped) > 10 {
+			parts[len(parts)-1] += fmt.Sprintf(", and %d more", len(sum.Skipped)-10)
+		}
+	}
+	return exitError{code: 1, msg: "export harbor: the rest was written, but " + strings.Join(parts, "; ")}
+}
 
 func newExportCmd(app *App) *cobra.Command {
 	var format, out, name, gitURL, gitCommit string
@@ -58,20 +81,22 @@ func newExportCmd(app *App) *cobra.Command {
 				return err
 			}
 			chosen := in.Selected
+			if err := os.MkdirAll(filepath.Dir(filepath.Clean(out)), 0o755); err != nil { // the help promises it is created
+				return fmt.Errorf("export: %w", err)
+			}
 			sum, err := export.Write(format, out, in)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(app.Out, sum)
+				if err := writeJSON(app.Out, sum); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(app.Out, "Exported selection %s (%d tasks) as %s to %s: %s\n", sanitize.Line(sel.Name), len(chosen), format,
+					sanitize.Line(filepath.Clean(out)), sanitize.Line(strings.Join(sum.Files, ", ")))
 			}
-			fmt.Fprintf(app.Out, "Exported selection %s (%d tasks) as %s to %s: %s\n", sanitize.Line(sel.Name), len(chosen), format,
-				sanitize.Line(filepath.Clean(out)), sanitize.Line(strings.Join(sum.Files, ", ")))
-			if len(sum.Skipped) > 0 {
-				fmt.Fprintf(app.Out, "Warning: %d selected tasks have no task dir and were left out of the dataset (e.g. %s); build them first\n",
-					len(sum.Skipped), sanitize.Line(strings.Join(first(sum.Skipped, 3), ", ")))
-			}
-			return nil
+			return leftOut(sum)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "", "harbor, swebench, manifest, report or csv")

@@ -145,14 +145,54 @@ func (im *importer) run(ctx context.Context, s *score.Scorer, profile string, it
 	if im.opt.strict && len(sum.Failed) > 0 {
 		return sum, nil
 	}
+	if err := im.writeDirsAndRows(ctx, write, sum); err != nil {
+		return sum, err
+	}
+	sum.Written = true
+	return sum, nil
+}
+
+// writeDirsAndRows copies the task dirs and writes their rows so that a
+// kill at any moment leaves dirs and rows that agree: every dir to replace
+// is listed in a journal first (workspace.BeginJournal), new dirs are
+// staged beside their place and swapped in, the rows go in one
+// transaction, and only then are the old dirs and the journal dropped.
+// Whatever opens the workspace after a kill replays the journal.
+func (im *importer) writeDirsAndRows(ctx context.Context, write []importItem, sum *importSummary) error {
+	var entries []workspace.JournalEntry
+	for _, it := range write {
+		if it.copyDir == "" {
+			continue
+		}
+		staging, old := im.ws.StagingPaths(it.task.ID)
+		entries = append(entries, workspace.JournalEntry{ID: it.task.ID, Dir: it.task.TaskDir, Staging: staging, Old: old,
+			HadDir: dirExists(it.task.TaskDir), Digest: it.task.Digest})
+	}
+	var journal *workspace.Journal
+	if len(entries) > 0 {
+		var err error
+		if journal, err = im.ws.BeginJournal(entries); err != nil {
+			return err
+		}
+	}
+	entryOf := map[string]workspace.JournalEntry{}
+	for _, e := range entries {
+		entryOf[e.ID] = e
+	}
 	copyErrs := make([]error, len(write))
 	parallel(len(write), func(i int) {
 		if write[i].copyDir != "" {
-			copyErrs[i] = harbor.CopyTask(write[i].copyDir, write[i].task.TaskDir)
+			copyErrs[i] = harbor.StageTask(write[i].copyDir, entryOf[write[i].task.ID].Staging)
 		}
 	})
 	var tasks []*pipeline.Task
 	for i, it := range write {
+		if copyErrs[i] == nil && it.copyDir != "" {
+			e := entryOf[it.task.ID]
+			if err := harbor.SwapIn(e.Staging, e.Dir, e.Old); err != nil {
+				copyErrs[i] = fmt.Errorf("copy %s: %w", it.copyDir, err)
+			}
+		}
 		if copyErrs[i] != nil {
 			sum.Failed = append(sum.Failed, importFailure{it.copyDir, copyErrs[i].Error()})
 			sum.Imported, sum.Updated = remove(sum.Imported, it.task.ID), remove(sum.Updated, it.task.ID)
@@ -161,10 +201,13 @@ func (im *importer) run(ctx context.Context, s *score.Scorer, profile string, it
 		tasks = append(tasks, it.task)
 	}
 	if err := im.ws.Store.UpsertTasks(ctx, tasks); err != nil {
-		return sum, err
+		return err // the journal stays: the next open puts the old dirs back
 	}
-	sum.Written = true
-	return sum, nil
+	if journal != nil {
+		parallel(len(entries), func(i int) { os.RemoveAll(entries[i].Old) })
+		return journal.Done()
+	}
+	return nil
 }
 
 // report prints the summary and turns --strict failures into exit code 1.

@@ -43,6 +43,10 @@ func (a *App) Workspace(ctx context.Context) (*workspace.Workspace, error) {
 		ws.Close()
 		return nil, err
 	}
+	if err := recoverOnOpen(ctx, ws, a.Err); err != nil {
+		ws.Close()
+		return nil, err
+	}
 	a.ws = ws
 	return ws, nil
 }

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // checkDest refuses a destination that is an existing file, and makes sure
@@ -44,7 +46,8 @@ func WriteDir(dest string, fill func(tmp string) error) (err error) {
 		return err
 	}
 	dest = filepath.Clean(dest)
-	tmp, err := os.MkdirTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-")
+	removeDeadTemps(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-")
+	tmp, err := os.MkdirTemp(filepath.Dir(dest), fmt.Sprintf(".%s.tmp-%d-", filepath.Base(dest), os.Getpid()))
 	if err != nil {
 		return fmt.Errorf("export: cannot write beside %s: %w", dest, unwrapPath(err))
 	}
@@ -103,7 +106,8 @@ func WriteFiles(dir string, files map[string]func(io.Writer) error, names []stri
 		}
 	}
 	for _, name := range names {
-		f, err := os.CreateTemp(dir, "."+name+".tmp-")
+		removeDeadTemps(dir, "."+name+".tmp-")
+		f, err := os.CreateTemp(dir, fmt.Sprintf(".%s.tmp-%d-", name, os.Getpid()))
 		if err != nil {
 			cleanup()
 			return fmt.Errorf("export: cannot write to %s: %w", dir, unwrapPath(err))
@@ -132,6 +136,30 @@ func WriteFiles(dir string, files map[string]func(io.Writer) error, names []stri
 		delete(tmps, name)
 	}
 	return nil
+}
+
+// removeDeadTemps removes what an export killed part way left in dir: the
+// entries named prefix<pid>-... whose process is gone (temp names carry
+// the writer's pid so a running export's are never touched), and those of
+// older versions, named prefix<random digits>.
+func removeDeadTemps(dir, prefix string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pidText = strings.TrimSuffix(pidText, ".old")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid == os.Getpid() || processRuns(pid) {
+			continue
+		}
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
 }
 
 // unwrapPath drops the *PathError wrapper whose temp name would only confuse.
