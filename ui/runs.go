@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"curate/app"
 	"curate/pipeline"
 	"curate/pipeline/validate"
 	"curate/pipeline/validate/logstream"
@@ -405,7 +406,7 @@ func (s *Runs) waitBatch(id int) tea.Cmd {
 // startValidation validates ids in form's modes through validate.Jobs and
 // a validate.Validator, as `curate validate` does.
 func (s *Runs) startValidation(ids []string, f runForm) tea.Cmd {
-	if s.svc.Runners == nil {
+	if s.svc.Validate == nil {
 		return statusCmd("validation needs a Docker engine: none is configured", true)
 	}
 	modes, _ := validate.ParseModes(runModes[f.modes])
@@ -437,48 +438,25 @@ func (s *Runs) startValidation(ids []string, f runForm) tea.Cmd {
 	s.entries = append(fresh, s.entries...)
 	s.filter, s.cursor, s.offset = 0, 0, 0
 
-	svc, st, root := s.svc, s.ctx.Store, s.ctx.Root
+	svc := s.svc
 	go func() {
 		defer close(b.events)
-		runners, closeRunners, err := svc.Runners(ctx)
-		if err != nil {
-			b.events <- batchDoneMsg{batch: b.id, err: err}
-			return
-		}
-		defer closeRunners()
-		keys := map[*pipeline.Run]string{}
-		var mu sync.Mutex
-		v := &validate.Validator{
-			Runners: runners, Concurrency: max(f.concurrency, 1), Runs: max(f.runs, 1), Timeout: svc.Timeout,
-			LogDir: svc.LogDir, PID: os.Getpid(), NewID: validate.NewRunID,
+		runs, err := svc.Validate(ctx, jobs, app.ValidateOptions{
+			Concurrency: max(f.concurrency, 1), Runs: max(f.runs, 1),
 			OnStart: func(r *pipeline.Run, log *logstream.Broadcaster) {
 				k := queuedKey(b.id, validate.Job{TaskID: r.TaskID, Mode: r.Mode})
-				mu.Lock()
-				keys[r] = k
-				mu.Unlock()
 				if _, asked := s.cancels.Load(k); asked {
 					s.cancels.Store(r.ID, true)
 				}
 				b.events <- runStartedMsg{batch: b.id, key: k, run: *r, sub: log.Subscribe(0)}
 			},
 			OnDone: func(r *pipeline.Run) { b.events <- runDoneMsg{batch: b.id, run: *r} },
-			CancelRequested: func(id string) bool {
-				if _, ok := s.cancels.Load(id); ok {
-					return true
-				}
-				_, err := os.Stat(filepath.Join(svc.LogDir, id+".cancel")) // `curate runs cancel`
-				return svc.LogDir != "" && err == nil
+			Cancelled: func(id string) bool {
+				_, ok := s.cancels.Load(id)
+				return ok
 			},
-		}
-		if st != nil {
-			v.Save = st.SaveRun
-		}
-		runs := v.Validate(ctx, jobs)
-		var rerr error
-		if st != nil {
-			rerr = validate.RecordResults(context.WithoutCancel(ctx), st, root, runs)
-		}
-		b.events <- batchDoneMsg{batch: b.id, runs: len(runs), err: rerr}
+		})
+		b.events <- batchDoneMsg{batch: b.id, runs: len(runs), err: err}
 	}()
 	msg := fmt.Sprintf("validating %d run(s) of %d task(s)", len(jobs), len(jobs)/len(modes))
 	if len(skips) > 0 {
@@ -499,11 +477,11 @@ func (s *Runs) cancelEntry(e *runEntry) tea.Cmd {
 		s.cancels.Store(e.key, true)
 		return statusCmd("cancelled "+e.run.TaskID+" "+e.run.Mode+" before it starts", false)
 	}
-	if s.batches[e.batch] == nil && s.svc.LogDir != "" {
+	if s.batches[e.batch] == nil && s.svc.Cancel != nil {
 		// Another curate process runs it: leave the marker `curate runs
 		// cancel` leaves, which that process polls for.
-		if err := os.WriteFile(filepath.Join(s.svc.LogDir, e.run.ID+".cancel"), nil, 0o644); err != nil {
-			return statusCmd("cancel "+e.run.ID+": "+err.Error(), true)
+		if err := s.svc.Cancel(e.run.ID); err != nil {
+			return statusCmd(err.Error(), true)
 		}
 		return statusCmd("asked the process running "+e.run.ID+" to cancel it", false)
 	}

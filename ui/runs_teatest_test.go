@@ -21,7 +21,7 @@ func TestProgramValidationFollowPauseCancel(t *testing.T) {
 	completeTaskDir(t, ws.Root+"/tasks/fixture-calc")
 	keys, _ := NewKeyMap(nil)
 	a := New(Options{Context: &Context{Styles: testStyles(t, "dark"), Keys: keys, Store: ws.Store, Root: ws.Root, Name: "teatest",
-		Actor: "tester", CurrentID: "fixture-calc"}, Services: scriptServices(r, ws.RunsPath())})
+		Actor: "tester", CurrentID: "fixture-calc"}, Services: scriptServices(r, ws)})
 	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(160, 45))
 	t.Cleanup(func() { tm.Quit() })
 	waitFor(t, tm.Output(), "26/26 tasks")

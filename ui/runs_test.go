@@ -21,7 +21,7 @@ func runsApp(t *testing.T, r *scriptRunner) (*App, *workspace.Workspace) {
 	completeTaskDir(t, filepath.Join(ws.Root, "tasks", "fixture-calc"))
 	keys, _ := NewKeyMap(nil)
 	c := &Context{Styles: testStyles(t, "dark"), Keys: keys, Store: ws.Store, Root: ws.Root, Name: "test-ws", Actor: "tester"}
-	a := New(Options{Context: c, Services: scriptServices(r, ws.RunsPath())})
+	a := New(Options{Context: c, Services: scriptServices(r, ws)})
 	run(t, a, a.Init())
 	run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: 160, Height: 40} })
 	run(t, a, msgCmd(currentMsg{"fixture-calc"}))

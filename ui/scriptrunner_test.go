@@ -7,7 +7,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"curate/app"
+	"curate/pipeline"
 	"curate/pipeline/validate"
+	"curate/workspace"
 )
 
 // scriptRunner is a validate.Runner that prints a scripted log instead of
@@ -59,13 +62,16 @@ func (r *scriptRunner) Exec(ctx context.Context, spec validate.ExecSpec, out val
 	return &validate.ExecResult{RewardText: []byte(reward), HasText: true, TestExit: 1, ExitCode: 0, Container: "script"}, nil
 }
 
-func scriptServices(r validate.Runner, logDir string) *Services {
+// scriptServices validates on ws through app.Validate, the function the
+// binary wires in, with r as the only engine.
+func scriptServices(r validate.Runner, ws *workspace.Workspace) *Services {
 	return &Services{
-		Runners: func(context.Context) ([]validate.Runner, func(), error) {
-			return []validate.Runner{r}, func() {}, nil
+		Validate: func(ctx context.Context, jobs []validate.Job, o app.ValidateOptions) ([]*pipeline.Run, error) {
+			o.Engines = []validate.Runner{r}
+			return app.Validate(ctx, ws, jobs, o)
 		},
+		Cancel:      func(id string) error { return app.RequestCancel(ws, id) },
 		Concurrency: 1,
-		LogDir:      logDir,
 	}
 }
 

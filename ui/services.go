@@ -2,8 +2,8 @@ package ui
 
 import (
 	"context"
-	"time"
 
+	"curate/app"
 	"curate/pipeline"
 	"curate/pipeline/export"
 	"curate/pipeline/selection"
@@ -16,14 +16,14 @@ import (
 // validate, select, export); tests wire doubles where an engine is not the
 // subject. A nil function disables what needs it, with a message.
 type Services struct {
-	// Runners opens the validation engines; close releases them.
-	Runners func(ctx context.Context) (runners []validate.Runner, close func(), err error)
-	// Concurrency and Timeout are the [docker] defaults of a validation.
+	// Validate runs validation jobs on the workspace's engines: the
+	// function behind curate validate (app.Validate).
+	Validate func(ctx context.Context, jobs []validate.Job, o app.ValidateOptions) ([]*pipeline.Run, error)
+	// Cancel asks the curate process running a run to stop it, as `curate
+	// runs cancel` does.
+	Cancel func(runID string) error
+	// Concurrency is the [docker] default of a validation.
 	Concurrency int
-	Timeout     time.Duration
-	// LogDir receives every run's full log (<id>.log); `curate runs
-	// cancel` leaves <id>.cancel there.
-	LogDir string
 
 	// Selection is the profile's [selection] and curate.toml's overrides.
 	Selection func() (profile selection.Config, overrides workspace.SelectionConfig, err error)

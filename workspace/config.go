@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"curate/internal/tomlerr"
 	"curate/internal/tomlpos"
 	"curate/pipeline"
 	"curate/pipeline/selection"
@@ -146,7 +146,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	var cfg Config
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&cfg); err != nil {
-		return nil, TOMLError(path, err)
+		return nil, tomlerr.Wrap(path, err)
 	}
 	cfg.path, cfg.positions = path, tomlpos.Positions(data)
 	if err := cfg.validate(); err != nil {
@@ -162,26 +162,6 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 func (c *Config) Errorf(key, format string, args ...any) error {
 	p := tomlpos.Find(c.positions, key)
 	return fmt.Errorf("%s:%d:%d: %s: %s", c.path, p.Line, p.Col, key, fmt.Sprintf(format, args...))
-}
-
-// TOMLError renders a go-toml error as "file:line:col: message", the form
-// editors jump to. Unknown keys are reported one per line.
-func TOMLError(path string, err error) error {
-	var strict *toml.StrictMissingError
-	if errors.As(err, &strict) {
-		var lines []string
-		for _, e := range strict.Errors {
-			row, col := e.Position()
-			lines = append(lines, fmt.Sprintf("%s:%d:%d: unknown key %q", path, row, col, strings.Join(e.Key(), ".")))
-		}
-		return errors.New(strings.Join(lines, "\n"))
-	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		return fmt.Errorf("%s:%d:%d: %s", path, row, col, de.Error())
-	}
-	return fmt.Errorf("%s: %w", path, err)
 }
 
 func (c *Config) validate() error {

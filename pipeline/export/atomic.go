@@ -28,6 +28,9 @@ func checkDest(dest string) error {
 		return fmt.Errorf("export: %w", err)
 	}
 	parent := filepath.Dir(filepath.Clean(dest))
+	if err := os.MkdirAll(parent, 0o755); err != nil { // --out's help promises it is created
+		return fmt.Errorf("export: parent folder of %s: %w", dest, unwrapPath(err))
+	}
 	fi, err := os.Stat(parent)
 	if err != nil {
 		return fmt.Errorf("export: parent folder of %s: %w", dest, err)

@@ -16,10 +16,10 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"curate/internal/tomlerr"
 	"curate/pipeline/filter"
 	"curate/pipeline/score"
 	"curate/pipeline/selection"
-	"curate/workspace"
 )
 
 //go:embed */*.toml
@@ -111,7 +111,7 @@ func Load(name, overrideFile string) (*Profile, error) {
 func decodeStrict(name string, data []byte, v any) error {
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return workspace.TOMLError(name, err)
+		return tomlerr.Wrap(name, err)
 	}
 	return nil
 }

@@ -12,9 +12,9 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"curate/internal/tomlerr"
 	"curate/internal/tomlpos"
 	"curate/pipeline/taskvalue"
-	"curate/workspace"
 )
 
 // TaskTOML is what a task.toml says, whatever its shape: schema 1.x
@@ -56,7 +56,7 @@ var fieldKeys = map[string][]string{
 func ParseTaskTOML(name string, data []byte) (*TaskTOML, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, workspace.TOMLError(name, err)
+		return nil, tomlerr.Wrap(name, err)
 	}
 	flat := map[string]any{}
 	flatten("", doc, flat)

@@ -1,0 +1,101 @@
+package app
+
+import (
+	"context"
+	"curate/pipeline"
+	"curate/pipeline/export"
+	"curate/pipeline/profiles"
+	"curate/pipeline/selection"
+	"curate/pipeline/stats"
+	"curate/workspace"
+	"encoding/json"
+)
+
+// savedSolve reads the solver's verdict stored with a snapshot.
+func savedSolve(st map[string]any) *export.Solve {
+	raw, ok := st["solve"]
+	if !ok {
+		return nil
+	}
+	data, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var r selection.Result
+	if json.Unmarshal(data, &r) != nil {
+		return nil
+	}
+	s := &export.Solve{Feasible: r.Feasible, Shortfalls: r.Shortfalls, TotalScore: r.TotalScore, UpperBound: r.UpperBound, Gap: r.Gap}
+	for _, v := range r.Violations {
+		s.Violations = append(s.Violations, v.Message)
+	}
+	return s
+}
+
+// profileWeights are the score weights in formula order.
+func profileWeights(p *profiles.Profile) []export.Weight {
+	w := p.Score.Weights
+	if w.ContextComplexity+w.CrossFileDeps+w.SemanticSearchPotential+w.TaskCategoryWeight == 0 {
+		return nil
+	}
+	return []export.Weight{
+		{Name: "context_complexity", Value: w.ContextComplexity},
+		{Name: "cross_file_deps", Value: w.CrossFileDeps},
+		{Name: "semantic_search_potential", Value: w.SemanticSearchPotential},
+		{Name: "task_category_weight", Value: w.TaskCategoryWeight},
+	}
+}
+
+func profileCategoryWeights(p *profiles.Profile) map[string]float64 { return p.Score.CategoryWeights }
+
+// ExportInput builds the export of a saved (or, in the workbench, a just
+// solved) selection; `curate export` and the Export screen share it.
+func ExportInput(ctx context.Context, ws *workspace.Workspace, sel *pipeline.Selection, format, gitURL, gitCommit string) (*export.Input, error) {
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	chosen, err := SelectedTasks(sel, tasks)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := SnapshotConfig(sel)
+	if err != nil {
+		return nil, err
+	}
+	p, err := LoadProfile(ws)
+	if err != nil {
+		return nil, err
+	}
+	in := &export.Input{
+		Name: sel.Name, GeneratedBy: "curate", Config: cfg, Catalogue: tasks,
+		Stats:   stats.Compute(tasks, chosen, StatsOptions(cfg)),
+		Weights: profileWeights(p), CategoryWeights: profileCategoryWeights(p),
+		Solve: savedSolve(sel.Stats), GitURL: gitURL, GitCommit: gitCommit,
+	}
+	for i, t := range chosen {
+		if format == "swebench" { // the problem statement needs the body, which Tasks leaves out
+			full, err := ws.Store.Task(ctx, t.ID)
+			if err != nil {
+				return nil, err
+			}
+			t = full
+		}
+		in.Selected = append(in.Selected, export.Item{Task: t, Rationale: sel.Tasks[i].Rationale})
+	}
+	return in, nil
+}
+
+// SolveExportInput builds the export of a solve not saved yet (the Export
+// screen), named name, as ExportInput does for a saved selection.
+func SolveExportInput(ctx context.Context, ws *workspace.Workspace, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error) {
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sel, _, err := Snapshot(name, cfg, tasks, res)
+	if err != nil {
+		return nil, err
+	}
+	return ExportInput(ctx, ws, sel, format, "", "")
+}

@@ -1,0 +1,200 @@
+package app
+
+import (
+	"context"
+	"curate/pipeline"
+	"curate/pipeline/filter"
+	"curate/pipeline/source"
+	"curate/pipeline/source/github"
+	"curate/pipeline/source/gitmine"
+	"curate/workspace"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// MineFilter loads the profile's [filter] and resolves the preset and the
+// linked-issue rule: flags, then curate.toml [filter], then the profile.
+func MineFilter(ws *workspace.Workspace, o MineOptions) (*filter.Config, filter.Options, error) {
+	p, err := LoadProfile(ws)
+	if err != nil {
+		return nil, filter.Options{}, err
+	}
+	if err := p.Filter.Validate(); err != nil {
+		return nil, filter.Options{}, fmt.Errorf("profile %s: %w", p.Name, err)
+	}
+	opt := filter.Options{Preset: o.Preset, RequireIssue: ws.Config.Filter.RequireIssue}
+	if opt.Preset == "" {
+		opt.Preset = ws.Config.Filter.Preset
+	}
+	if opt.Preset == "" {
+		opt.Preset = "taskgen"
+	}
+	switch opt.Preset {
+	case "taskgen", "swesmith", "none":
+	default:
+		return nil, opt, fmt.Errorf("--preset %q: want taskgen, swesmith or none", opt.Preset)
+	}
+	if o.NoRequireIssue {
+		no := false
+		opt.RequireIssue = &no
+	}
+	return &p.Filter, opt, nil
+}
+
+// SaveCandidates filters prs and upserts them. A task already built (or
+// validated) from the same commits keeps its status, dir and digest: a
+// re-mine never throws away a build.
+func SaveCandidates(ctx context.Context, ws *workspace.Workspace, prs []*source.PR, fc *filter.Config, fopt filter.Options, kind, path string) ([]*pipeline.Task, error) {
+	existing, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*pipeline.Task{}
+	for _, t := range existing {
+		byID[t.ID] = t
+	}
+	tasks := make([]*pipeline.Task, 0, len(prs))
+	for _, pr := range prs {
+		reasons, err := fc.Evaluate(pr, fopt)
+		if err != nil {
+			return nil, err
+		}
+		t := pr.Task(kind, path, reasons)
+		t.Extra["preset"] = fopt.Preset
+		if old := byID[t.ID]; old != nil && old.HeadCommit == t.HeadCommit && old.TaskDir != "" {
+			switch old.Status {
+			case pipeline.StatusBuilt, pipeline.StatusValid, pipeline.StatusInvalid:
+				t.Status, t.TaskDir, t.Digest = old.Status, old.TaskDir, old.Digest
+			}
+		}
+		tasks = append(tasks, t)
+	}
+	if err := ScoreWith(ws, tasks...); err != nil {
+		return nil, err
+	}
+	if err := ws.Store.UpsertTasks(ctx, tasks); err != nil {
+		return nil, err
+	}
+	return tasks, nil
+}
+
+// MineOptions choose the candidate filter of a mine.
+type MineOptions struct {
+	Preset         string // taskgen, swesmith or none; "" = [filter] preset, else taskgen
+	NoRequireIssue bool   // taskgen: accept PRs without a linked issue
+}
+
+// GitMined is what a local mine saved, and the commits it could not read.
+type GitMined struct {
+	Tasks   []*pipeline.Task
+	Preset  string
+	Skipped []gitmine.Skipped
+}
+
+// MineGit mines the merged PRs of a local clone into candidates. A commit
+// git cannot read is skipped (and returned), not fatal.
+func MineGit(ctx context.Context, ws *workspace.Workspace, opt gitmine.Options, o MineOptions) (*GitMined, error) {
+	fc, fopt, err := MineFilter(ws, o)
+	if err != nil {
+		return nil, err
+	}
+	res, err := gitmine.MineAll(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	if fopt.Preset == "swesmith" && fc.SWESmith.MaxFileLines > 0 {
+		if err := gitmine.MeasureLines(ctx, opt.Path, res.PRs); err != nil {
+			return nil, err
+		}
+	}
+	tasks, err := SaveCandidates(ctx, ws, res.PRs, fc, fopt, "git", opt.Path)
+	return &GitMined{Tasks: tasks, Preset: fopt.Preset, Skipped: res.Skipped}, err
+}
+
+// GitHubMine is one `mine github`.
+type GitHubMine struct {
+	MineOptions
+	Repo   string    // OWNER/NAME
+	APIURL string    // "" = api.github.com
+	Since  time.Time // only PRs merged on or after
+	Limit  int       // at most N PRs; 0 = all
+	// Notify receives progress and warnings (token, clone, rate limits).
+	Notify func(msg string)
+}
+
+// GitHubMined is what a GitHub mine saved.
+type GitHubMined struct {
+	Tasks        []*pipeline.Task
+	Preset       string
+	Skipped      int    // PRs mined by an earlier run
+	ProgressPath string // delete it to start over
+}
+
+// MineGitHub mines merged PRs through the GitHub API into candidates. It
+// keeps a partial clone in the cache for building and records progress
+// after every PR, so a second run continues where the first stopped.
+func MineGitHub(ctx context.Context, ws *workspace.Workspace, o GitHubMine) (*GitHubMined, error) {
+	notify := o.Notify
+	if notify == nil {
+		notify = func(string) {}
+	}
+	fc, fopt, err := MineFilter(ws, o.MineOptions)
+	if err != nil {
+		return nil, err
+	}
+	token, from := github.Token(ctx, os.Getenv)
+	if token == "" {
+		notify("warning: no GitHub token ($GITHUB_TOKEN or `gh auth login`): unauthenticated, 60 requests an hour")
+	} else {
+		notify("using the GitHub token from " + from)
+	}
+	client, err := github.NewClient(o.APIURL, token)
+	if err != nil {
+		return nil, err
+	}
+	m := &github.Miner{Client: client, Notify: notify}
+	owner, name, _ := strings.Cut(o.Repo, "/")
+	repo, err := m.Repository(ctx, owner, name)
+	if err != nil {
+		return nil, err
+	}
+	key := owner + "__" + name
+	clone := filepath.Join(ws.CachePath(), "github", key+".git")
+	notify("fetching a partial clone into " + clone)
+	if err := github.Clone(ctx, repo.CloneURL, clone); err != nil {
+		return nil, err
+	}
+	res := &GitHubMined{Preset: fopt.Preset, ProgressPath: filepath.Join(ws.CachePath(), "github", key+".progress.json")}
+	done, err := github.LoadProgress(res.ProgressPath)
+	if err != nil {
+		return nil, err
+	}
+	res.Skipped = len(done)
+	err = m.Mine(ctx, github.Options{Owner: owner, Name: name, Since: o.Since, Limit: o.Limit, Done: done}, repo, func(pr *source.PR) error {
+		if err := github.ResolveBases(ctx, clone, []*source.PR{pr}); err != nil {
+			return err
+		}
+		if fopt.Preset == "swesmith" && fc.SWESmith.MaxFileLines > 0 && pr.BaseCommit != "" {
+			if err := gitmine.MeasureLines(ctx, clone, []*source.PR{pr}); err != nil {
+				return err
+			}
+		}
+		saved, err := SaveCandidates(ctx, ws, []*source.PR{pr}, fc, fopt, "github", clone)
+		if err != nil {
+			return err
+		}
+		res.Tasks = append(res.Tasks, saved...)
+		done[pr.Number] = true
+		return github.SaveProgress(res.ProgressPath, o.Repo, done)
+	})
+	if err != nil {
+		if len(res.Tasks) > 0 {
+			notify(fmt.Sprintf("stopped after %d PRs; run the same command again to continue", len(res.Tasks)))
+		}
+		return nil, err
+	}
+	return res, nil
+}

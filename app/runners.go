@@ -1,0 +1,120 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"curate/pipeline/validate"
+	"curate/workspace"
+)
+
+// ProcessAlive reports whether pid is a live process (signal 0 probes it).
+func ProcessAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	// A live pid may have been reused by another program since: it counts
+	// when it runs this executable or one named curate.
+	if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err == nil {
+		if self, err := os.Executable(); err == nil && self == exe {
+			return true
+		}
+	}
+	if cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil {
+		return strings.Contains(string(cmd), "curate")
+	}
+	return true
+}
+
+// DockerHosts picks the engines: flags, else curate.toml [docker] hosts,
+// else the environment (DOCKER_HOST or the default socket).
+func DockerHosts(ws *workspace.Workspace, flags []string) []string {
+	switch {
+	case len(flags) > 0:
+		return flags
+	case len(ws.Config.Docker.Hosts) > 0:
+		return ws.Config.Docker.Hosts
+	}
+	return []string{""}
+}
+
+// OpenRunners connects to every host that answers; hosts that do not are
+// reported on warn and left out. It fails when none answers.
+func OpenRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, warn io.Writer) ([]*validate.DockerRunner, error) {
+	var out []*validate.DockerRunner
+	var errs []error
+	for _, h := range hosts {
+		r, err := validate.NewDockerRunner(h, ws.Root)
+		if err == nil {
+			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			err = r.Ping(pctx)
+			cancel()
+			if err != nil {
+				r.Close()
+			}
+		}
+		if err != nil {
+			errs = append(errs, err)
+			if warn != nil && len(hosts) > 1 {
+				fmt.Fprintf(warn, "warning: leaving out %s: %v\n", hostName(h), err)
+			}
+			continue
+		}
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no Docker engine answers (%w); start one or pass --docker-host", errors.Join(errs...))
+	}
+	return out, nil
+}
+
+func hostName(h string) string {
+	if h == "" {
+		if env := os.Getenv("DOCKER_HOST"); env != "" {
+			return env
+		}
+		return "the default engine"
+	}
+	return h
+}
+
+// containerRemover is the part of an engine recovery needs.
+type containerRemover interface {
+	RemoveRunContainers(ctx context.Context, runIDs ...string) (int, error)
+}
+
+// RecoverInterrupted marks runs whose process died as interrupted and
+// removes their containers, on every engine given.
+func RecoverInterrupted(ctx context.Context, ws *workspace.Workspace, runners []validate.Runner, log io.Writer) error {
+	dead, err := ws.Store.MarkInterrupted(ctx, ProcessAlive)
+	if err != nil {
+		return fmt.Errorf("mark interrupted runs: %w", err)
+	}
+	if len(dead) == 0 {
+		return nil
+	}
+	ids := make([]string, len(dead))
+	for i, r := range dead {
+		ids[i] = r.ID
+	}
+	removed := 0
+	for _, r := range runners {
+		if rm, ok := r.(containerRemover); ok {
+			n, _ := rm.RemoveRunContainers(ctx, ids...)
+			removed += n
+		}
+	}
+	if log != nil {
+		fmt.Fprintf(log, "note: %d run(s) of a stopped curate marked interrupted, %d container(s) removed\n", len(dead), removed)
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"curate/pipeline"
+	"curate/pipeline/validate"
+	"curate/pipeline/validate/logstream"
+	"curate/workspace"
+)
+
+// ValidateOptions is one validation batch, from `curate validate` or the
+// workbench's Runs screen.
+type ValidateOptions struct {
+	// Hosts are the engines to use (--docker-host); empty means curate.toml
+	// [docker] hosts, else the environment's engine.
+	Hosts []string
+	// Engines, when set, are engines already open; Hosts is then unused.
+	Engines []validate.Runner
+	// Concurrency is containers at once; 0 means [docker] concurrency.
+	Concurrency int
+	// Runs repeats each mode; differing results are flaky.
+	Runs int
+	// Timeout is a per-container limit that wins over task.toml's
+	// verifier.timeout_sec and [docker] timeout (--timeout); 0 means the
+	// task's own limit, else [docker] timeout.
+	Timeout time.Duration
+	// Warn receives notes: engines left out, interrupted runs recovered.
+	Warn io.Writer
+
+	// Ready is called once the engines answer, before any run starts.
+	Ready func(engines, concurrency int)
+	// OnStart and OnDone report each run as it starts (with its live log)
+	// and ends.
+	OnStart func(r *pipeline.Run, log *logstream.Broadcaster)
+	OnDone  func(r *pipeline.Run)
+	// Cancelled reports cancel requests made in this process (the
+	// workbench's cancel key), on top of `curate runs cancel`'s marker.
+	Cancelled func(runID string) bool
+}
+
+// Validate runs jobs on the workspace's engines: it recovers runs left by a
+// stopped curate, runs every job (stopping when ctx is cancelled), records
+// the results on the tasks and returns the runs in job order.
+func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job, o ValidateOptions) ([]*pipeline.Run, error) {
+	defaultTimeout, err := DockerTimeout(ws)
+	if err != nil {
+		return nil, err
+	}
+	engines := o.Engines
+	if engines == nil {
+		opened, err := OpenRunners(ctx, ws, DockerHosts(ws, o.Hosts), o.Warn)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range opened {
+			engines = append(engines, r)
+			defer r.Close()
+		}
+	}
+	if err := RecoverInterrupted(ctx, ws, engines, o.Warn); err != nil {
+		return nil, err
+	}
+	concurrency := o.Concurrency
+	if concurrency <= 0 {
+		concurrency = max(ws.Config.Docker.Concurrency, 1)
+	}
+	if o.Ready != nil {
+		o.Ready(len(engines), concurrency)
+	}
+	v := &validate.Validator{
+		Runners: engines, Concurrency: concurrency, Runs: max(o.Runs, 1),
+		Timeout: o.Timeout, DefaultTimeout: defaultTimeout,
+		LogDir: ws.RunsPath(), PID: os.Getpid(), NewID: validate.NewRunID,
+		Save: ws.Store.SaveRun, OnStart: o.OnStart, OnDone: o.OnDone,
+		CancelRequested: func(id string) bool {
+			if o.Cancelled != nil && o.Cancelled(id) {
+				return true
+			}
+			_, err := os.Stat(CancelPath(ws, id))
+			return err == nil
+		},
+	}
+	runs := v.Validate(ctx, jobs)
+	for _, r := range runs {
+		if r != nil {
+			os.Remove(CancelPath(ws, r.ID))
+		}
+	}
+	if err := validate.RecordResults(context.WithoutCancel(ctx), ws.Store, ws.Root, runs); err != nil {
+		return runs, fmt.Errorf("record results: %w", err)
+	}
+	return runs, nil
+}
+
+// DockerTimeout is curate.toml's [docker] timeout: the limit of a task
+// whose task.toml names none (0: validate's default).
+func DockerTimeout(ws *workspace.Workspace) (time.Duration, error) {
+	if ws.Config.Docker.Timeout == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(ws.Config.Docker.Timeout)
+	if err != nil {
+		return 0, fmt.Errorf("%s: docker.timeout %q: %w", ws.ConfigPath(), ws.Config.Docker.Timeout, err)
+	}
+	return d, nil
+}
+
+// CancelPath is the marker that asks the process owning a run to stop it;
+// that process polls for it (see Validate).
+func CancelPath(ws *workspace.Workspace, runID string) string {
+	return filepath.Join(ws.RunsPath(), runID+".cancel")
+}
+
+// RequestCancel leaves the cancel marker of a run, naming who asked.
+func RequestCancel(ws *workspace.Workspace, runID string) error {
+	if err := os.WriteFile(CancelPath(ws, runID), []byte(workspace.Actor()+"\n"), 0o644); err != nil {
+		return fmt.Errorf("cancel %s: %w", runID, err)
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"curate/app"
+	"curate/pipeline/export"
+	"curate/pipeline/sanitize"
+)
+
+// leftOut fails an export that had to leave selected tasks out (the rest
+// is written): every such task is named, so the curator can build or
+// re-import it, or drop it from the selection.
+func leftOut(sum *export.Summary) error {
+	if len(sum.Skipped)+len(sum.Missing) == 0 {
+		return nil
+	}
+	var parts []string
+	if len(sum.Missing) > 0 {
+		parts = append(parts, fmt.Sprintf("%d task dir(s) missing from disk (re-import or rebuild them): %s",
+			len(sum.Missing), sanitize.Line(strings.Join(sum.Missing, ", "))))
+	}
+	if n := len(sum.Skipped); n > 0 {
+		names := strings.Join(sum.Skipped[:min(n, 10)], ", ")
+		if n > 10 {
+			names += fmt.Sprintf(", and %d more", n-10)
+		}
+		parts = append(parts, fmt.Sprintf("%d task(s) have no task dir (catalogue entries; build them first, or select built tasks): %s",
+			n, sanitize.Line(names)))
+	}
+	return exitError{code: 1, msg: "export harbor: the rest was written, but " + strings.Join(parts, "; ")}
+}
+
+func newExportCmd(env *Env) *cobra.Command {
+	var format, out, name, gitURL, gitCommit string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Write a saved selection as a Harbor dataset, SWE-bench JSONL, the manifest, the methodology report or CSV",
+		Example: `  curate export --format manifest --out out/
+  curate export --format report --out out/ --selection small
+  curate export --format harbor --out dataset/ --git-url https://github.com/me/bench --git-commit abc123`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if out == "" {
+				return fmt.Errorf("export: --out DIR is required")
+			}
+			known := false
+			for _, f := range export.Formats {
+				known = known || f == format
+			}
+			if !known {
+				return fmt.Errorf("export: unknown format %q (want one of %s)", format, strings.Join(export.Formats, ", "))
+			}
+			ws, err := env.Workspace(ctx)
+			if err != nil {
+				return err
+			}
+			sel, err := app.ResolveSelection(ctx, ws, name)
+			if err != nil {
+				return err
+			}
+			if sel == nil {
+				return fmt.Errorf("export: no saved selection; run `curate select` first")
+			}
+			in, err := app.ExportInput(ctx, ws, sel, format, gitURL, gitCommit)
+			if err != nil {
+				return err
+			}
+			chosen := in.Selected
+			sum, err := export.Write(format, out, in)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if err := writeJSON(env.Out, sum); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(env.Out, "Exported selection %s (%d tasks) as %s to %s: %s\n", sanitize.Line(sel.Name), len(chosen), format,
+					sanitize.Line(filepath.Clean(out)), sanitize.Line(strings.Join(sum.Files, ", ")))
+			}
+			return leftOut(sum)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "", "harbor, swebench, manifest, report or csv")
+	cmd.Flags().StringVar(&out, "out", "", "output folder (created; a harbor dataset replaces it whole)")
+	cmd.Flags().StringVar(&name, "selection", "", "saved selection (default: the newest)")
+	cmd.Flags().StringVar(&gitURL, "git-url", "", "harbor: git_url of the registry's task entries")
+	cmd.Flags().StringVar(&gitCommit, "git-commit", "", "harbor: git_commit_id of the registry's task entries")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	return cmd
+}

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"curate/app"
+	"curate/pipeline/sanitize"
+)
+
+func newImportCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "import",
+		Short: "Import existing benchmarks: Harbor task dirs, SWE-bench JSONL, selection manifests",
+		Long: `Import tasks from existing benchmarks into the workspace. Each import scores
+the tasks with the workspace's profile and prints how many were imported,
+updated, unchanged and failed (each failure with its reason). With --strict
+any failure exits non-zero and nothing is written. Re-importing is
+idempotent; changed task files update the digest, which marks earlier
+validation runs stale.`,
+	}
+	cmd.AddCommand(newImportHarborCmd(env), newImportManifestCmd(env), newImportSWEbenchCmd(env))
+	return cmd
+}
+
+// importFlags are the flags every import shares.
+type importFlags struct {
+	app.ImportOptions
+	asJSON bool
+}
+
+func (o *importFlags) register(cmd *cobra.Command, withBenchmark bool) {
+	if withBenchmark {
+		cmd.Flags().StringVar(&o.Benchmark, "benchmark", "", "benchmark name for every task (default: from the source)")
+	}
+	cmd.Flags().BoolVar(&o.Strict, "strict", false, "exit non-zero and write nothing if any task fails")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
+	cmd.Flags().StringVar(&o.Profile, "profile", "", "profile TOML file overriding the workspace's profile")
+}
+
+// reportImport prints the summary and turns --strict failures into exit
+// code 1.
+func reportImport(env *Env, o importFlags, sum *app.ImportSummary) error {
+	if o.asJSON {
+		if err := writeJSON(env.Out, sum); err != nil {
+			return err
+		}
+	} else {
+		format := "import %s (profile %s): %d imported, %d updated, %d unchanged, %d failed\n"
+		if !sum.Written {
+			format = "import %s (profile %s): nothing written; would be %d imported, %d updated, %d unchanged; %d failed\n"
+		}
+		fmt.Fprintf(env.Out, format, sum.Kind, sanitize.Line(sum.Profile), len(sum.Imported), len(sum.Updated), len(sum.Unchanged), len(sum.Failed))
+		for _, f := range sum.Failed {
+			fmt.Fprintf(env.Out, "  FAILED %s\n         %s\n", sanitize.Line(f.Source), sanitize.Line(f.Reason))
+		}
+		for _, n := range sum.Notes {
+			fmt.Fprintf(env.Out, "  note: %s\n", sanitize.Line(n))
+		}
+	}
+	if o.Strict && len(sum.Failed) > 0 {
+		return exitError{code: 1, msg: fmt.Sprintf("import %s: %d failed; --strict: nothing was written", sum.Kind, len(sum.Failed))}
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"curate/pipeline"
+	"curate/workspace"
+)
+
+func newLabelCmd(env *Env) *cobra.Command {
+	var difficulty, phase, category, note, filter string
+	var exclude, include, pin, unpin, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "label [ID...]",
+		Short: "Set the curator's labels on tasks (one undoable step)",
+		Long: `Set the curator's labels. Each call is one step in the event log that
+` + "`curate undo`" + ` reverts. The curator's difficulty always wins over the calibrated
+one and survives re-scoring. Use --difficulty none to clear a label.`,
+		Example: `  curate label sgt-008 --difficulty critical --note "110 files"
+  curate label instance_navidrome__navidrome-4a2 --exclude --note "flaky network test"
+  curate label --filter 'benchmark=ccb_dibench language=csharp' --pin`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if exclude && include || pin && unpin {
+				return fmt.Errorf("--exclude/--include and --pin/--unpin are opposites; give one of each pair")
+			}
+			if len(args) == 0 && filter == "" {
+				return fmt.Errorf("name tasks by ID or --filter")
+			}
+			ws, err := env.Workspace(ctx)
+			if err != nil {
+				return err
+			}
+			ids := []string{}
+			for _, a := range args {
+				id, err := ws.Store.ResolveID(ctx, a)
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			if filter != "" {
+				tasks, err := loadFiltered(cmd, env, filter)
+				if err != nil {
+					return err
+				}
+				for _, t := range tasks {
+					ids = append(ids, t.ID)
+				}
+			}
+			var fields [][2]string
+			set := func(flag, field, value string) {
+				if cmd.Flags().Changed(flag) {
+					if value == "none" {
+						value = ""
+					}
+					fields = append(fields, [2]string{field, value})
+				}
+			}
+			set("difficulty", pipeline.FieldDifficulty, difficulty)
+			set("phase", pipeline.FieldPhase, phase)
+			set("category", pipeline.FieldCategory, category)
+			if exclude || include {
+				fields = append(fields, [2]string{pipeline.FieldExcluded, fmt.Sprint(exclude)})
+			}
+			if pin || unpin {
+				fields = append(fields, [2]string{pipeline.FieldPinned, fmt.Sprint(pin)})
+			}
+			// A note alone is a note label; with other changes it is their reason.
+			noteOnly := len(fields) == 0 && cmd.Flags().Changed("note")
+			if noteOnly {
+				fields = append(fields, [2]string{pipeline.FieldNote, note})
+			}
+			if len(fields) == 0 {
+				return fmt.Errorf("nothing to change: give --difficulty, --phase, --category, --note, --exclude/--include or --pin/--unpin")
+			}
+			var changes []pipeline.Change
+			for _, id := range ids {
+				for _, f := range fields {
+					c := pipeline.Change{TaskID: id, Field: f[0], New: f[1]}
+					if !noteOnly {
+						c.Note = note
+					}
+					changes = append(changes, c)
+				}
+			}
+			events, err := ws.Store.Label(ctx, workspace.Actor(), changes)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(env.Out, nonNilEvents(events))
+			}
+			if len(events) == 0 {
+				fmt.Fprintf(env.Out, "No change: %d task(s) already had these labels.\n", len(ids))
+				return nil
+			}
+			for _, e := range events {
+				printEvent(env, e)
+			}
+			fmt.Fprintf(env.Out, "%d change(s) on %d task(s); `curate undo` reverts them.\n", len(events), len(ids))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&difficulty, "difficulty", "", "difficulty label: "+pipeline.JoinDifficulties()+", or none")
+	f.StringVar(&phase, "phase", "", "SDLC phase (full name or short: requirements, architecture, feature, bugfix, refactoring, testing, docs, maintenance), or none")
+	f.StringVar(&category, "category", "", "category label, or none")
+	f.StringVar(&note, "note", "", "a note (alone: the task's note; with other flags: the reason recorded with them)")
+	f.BoolVar(&exclude, "exclude", false, "exclude from selection (give the reason with --note)")
+	f.BoolVar(&include, "include", false, "lift an exclusion")
+	f.BoolVar(&pin, "pin", false, "always select")
+	f.BoolVar(&unpin, "unpin", false, "lift a pin")
+	f.StringVarP(&filter, "filter", "f", "", "label every task matching this filter expression")
+	f.BoolVar(&asJSON, "json", false, "print the events written as JSON")
+	return cmd
+}
+
+func nonNilEvents(e []pipeline.Event) []pipeline.Event {
+	if e == nil {
+		return []pipeline.Event{}
+	}
+	return e
+}

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"curate/pipeline"
+	"curate/pipeline/sanitize"
+)
+
+func newShowCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "show ID",
+		Short:   "Show one task: metadata, score breakdown, difficulty, labels, runs and history",
+		Example: "  curate show sgt-008\n  curate show navidrome --json   # a unique id prefix is enough",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			ws, err := env.Workspace(ctx)
+			if err != nil {
+				return err
+			}
+			id, err := ws.Store.ResolveID(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			t, err := ws.Store.Task(ctx, id)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(env.Out, toTaskJSON(t))
+			}
+			runs, err := ws.Store.Runs(ctx, id)
+			if err != nil {
+				return err
+			}
+			events, err := ws.Store.History(ctx, id, 10)
+			if err != nil {
+				return err
+			}
+			printTask(env, t, runs, events)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the task as JSON")
+	return cmd
+}
+
+func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeline.Event) {
+	w := env.Out
+	line := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(w, "%-22s %s\n", k, sanitize.Line(v))
+		}
+	}
+	fmt.Fprintf(w, "%s\n%s\n", sanitize.Line(t.ID), strings.Repeat("=", min(len(t.ID), 78)))
+	line("title", t.Title)
+	line("benchmark", t.Benchmark)
+	line("source", strings.TrimSpace(t.Source+" "+t.SourcePath))
+	line("repo", t.Repo)
+	if t.PR > 0 {
+		line("pull request", fmt.Sprintf("#%d  base %s  head %s", t.PR, short(t.BaseCommit), short(t.HeadCommit)))
+	}
+	line("language", t.Language)
+	line("category", t.EffectiveCategory())
+	phase := t.Phase()
+	if t.Labels.Phase != "" {
+		phase += "  (curator; computed: " + t.SDLCPhase + ")"
+	} else if t.PhaseRule != "" {
+		phase += "  (" + t.PhaseRule + ")"
+	}
+	line("sdlc phase", phase)
+	line("status", string(t.Status))
+	for _, r := range t.Reasons {
+		line("  reason", r)
+	}
+	fmt.Fprintf(w, "%-22s %s  (label %q, calibrated %q, imported %q)\n", "difficulty", orDash(string(t.EffectiveDifficulty())),
+		t.Labels.Difficulty, t.DifficultyCalibrated, t.DifficultyImported)
+	line("  calibration rule", t.DifficultyRule)
+	fmt.Fprintf(w, "%-22s %.4f\n", "mcp benefit score", t.Score)
+	b := t.Breakdown
+	comp := []struct {
+		name string
+		v    float64
+		key  string
+	}{{"context_complexity", b.ContextComplexity, "context_complexity"}, {"cross_file_deps", b.CrossFileDeps, "cross_file_deps"},
+		{"semantic_search", b.SemanticSearchPotential, "semantic_search_potential"}, {"category_weight", b.TaskCategoryWeight, "task_category_weight"}}
+	for _, c := range comp {
+		fmt.Fprintf(w, "  %-20s %.3f  %s\n", c.name, c.v, sanitize.Line(b.Rules[c.key]))
+	}
+	if len(t.Features.Values) > 0 {
+		keys := make([]string, 0, len(t.Features.Values))
+		for k := range t.Features.Values {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintln(w, "features")
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %-20s %-12g from %s\n", k, t.Features.Values[k], sanitize.Line(t.Features.Sources[k]))
+		}
+	}
+	flags := []string{}
+	if t.Labels.Pinned {
+		flags = append(flags, "pinned")
+	}
+	if t.Labels.Excluded {
+		flags = append(flags, "excluded ("+t.Labels.ExcludeReason+")")
+	}
+	line("flags", strings.Join(flags, ", "))
+	line("note", t.Labels.Note)
+	line("task dir", t.TaskDir)
+	line("digest", short(t.Digest))
+	if len(runs) > 0 {
+		fmt.Fprintln(w, "runs")
+		for _, r := range runs {
+			stale := ""
+			if r.Stale(t.Digest) {
+				stale = "  (stale: files changed since)"
+			}
+			fmt.Fprintf(w, "  %-14s %-7s %-15s %s%s\n", r.ID, r.Mode, r.Outcome, r.StartedAt.Local().Format("2006-01-02 15:04"), stale)
+		}
+	}
+	if len(events) > 0 {
+		fmt.Fprintln(w, "history (newest first)")
+		for _, e := range events {
+			printEvent(env, e)
+		}
+	}
+	if t.Body != "" {
+		fmt.Fprintf(w, "\n%s\n", sanitize.Text(t.Body))
+	}
+}
+
+func short(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

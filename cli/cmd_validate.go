@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"curate/app"
+	"curate/pipeline"
+	"curate/pipeline/sanitize"
+	"curate/pipeline/validate"
+	"curate/pipeline/validate/logstream"
+)
+
+type validateFlags struct {
+	all         bool
+	filter      string
+	modes       string
+	runs        int
+	concurrency int
+	timeout     time.Duration
+	follow      bool
+	asJSON      bool
+	hosts       []string
+}
+
+func newValidateCmd(env *Env) *cobra.Command {
+	var f validateFlags
+	cmd := &cobra.Command{
+		Use:   "validate [ID... | DIR... | --all | --filter EXPR]",
+		Short: "Validate tasks in Docker: NOP must score 0, the oracle 1; gold lists FAIL_TO_PASS/PASS_TO_PASS",
+		Long: `Validate runs each task's tests in a fresh container built from its
+environment/ folder (images are tagged by the folder's digest, so an
+unchanged environment is never rebuilt). Modes: nop (tests on the untouched
+state, must give reward 0), oracle (solution/solve.sh first, must give 1),
+gold (per-test results on the buggy and the fixed state). A DIR argument is a
+Harbor task folder; it is added to the workspace when no task points at it.
+Tasks without a task dir are skipped with a note. The exit code is 3 when a
+run is not ok.`,
+		Example: `  curate validate --all --mode nop,oracle
+  curate validate django__django-1234 --mode gold --runs 4 --follow
+  curate validate tasks/my-task --follow
+  curate validate --filter 'language=python' --concurrency 4 --docker-host ssh://ci-1 --docker-host ssh://ci-2
+  curate validate --all --json | jq '.[] | select(.outcome != "ok")'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runValidate(cmd.Context(), env, args, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.all, "all", false, "validate every task that has a task dir")
+	fl.StringVarP(&f.filter, "filter", "f", "", "validate the tasks matching a filter expression")
+	fl.StringVar(&f.modes, "mode", "nop,oracle", "modes to run: nop, oracle, gold (comma list)")
+	fl.IntVar(&f.runs, "runs", 1, "repeat each mode K times; differing results are flaky")
+	fl.IntVar(&f.concurrency, "concurrency", 0, "containers at once (default: [docker] concurrency)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "per-container time limit (default: task.toml verifier.timeout_sec, else [docker] timeout)")
+	fl.BoolVar(&f.follow, "follow", false, "stream every run's log lines as they come")
+	fl.BoolVar(&f.asJSON, "json", false, "print the runs as a JSON array")
+	fl.StringArrayVar(&f.hosts, "docker-host", nil, "Docker engine to use (repeat to spread runs over several)")
+	return cmd
+}
+
+func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) error {
+	modes, err := validate.ParseModes(f.modes)
+	if err != nil {
+		return err
+	}
+	if f.runs < 1 {
+		return fmt.Errorf("--runs %d: must be at least 1", f.runs)
+	}
+	if !f.all && f.filter == "" && len(args) == 0 {
+		return fmt.Errorf("name tasks to validate: IDs, task folders, --all or --filter EXPR")
+	}
+	ws, err := env.Workspace(ctx)
+	if err != nil {
+		return err
+	}
+	tasks, err := app.ResolveTasks(ctx, ws, args, f.all, f.filter)
+	if err != nil {
+		return err
+	}
+	jobs, skips := validate.Jobs(ws.Root, tasks, modes)
+	skipped := make([]string, len(skips))
+	for i, sk := range skips {
+		skipped[i] = sanitize.Line(sk.TaskID + ": " + sk.Reason)
+	}
+	// One note per skipped task when few, a count when --all meets a
+	// catalogue of unbuilt tasks.
+	if len(skipped) <= 5 {
+		for _, s := range skipped {
+			fmt.Fprintf(env.Err, "skip %s\n", s)
+		}
+	} else {
+		fmt.Fprintf(env.Err, "skip %d tasks without a usable task dir, e.g. %s\n", len(skipped), strings.Join(skipped[:3], "; "))
+	}
+	opt := app.ValidateOptions{Hosts: f.hosts, Engines: env.engines, Concurrency: f.concurrency, Runs: f.runs, Timeout: f.timeout, Warn: env.Err}
+	var out sync.Mutex
+	var followers sync.WaitGroup
+	var followMu sync.Mutex
+	following := map[string]chan struct{}{} // run id -> closed when its log is printed
+	if f.follow && !f.asJSON {
+		opt.OnStart = func(r *pipeline.Run, b *logstream.Broadcaster) {
+			sub := b.Subscribe(0)
+			prefix := fmt.Sprintf("[%s %s] ", sanitize.Line(r.TaskID), r.Mode)
+			drained := make(chan struct{})
+			followMu.Lock()
+			following[r.ID] = drained
+			followMu.Unlock()
+			followers.Add(1)
+			go func() {
+				defer followers.Done()
+				defer close(drained)
+				for {
+					lines, dropped, ok := sub.Next()
+					if !ok {
+						return
+					}
+					out.Lock()
+					if dropped > 0 {
+						fmt.Fprintf(env.Out, "%s... %d lines skipped (terminal too slow; all are in %s)\n", prefix, dropped, r.LogPath)
+					}
+					for _, l := range lines {
+						fmt.Fprintln(env.Out, prefix+l)
+					}
+					out.Unlock()
+				}
+			}()
+		}
+	} else if !f.asJSON {
+		opt.Ready = func(engines, concurrency int) {
+			fmt.Fprintf(env.Out, "validating %d run(s) of %d task(s) on %d engine(s), %d at a time\n", len(jobs), len(jobs)/len(modes), engines, concurrency)
+		}
+	}
+	if !f.asJSON {
+		opt.OnDone = func(r *pipeline.Run) {
+			// Print a run's verdict after its own log lines, without
+			// waiting for other runs still streaming.
+			followMu.Lock()
+			drained := following[r.ID]
+			followMu.Unlock()
+			if drained != nil {
+				<-drained
+			}
+			out.Lock()
+			defer out.Unlock()
+			fmt.Fprintln(env.Out, runLine(r))
+		}
+	}
+	if len(jobs) == 0 {
+		opt.Ready = nil // still recovers the runs of a stopped curate
+	}
+	runs, err := app.Validate(ctx, ws, jobs, opt)
+	followers.Wait()
+	if runs == nil && err != nil {
+		return err
+	}
+	if len(jobs) == 0 {
+		fmt.Fprintln(env.Out, "nothing to validate: no selected task has a task dir")
+		return nil
+	}
+	if err != nil {
+		fmt.Fprintf(env.Err, "warning: %v\n", err)
+	}
+	if f.asJSON {
+		if err := writeJSON(env.Out, runs); err != nil {
+			return err
+		}
+	}
+	bad := 0
+	for _, r := range runs {
+		if r.Outcome != pipeline.OutcomeOK {
+			bad++
+		}
+	}
+	if !f.asJSON {
+		fmt.Fprintf(env.Out, "%d run(s): %d ok, %d not ok\n", len(runs), len(runs)-bad, bad)
+	}
+	if bad > 0 {
+		return exitError{code: 3}
+	}
+	return nil
+}
+
+// runLine is the one-line summary of a finished run.
+func runLine(r *pipeline.Run) string {
+	reward := ""
+	if r.Reward != nil {
+		reward = fmt.Sprintf(" reward=%g", *r.Reward)
+	}
+	gold := ""
+	if r.Mode == validate.ModeGold && (len(r.FailToPass)+len(r.PassToPass)+len(r.Flaky)) > 0 {
+		gold = fmt.Sprintf(" f2p=%d p2p=%d flaky=%d", len(r.FailToPass), len(r.PassToPass), len(r.Flaky))
+	}
+	detail := ""
+	if r.Detail != "" && r.Outcome != pipeline.OutcomeOK {
+		detail = " - " + r.Detail
+	}
+	return sanitize.Line(fmt.Sprintf("%s  %-7s %-22s %s%s%s%s", r.ID, r.Mode, r.TaskID, r.Outcome, reward, gold, detail))
+}

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"curate/app"
+	"curate/internal/testenv"
+	"curate/pipeline"
+)
+
+// The demo's tasks, made by the task builder from the Python and Go
+// fixture repos, validate: NOP 0, Oracle 1, and gold finds the tests the
+// PR flips. The test base image stands in for `curate env bootstrap`'s
+// (same debootstrap code, cached by content).
+func TestValidateBuiltDemoTasks(t *testing.T) {
+	base := testenv.BaseImage(t)
+	root := filepath.Join(t.TempDir(), "demo")
+	if code, _, errs := cli(t, "demo", "--dir", root, "--no-open"); code != 0 {
+		t.Fatalf("demo: %s", errs)
+	}
+	t.Cleanup(func() { cli(t, "-w", root, "env", "prune") })
+	dockerfiles, _ := filepath.Glob(filepath.Join(root, "tasks", "*", "environment", "Dockerfile"))
+	if len(dockerfiles) < 2 {
+		t.Fatalf("demo built %d tasks", len(dockerfiles))
+	}
+	for _, df := range dockerfiles {
+		data, _ := os.ReadFile(df)
+		os.WriteFile(df, []byte(strings.Replace(string(data), "FROM "+app.DemoBaseImage, "FROM "+base, 1)), 0o644)
+	}
+	code, out, errs := cli(t, "-w", root, "validate", "--all", "--mode", "nop,oracle,gold", "--json", "--concurrency", "2")
+	var runs []pipeline.Run
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatalf("exit %d: %v\n%s\n%s", code, err, out, errs)
+	}
+	langs := map[string]bool{}
+	for _, r := range runs {
+		if r.Outcome != pipeline.OutcomeOK {
+			log, _ := os.ReadFile(r.LogPath)
+			t.Errorf("%s %s: %s %s\n%s", r.TaskID, r.Mode, r.Outcome, r.Detail, log)
+			continue
+		}
+		switch r.Mode {
+		case "nop":
+			if r.Reward == nil || *r.Reward != 0 {
+				t.Errorf("%s nop reward %v", r.TaskID, r.Reward)
+			}
+		case "oracle":
+			if r.Reward == nil || *r.Reward != 1 {
+				t.Errorf("%s oracle reward %v", r.TaskID, r.Reward)
+			}
+		case "gold":
+			if len(r.FailToPass) == 0 {
+				t.Errorf("%s gold: no FAIL_TO_PASS", r.TaskID)
+			}
+			// The builder's SWE-bench record gets the lists too.
+			var rec pipeline.SWEBenchInstance
+			data, _ := os.ReadFile(filepath.Join(root, "tasks", r.TaskID, "swebench.json"))
+			if err := json.Unmarshal(data, &rec); err != nil || strings.Join(rec.FailToPass, ",") != strings.Join(r.FailToPass, ",") ||
+				strings.Join(rec.PassToPass, ",") != strings.Join(r.PassToPass, ",") {
+				t.Errorf("%s swebench.json: F2P %v P2P %v (%v), want %v %v", r.TaskID, rec.FailToPass, rec.PassToPass, err, r.FailToPass, r.PassToPass)
+			}
+		}
+		langs[strings.SplitN(r.TaskID, "-", 2)[0]] = true
+	}
+	if code != 0 || len(runs) != 3*len(dockerfiles) {
+		t.Fatalf("exit %d, %d runs\n%s", code, len(runs), errs)
+	}
+	if !langs["acme__calc"] || !langs["acme__mathx"] {
+		t.Errorf("want Python (calc) and Go (mathx) tasks, got %v", langs)
+	}
+}

@@ -1,0 +1,276 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+
+	"curate/internal/testenv"
+	"curate/pipeline"
+	"curate/pipeline/validate"
+	"curate/workspace"
+)
+
+// copyFixture copies a validate fixture task into the workspace's tasks/,
+// its Dockerfile starting FROM image.
+func copyFixture(t *testing.T, root, name, image string) string {
+	t.Helper()
+	src := filepath.Join("..", "pipeline", "validate", "testdata", "tasks", name)
+	dst := filepath.Join(root, "tasks", name)
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(out, 0o755)
+		}
+		data, _ := os.ReadFile(p)
+		if fi.Name() == "Dockerfile" {
+			data = []byte(strings.NewReplacer("FROM BUSYBOX", "FROM "+image, "FROM BASE", "FROM "+image).Replace(string(data)))
+		}
+		return os.WriteFile(out, data, fi.Mode())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// newDockerWorkspace is newWorkspace whose containers and images are
+// pruned when the test ends.
+func newDockerWorkspace(t *testing.T) string {
+	t.Helper()
+	root := newWorkspace(t)
+	t.Cleanup(func() { cli(t, "-w", root, "env", "prune") })
+	return root
+}
+
+func TestValidateFollowRunsShow(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	root := newDockerWorkspace(t)
+	dir := copyFixture(t, root, "bb-valid", img)
+	copyFixture(t, root, "bb-nop-passed", img)
+
+	code, out, errs := cli(t, "-w", root, "validate", dir, filepath.Join(root, "tasks", "bb-nop-passed"), "--mode", "nop,oracle", "--follow")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3 (one task invalid)\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{"[fixtures__bb-valid oracle] curate: oracle: bash /solution/solve.sh", "[fixtures__bb-valid nop] not ok 2 - value is fixed",
+		"fixtures__bb-valid     ok reward=1", "nop_passed reward=1", "4 run(s): 3 ok, 1 not ok"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = cli(t, "-w", root, "runs", "--json")
+	var runs []pipeline.Run
+	if err := json.Unmarshal([]byte(out), &runs); err != nil || code != 0 || len(runs) != 4 {
+		t.Fatalf("runs --json: %d runs, %v\n%s", len(runs), err, out)
+	}
+	for _, r := range runs {
+		if r.Digest == "" || !r.Outcome.Finished() || r.PID != os.Getpid() {
+			t.Errorf("run %+v", r)
+		}
+	}
+	code, out, _ = cli(t, "-w", root, "runs", "show", runs[0].ID, "--log")
+	if code != 0 || !strings.Contains(out, "outcome") || !strings.Contains(out, "--- log") || !strings.Contains(out, "curate: outcome") {
+		t.Fatalf("runs show:\n%s", out)
+	}
+	// Task status follows the verdict.
+	_, out, _ = cli(t, "-w", root, "list", "--json")
+	if !strings.Contains(out, `"status":"valid"`) || !strings.Contains(out, `"status":"invalid"`) {
+		t.Errorf("statuses not recorded:\n%s", out)
+	}
+	// env prune removes this workspace's env image.
+	code, out, _ = cli(t, "-w", root, "env", "prune")
+	if code != 0 || !strings.Contains(out, "removed image curate-env:") {
+		t.Fatalf("prune:\n%s", out)
+	}
+}
+
+func TestValidateSkipsTasksWithoutDir(t *testing.T) {
+	testenv.RequireDocker(t)
+	root := newDockerWorkspace(t)
+	ws, err := workspace.Open(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.Store.UpsertTasks(context.Background(), []*pipeline.Task{{ID: "no-dir", Benchmark: "b", Status: pipeline.StatusCandidate}})
+	ws.Close()
+	code, out, errs := cli(t, "-w", root, "validate", "--all")
+	if code != 0 || !strings.Contains(errs, "skip no-dir: no task dir") || !strings.Contains(out, "nothing to validate") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// A run left "running" by a killed curate is marked interrupted on the next
+// start, and its container is removed.
+func TestInterruptedRunsRecovered(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	dockerCli := testenv.RequireDocker(t)
+	root := newDockerWorkspace(t)
+	ctx := context.Background()
+	c, err := dockerCli.ContainerCreate(ctx, &container.Config{Image: img, Cmd: []string{"sleep", "60"},
+		Labels: map[string]string{validate.LabelManaged: "true", validate.LabelWorkspace: root, validate.LabelRun: "r-dead"}}, nil, nil, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, _ := workspace.Open(ctx, root)
+	// pid 0x7ffffff0 does not exist.
+	ws.Store.SaveRun(ctx, &pipeline.Run{ID: "r-dead", TaskID: "x", Mode: "nop", Outcome: pipeline.OutcomeRunning, PID: 0x7ffffff0, StartedAt: time.Now()})
+	ws.Close()
+	// Any command recovers it, not only the next validate.
+	code, _, errs := cli(t, "-w", root, "list")
+	if code != 0 || !strings.Contains(errs, "1 run(s) of a stopped curate marked interrupted, 1 container(s) removed") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := dockerCli.ContainerInspect(ctx, c.ID); err == nil {
+		t.Fatal("container still there")
+	}
+	_, out, _ := cli(t, "-w", root, "runs")
+	if !strings.Contains(out, "interrupted") {
+		t.Fatalf("runs:\n%s", out)
+	}
+}
+
+// `curate runs cancel` from another process: the owner polls the marker,
+// stops the container and records cancelled.
+func TestRunsCancel(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	root := newDockerWorkspace(t)
+	dir := copyFixture(t, root, "bb-slow", img)
+	done := make(chan string)
+	go func() {
+		_, out, _ := cli(t, "-w", root, "validate", dir, "--mode", "nop")
+		done <- out
+	}()
+	var id string
+	for i := 0; i < 100 && id == ""; i++ {
+		time.Sleep(200 * time.Millisecond)
+		_, out, _ := cli(t, "-w", root, "runs", "--json")
+		var runs []pipeline.Run
+		json.Unmarshal([]byte(out), &runs)
+		if len(runs) == 1 && runs[0].Outcome == pipeline.OutcomeRunning {
+			id = runs[0].ID
+		}
+	}
+	if id == "" {
+		t.Fatal("run never started")
+	}
+	time.Sleep(time.Second)
+	code, out, errs := cli(t, "-w", root, "runs", "cancel", id)
+	// The owner (the validate above) is alive: cancel leaves the marker and
+	// waits for the owner to record the outcome.
+	if code != 0 || !strings.Contains(out, "run "+id+": cancelled") {
+		t.Fatalf("cancel: %s %s", out, errs)
+	}
+	select {
+	case out := <-done:
+		if !strings.Contains(out, "cancelled") {
+			t.Fatalf("validate output:\n%s", out)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("validate did not stop")
+	}
+	_, out, _ = cli(t, "-w", root, "runs", "show", id)
+	if !strings.Contains(out, "cancelled") {
+		t.Fatalf("runs show:\n%s", out)
+	}
+}
+
+// Several engines: those that answer share the pool, the others are named
+// and left out.
+func TestValidateSeveralDockerHosts(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	root := newDockerWorkspace(t)
+	dir := copyFixture(t, root, "bb-valid", img)
+	code, out, errs := cli(t, "-w", root, "validate", dir, "--mode", "nop,oracle", "--json",
+		"--docker-host", "unix:///var/run/docker.sock", "--docker-host", "unix:///nonexistent/docker.sock")
+	if code != 0 || !strings.Contains(errs, "leaving out unix:///nonexistent/docker.sock") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var runs []pipeline.Run
+	if err := json.Unmarshal([]byte(out), &runs); err != nil || len(runs) != 2 || runs[0].DockerHost != "unix:///var/run/docker.sock" {
+		t.Fatalf("runs %+v %v", runs, err)
+	}
+	code, _, errs = cli(t, "-w", root, "validate", dir, "--docker-host", "unix:///nonexistent/docker.sock")
+	if code == 0 || !strings.Contains(errs, "no Docker engine answers") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// SIGKILL of a real `curate validate` at random moments (before, while
+// and after its container starts): the next command (here `list`) marks
+// the run interrupted and removes the container; nothing is left running.
+func TestKilledValidateRecoveredByNextCommand(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	dockerCli := testenv.RequireDocker(t)
+	root := newDockerWorkspace(t)
+	dir := copyFixture(t, root, "bb-slow", img)
+	ctx := context.Background()
+	containers := func() []string {
+		list, err := dockerCli.ContainerList(ctx, container.ListOptions{All: true,
+			Filters: filters.NewArgs(filters.Arg("label", validate.LabelWorkspace+"="+root), filters.Arg("label", validate.LabelKind+"=run"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := make([]string, len(list))
+		for i, c := range list {
+			ids[i] = c.ID
+		}
+		return ids
+	}
+	// How long until the container runs (the image is built on this first run).
+	start := time.Now()
+	cmd := startCLI(t, "-w", root, "validate", dir, "--mode", "nop")
+	for len(containers()) == 0 {
+		if time.Since(start) > 90*time.Second {
+			cmd.Process.Kill()
+			t.Fatal("no container started")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	untilRunning := time.Since(start)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
+	interrupted := 0
+	for round := 0; round < validateKillRounds; round++ {
+		if round > 0 {
+			killAfter(t, time.Duration(rng.Int63n(int64(untilRunning)*3/2)), "-w", root, "validate", dir, "--mode", "nop")
+		}
+		code, _, errs := cli(t, "-w", root, "list")
+		if code != 0 {
+			t.Fatalf("round %d: exit %d: %s", round, code, errs)
+		}
+		if strings.Contains(errs, "marked interrupted") {
+			interrupted++
+		}
+		if left := containers(); len(left) > 0 {
+			time.Sleep(time.Second) // a create the engine finished after the kill
+			cli(t, "-w", root, "list")
+			if left := containers(); len(left) > 0 {
+				t.Fatalf("round %d: containers left: %v (%s)", round, left, errs)
+			}
+		}
+	}
+	_, out, _ := cli(t, "-w", root, "runs")
+	if strings.Contains(out, "running") || strings.Contains(out, "pending") || interrupted == 0 {
+		t.Fatalf("%d interrupted; runs:\n%s", interrupted, out)
+	}
+	t.Logf("%d kills, %d hit a run in flight (container up after %v)", validateKillRounds, interrupted, untilRunning)
+}
+
+// validateKillRounds is fewer than the other kill tests' 50: every round
+// that gets far enough starts a container.
+const validateKillRounds = 10

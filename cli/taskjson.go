@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+
+	"curate/pipeline"
+)
+
+// taskJSON is the stable JSON shape of a task in `list --json` and
+// `show --json`, documented in the README. Add fields; never rename.
+type taskJSON struct {
+	ID                   string                  `json:"id"`
+	Benchmark            string                  `json:"benchmark"`
+	Source               string                  `json:"source"`
+	Repo                 string                  `json:"repo"`
+	PR                   int                     `json:"pr,omitempty"`
+	Title                string                  `json:"title,omitempty"`
+	Language             string                  `json:"language"`
+	Category             string                  `json:"category"`
+	SDLCPhase            string                  `json:"sdlc_phase"`
+	Difficulty           string                  `json:"difficulty"`
+	DifficultyImported   string                  `json:"difficulty_imported"`
+	DifficultyCalibrated string                  `json:"difficulty_calibrated"`
+	DifficultyLabel      string                  `json:"difficulty_label"`
+	DifficultyRule       string                  `json:"difficulty_rule,omitempty"`
+	Score                float64                 `json:"mcp_benefit_score"`
+	Breakdown            pipeline.ScoreBreakdown `json:"mcp_breakdown"`
+	FilesChanged         int                     `json:"files_changed"`
+	LOCChanged           int                     `json:"loc_changed"`
+	Features             map[string]float64      `json:"features,omitempty"`
+	FeatureSources       map[string]string       `json:"feature_sources,omitempty"`
+	Status               string                  `json:"status"`
+	Reasons              []string                `json:"reasons,omitempty"`
+	Excluded             bool                    `json:"excluded"`
+	ExcludeReason        string                  `json:"exclude_reason,omitempty"`
+	Pinned               bool                    `json:"pinned"`
+	Note                 string                  `json:"note,omitempty"`
+	TaskDir              string                  `json:"task_dir"`
+	Digest               string                  `json:"digest,omitempty"`
+	Body                 string                  `json:"body,omitempty"`
+}
+
+func toTaskJSON(t *pipeline.Task) taskJSON {
+	return taskJSON{
+		ID: t.ID, Benchmark: t.Benchmark, Source: t.Source, Repo: t.Repo, PR: t.PR, Title: t.Title,
+		Language: t.Language, Category: t.EffectiveCategory(), SDLCPhase: t.Phase(),
+		Difficulty: string(t.EffectiveDifficulty()), DifficultyImported: string(t.DifficultyImported),
+		DifficultyCalibrated: string(t.DifficultyCalibrated), DifficultyLabel: string(t.Labels.Difficulty),
+		DifficultyRule: t.DifficultyRule, Score: round4(finite(t.Score)), Breakdown: finiteBreakdown(t.Breakdown),
+		FilesChanged: t.Features.Int(pipeline.FeatFilesChanged), LOCChanged: t.Features.Int(pipeline.FeatLOCChanged),
+		Features: finiteFeatures(t.Features.Values), FeatureSources: t.Features.Sources,
+		Status: string(t.Status), Reasons: t.Reasons, Excluded: t.Labels.Excluded, ExcludeReason: t.Labels.ExcludeReason,
+		Pinned: t.Labels.Pinned, Note: t.Labels.Note, TaskDir: t.TaskDir, Digest: t.Digest, Body: t.Body,
+	}
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// A value JSON cannot hold (NaN, ±Inf: stored before the strict reader
+// refused them) must never break a whole listing: such a feature is left
+// out and such a score is 0.
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}
+
+func finiteFeatures(values map[string]float64) map[string]float64 {
+	for _, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			out := make(map[string]float64, len(values))
+			for k, v := range values {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					out[k] = v
+				}
+			}
+			return out
+		}
+	}
+	return values
+}
+
+func finiteBreakdown(b pipeline.ScoreBreakdown) pipeline.ScoreBreakdown {
+	b.ContextComplexity, b.CrossFileDeps = finite(b.ContextComplexity), finite(b.CrossFileDeps)
+	b.SemanticSearchPotential, b.TaskCategoryWeight = finite(b.SemanticSearchPotential), finite(b.TaskCategoryWeight)
+	return b
+}
+
+// writeJSON writes v indented, with a trailing newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"curate/themes"
+	"curate/ui"
+	"curate/workspace"
+)
+
+// workbenchFlags are the `curate tui` flags; `curate` alone uses defaults.
+type workbenchFlags struct {
+	theme   string
+	noMouse bool
+}
+
+// openWorkbench runs the terminal workbench on the env's workspace.
+func openWorkbench(ctx context.Context, env *Env) error {
+	return runWorkbench(ctx, env, workbenchFlags{})
+}
+
+func runWorkbench(ctx context.Context, env *Env, f workbenchFlags) error {
+	ws, err := env.Workspace(ctx)
+	if err != nil {
+		return err
+	}
+	cfg := ws.Config.UI
+	keys, err := ui.NewKeyMap(cfg.Keys)
+	if err != nil {
+		return fmt.Errorf("%s: %w", ws.ConfigPath(), err)
+	}
+	if f.theme != "" {
+		if _, err := themes.Lookup(f.theme); err != nil {
+			return fmt.Errorf("--theme: %w", err)
+		}
+	}
+	if !isTerminal(os.Stdout) {
+		return errors.New("the workbench needs a terminal; use curate list / show / label in scripts")
+	}
+	// The background query reads from the terminal, so it must happen
+	// before Bubble Tea takes the input over.
+	dark := true
+	if f.theme == "" && cfg.Theme == "" {
+		dark = lipgloss.HasDarkBackground()
+	}
+	name, err := themes.Choose(f.theme, cfg.Theme, dark)
+	if err != nil {
+		return fmt.Errorf("%s: %w", ws.ConfigPath(), err)
+	}
+	palette, _ := themes.Lookup(name)
+	r := lipgloss.DefaultRenderer()
+	if themes.NoColor() {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	mouse := !f.noMouse && (cfg.Mouse == nil || *cfg.Mouse)
+	wsName := ws.Config.Workspace.Name
+	if wsName == "" {
+		wsName = filepath.Base(ws.Root)
+	}
+	c := &ui.Context{
+		Styles: themes.Build(palette, r),
+		Keys:   keys,
+		Store:  ws.Store,
+		Root:   ws.Root,
+		Name:   wsName,
+		Actor:  workspace.Actor(),
+		Mouse:  mouse,
+	}
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}
+	if mouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	err = ui.Run(ui.New(ui.Options{Context: c, ProbeDocker: true, Services: workbenchServices(env, ws)}), opts...)
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted by a signal: a normal way out
+	}
+	return err
+}

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"context"
+
+	"curate/app"
+	"curate/pipeline"
+	"curate/pipeline/export"
+	"curate/pipeline/selection"
+	"curate/pipeline/validate"
+	"curate/ui"
+	"curate/workspace"
+)
+
+// workbenchServices wires the Runs, Quotas and Export screens to the app
+// functions behind curate validate, select and export.
+func workbenchServices(env *Env, ws *workspace.Workspace) *ui.Services {
+	return &ui.Services{
+		Validate: func(ctx context.Context, jobs []validate.Job, o app.ValidateOptions) ([]*pipeline.Run, error) {
+			o.Engines = env.engines
+			return app.Validate(ctx, ws, jobs, o)
+		},
+		Cancel:      func(runID string) error { return app.RequestCancel(ws, runID) },
+		Concurrency: max(ws.Config.Docker.Concurrency, 1),
+		Selection: func() (selection.Config, workspace.SelectionConfig, error) {
+			return app.SelectionSettings(ws)
+		},
+		SaveSelection: func(budget *int, quotas []pipeline.Quota) error {
+			return workspace.SaveSelection(ws.ConfigPath(), budget, quotas)
+		},
+		SaveSnapshot: func(ctx context.Context, name string, cfg selection.Config, res *selection.Result) error {
+			_, err := app.SaveSolve(ctx, ws, name, cfg, res)
+			return err
+		},
+		ExportInput: func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error) {
+			return app.SolveExportInput(ctx, ws, name, cfg, res, format)
+		},
+	}
+}

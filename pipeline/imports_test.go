@@ -1,0 +1,34 @@
+package pipeline_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Stages import only pipeline, their own helpers and internal/: never the
+// layers above them (design.md, "Dependencies point one way").
+func TestPipelineImportsNoUpperLayer(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "curate/pipeline/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	upper := []string{"curate/workspace", "curate/store", "curate/ui", "curate/app", "curate/cli"}
+	// TODO(lead): remove once yield-core moves RepoConfig into envgen.
+	allowed := map[string]bool{"curate/pipeline/envgen curate/workspace": true, "curate/pipeline/envgen curate/store": true}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 10 {
+		t.Fatalf("go list named %d packages under pipeline/", len(lines))
+	}
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		pkg, deps := fields[0], fields[1:]
+		for _, d := range deps {
+			for _, u := range upper {
+				if (d == u || strings.HasPrefix(d, u+"/")) && !allowed[pkg+" "+u] {
+					t.Errorf("%s imports %s (directly or through another package)", pkg, d)
+				}
+			}
+		}
+	}
+}
