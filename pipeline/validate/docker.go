@@ -49,6 +49,7 @@ type DockerRunner struct {
 	builds map[string]*sync.Mutex // one build per image tag at a time
 	users  map[string]string      // image -> its configured user
 	failed map[string]error       // tag -> build error, so one process builds a broken env once
+	limits Limits                 // when task.toml sets none (SetLimits)
 }
 
 // NewDockerRunner connects to host ("" = DOCKER_HOST or the default
@@ -298,22 +299,7 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	for k, v := range cfg.Env {
 		env = append(env, k+"="+v)
 	}
-	network := container.NetworkMode("none")
-	if cfg.NetworkMode == "public" {
-		network = "bridge"
-	}
-	pids := cfg.PidsLimit
-	host := &container.HostConfig{
-		NetworkMode: network,
-		Privileged:  false,
-		SecurityOpt: []string{"no-new-privileges"},
-		LogConfig:   container.LogConfig{Type: "none"}, // output is streamed, never stored by the engine
-		Resources: container.Resources{
-			NanoCPUs:  int64(cfg.CPUs * 1e9),
-			Memory:    cfg.MemoryMB << 20,
-			PidsLimit: &pids,
-		},
-	}
+	host := d.hostConfig(cfg) // contain.go: the containment model
 	var nonce [8]byte
 	rand.Read(nonce[:])
 	nonceHex := hex.EncodeToString(nonce[:])
@@ -382,6 +368,9 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		res.ExitCode = int(w.StatusCode)
 		if w.Error != nil {
 			return res, infra("wait %s: %s", short(created.ID), w.Error.Message)
+		}
+		if d.oomKilled(ctx, created.ID) {
+			res.OOMKilledMB = d.memoryLimitMB(cfg)
 		}
 	case err := <-errCh:
 		return res, ctxOr(ctx, infra("wait %s: %w", short(created.ID), err))
