@@ -2,13 +2,14 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+
 	"curate/pipeline"
 	"curate/pipeline/export"
 	"curate/pipeline/profiles"
 	"curate/pipeline/selection"
 	"curate/pipeline/stats"
 	"curate/workspace"
-	"encoding/json"
 )
 
 // savedSolve reads the solver's verdict stored with a snapshot.

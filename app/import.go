@@ -159,7 +159,7 @@ func ImportManifest(ctx context.Context, ws *workspace.Workspace, file string, o
 			known = append(known, e.TaskID) // imported from its dir: keep it
 			continue
 		}
-		items = append(items, importItem{task: e.Task(path)})
+		items = append(items, importItem{task: manifest.Task(e, path)})
 	}
 	sum, err := importItems(ctx, ws, "manifest", o, items, failures)
 	if err != nil {
@@ -170,7 +170,7 @@ func ImportManifest(ctx context.Context, ws *workspace.Workspace, file string, o
 	if !sum.Written {
 		return sum, res, nil
 	}
-	res.Selection = m.Selection(path)
+	res.Selection = manifest.Selection(m, path)
 	if err := ws.Store.SaveSelection(ctx, res.Selection); err != nil {
 		return nil, nil, err
 	}

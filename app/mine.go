@@ -2,17 +2,18 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
 	"curate/pipeline"
 	"curate/pipeline/filter"
 	"curate/pipeline/source"
 	"curate/pipeline/source/github"
 	"curate/pipeline/source/gitmine"
 	"curate/workspace"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-	"time"
 )
 
 // MineFilter loads the profile's [filter] and resolves the preset and the

@@ -2,12 +2,13 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
+
 	"curate/pipeline"
 	"curate/pipeline/profiles"
 	"curate/pipeline/score"
 	"curate/workspace"
-	"fmt"
-	"path/filepath"
 )
 
 // ScoreWith applies the workspace's profile (phase, MCP score, calibrated

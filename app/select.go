@@ -2,18 +2,19 @@ package app
 
 import (
 	"context"
-	"curate/pipeline"
-	"curate/pipeline/profiles"
-	"curate/pipeline/sanitize"
-	"curate/pipeline/selection"
-	"curate/pipeline/stats"
-	"curate/workspace"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"curate/pipeline"
+	"curate/pipeline/profiles"
+	"curate/pipeline/sanitize"
+	"curate/pipeline/selection"
+	"curate/pipeline/stats"
+	"curate/workspace"
 )
 
 // SelectionConfig is the profile's [selection] with curate.toml's

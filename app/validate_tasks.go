@@ -2,17 +2,18 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
 	"curate/internal/tomlerr"
 	"curate/pipeline"
 	"curate/pipeline/query"
 	"curate/pipeline/taskdir"
 	"curate/pipeline/validate"
 	"curate/workspace"
-	"os"
-	"path/filepath"
-	"strings"
-
-	"github.com/pelletier/go-toml/v2"
 )
 
 // ResolveTasks resolves task IDs (prefixes allowed) and Harbor task

@@ -1,11 +1,12 @@
 package cli
 
 import (
-	"curate/app"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"curate/app"
 )
 
 func newDemoCmd(env *Env) *cobra.Command {

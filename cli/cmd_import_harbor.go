@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"curate/app"
-
 	"github.com/spf13/cobra"
+
+	"curate/app"
 )
 
 func newImportHarborCmd(env *Env) *cobra.Command {

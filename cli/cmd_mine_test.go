@@ -11,6 +11,7 @@ import (
 
 	"curate/app"
 	"curate/internal/fixtures"
+	"curate/internal/fixtures/fakegithub"
 	"curate/pipeline/taskdir"
 	"curate/workspace"
 )
@@ -164,7 +165,7 @@ func TestDemoBuildsFixtureTasks(t *testing.T) {
 // TestMineGitHubThenBuild mines the fake GitHub (rate limits, pagination,
 // a 404 issue), resumes, and builds from the partial clone.
 func TestMineGitHubThenBuild(t *testing.T) {
-	f := fixtures.NewFakeGitHub(t)
+	f := fakegithub.New(t)
 	ws := newWorkspace(t)
 	t.Setenv("GITHUB_TOKEN", "")
 	t.Setenv("PATH", "/usr/bin:/bin") // no gh: unauthenticated, with a warning

@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"curate/app"
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"curate/app"
 )
 
 func newScoreCmd(env *Env) *cobra.Command {

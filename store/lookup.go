@@ -8,7 +8,7 @@ import (
 	"curate/pipeline"
 )
 
-// TasksByID loads the tasks with these ids (bodies included) in a few
+// TasksByID loads the tasks with these ids (bodies and blobs included) in a few
 // queries; ids not in the store are simply absent from the map. Importers
 // use it to compare what they read with what is stored.
 func (s *Store) TasksByID(ctx context.Context, ids []string) (map[string]*pipeline.Task, error) {
@@ -38,6 +38,9 @@ func (s *Store) TasksByID(ctx context.Context, ids []string) (map[string]*pipeli
 		if err != nil {
 			return nil, fmt.Errorf("load tasks: %w", describe(err))
 		}
+	}
+	if err := s.attachBlobs(ctx, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -111,12 +111,22 @@ var migrations = []string{
 	// 4: the packed copy of each task's fields that listings read (see
 	// packed.go); backfilled by backfills[4].
 	`ALTER TABLE tasks ADD COLUMN packed TEXT NOT NULL DEFAULT '';`,
+
+	// 5: large Extra values apart from listings (see blobs.go);
+	// backfilled by backfills[5].
+	`CREATE TABLE task_blobs (
+		task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+		key TEXT NOT NULL,
+		value TEXT NOT NULL,
+		PRIMARY KEY (task_id, key)
+	);`,
 }
 
 // backfills run in the same transaction right after the migration of the
 // same number, for data changes SQL alone cannot make.
 var backfills = map[int]func(context.Context, *sql.Tx) error{
 	4: backfillPacked,
+	5: backfillBlobs,
 }
 
 // SchemaVersion is the version a freshly migrated database has.

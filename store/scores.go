@@ -25,6 +25,7 @@ func (s *Store) UpdateComputed(ctx context.Context, tasks []*pipeline.Task) erro
 		}
 		defer stmt.Close()
 		for _, t := range tasks {
+			t, _ := splitBlobs(t) // blobs are not computed: they stay as stored
 			extra, err := json.Marshal(t.Extra)
 			if err != nil {
 				return fmt.Errorf("update task %s: %w", t.ID, err)

@@ -49,6 +49,7 @@ func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
 			if t.ID == "" {
 				return fmt.Errorf("upsert task: empty id (source %s)", t.SourcePath)
 			}
+			t, big := splitBlobs(t)
 			created := t.CreatedAt
 			if created.IsZero() {
 				created = now
@@ -65,6 +66,9 @@ func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
 				t.Title, t.Body, t.Language, t.Category, t.SDLCPhase, t.PhaseRule, features, t.Score, breakdown,
 				string(t.DifficultyImported), string(t.DifficultyCalibrated), t.DifficultyRule, string(t.Status), reasons,
 				t.TaskDir, t.Digest, extra, created.Format(timeFormat), now.Format(timeFormat), packed); err != nil {
+				return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
+			}
+			if err := writeBlobs(ctx, tx, t.ID, t.Extra, big); err != nil {
 				return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
 			}
 		}
@@ -99,6 +103,9 @@ func (s *Store) Task(ctx context.Context, id string) (*pipeline.Task, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load task %s: %w", id, describe(err))
+	}
+	if err := s.attachBlobs(ctx, map[string]*pipeline.Task{id: t}); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -12,38 +13,45 @@ import (
 	"github.com/docker/docker/client"
 
 	"curate/pipeline"
-	"curate/pipeline/sanitize"
+	"curate/ui/components/frame"
+	"curate/ui/screens/candidates"
+	"curate/ui/screens/diff"
+	"curate/ui/screens/export"
+	"curate/ui/screens/quotas"
+	"curate/ui/screens/runs"
+	"curate/ui/screens/task"
+	"curate/ui/shared"
 )
 
 // App is the root model: tab bar, the active screen, status bar, and the
 // help and palette overlays. It routes messages; screens do the work.
 type App struct {
-	ctx     *Context
-	screens []Screen
-	active  tabID
+	ctx     *shared.Context
+	screens []shared.Screen
+	active  shared.TabID
 	help    bool
 	palette *palette
 	status  string
 	statErr bool
-	err     error
+	// statusSeq numbers status lines; one expires only if no newer one
+	// replaced it. statusTTL 0 keeps lines until replaced (tests).
+	statusSeq int
+	statusTTL time.Duration
 	// probeDocker is off in tests that must not depend on an engine.
 	probeDocker bool
-	candidates  *Candidates
-	runs        *Runs
-	quotas      *Quotas
-	export      *ExportScreen
-	long        longJobs
+	runs        *runs.Model // stopped on exit
+	quitting    quitChoice
 }
 
 // Options configure a new App.
 type Options struct {
-	Context     *Context
+	Context     *shared.Context
 	ProbeDocker bool
 	// Catalog, when set, is used instead of loading tasks from the store
 	// (benchmarks, tests).
-	Catalog *Catalog
+	Catalog *shared.Catalog
 	// Services drive the Runs, Quotas and Export screens (nil: none).
-	Services *Services
+	Services *shared.Services
 }
 
 // New builds the workbench around ctx.
@@ -52,29 +60,26 @@ func New(o Options) *App {
 	if c.Actor == "" {
 		c.Actor = "unknown"
 	}
-	a := &App{ctx: c, probeDocker: o.ProbeDocker}
+	a := &App{ctx: c, probeDocker: o.ProbeDocker, statusTTL: statusTTL}
 	if o.Catalog != nil {
 		c.Catalog = o.Catalog
 	}
 	if c.Catalog == nil {
-		c.Catalog = NewCatalog(nil, nil)
+		c.Catalog = shared.NewCatalog(nil, nil)
 	}
-	a.candidates = NewCandidates(c)
-	svc := o.Services
-	if svc == nil {
-		svc = &Services{}
+	c.Services = o.Services
+	if c.Services == nil {
+		c.Services = &shared.Services{}
 	}
-	a.runs = NewRuns(c, svc, &a.long)
-	a.runs.scope = a.candidateScope
-	a.quotas = NewQuotas(c, svc)
-	a.export = NewExportScreen(c, svc, a.quotas, &a.long)
-	a.screens = []Screen{
-		a.candidates,
-		NewTaskScreen(c),
-		NewDiffScreen(c),
+	a.runs = runs.New(c)
+	// The order is the tab order (shared.TabCandidates, ...).
+	a.screens = []shared.Screen{
+		candidates.New(c),
+		task.New(c),
+		diff.New(c),
 		a.runs,
-		a.quotas,
-		a.export,
+		quotas.New(c),
+		export.New(c),
 	}
 	if c.Width > 0 {
 		a.resize(c.Width, c.Height)
@@ -85,7 +90,7 @@ func New(o Options) *App {
 	return a
 }
 
-func firstID(c *Catalog) string {
+func firstID(c *shared.Catalog) string {
 	if c != nil && len(c.Tasks) > 0 {
 		return c.Tasks[0].ID
 	}
@@ -93,13 +98,13 @@ func firstID(c *Catalog) string {
 }
 
 // Context exposes the shared context (tests).
-func (a *App) Context() *Context { return a.ctx }
+func (a *App) Context() *shared.Context { return a.ctx }
 
 // Init loads the catalogue and starts the Docker probe.
 func (a *App) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	if a.ctx.Store != nil && len(a.ctx.Catalog.Tasks) == 0 {
-		cmds = append(cmds, loadCatalogCmd(a.ctx))
+		cmds = append(cmds, shared.LoadCatalogCmd(a.ctx))
 	}
 	if a.probeDocker {
 		cmds = append(cmds, a.dockerProbe())
@@ -139,50 +144,55 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.resize(m.Width, m.Height)
-		return a, a.broadcast(resizedMsg{})
-	case jobDoneMsg:
+		return a, a.broadcast(shared.ResizedMsg{})
+	case shared.JobDoneMsg:
 		a.ctx.Jobs = max(a.ctx.Jobs-1, 0)
-		return a.Update(m.inner)
-	case catalogMsg:
-		if m.err != nil {
-			a.status, a.statErr = "load tasks: "+m.err.Error(), true
+		return a.Update(m.Inner)
+	case shared.CatalogMsg:
+		var expire tea.Cmd
+		if m.Err != nil {
+			expire = a.setStatus("load tasks: "+m.Err.Error(), true)
 		}
-		if m.catalog != nil {
-			a.ctx.Catalog, a.ctx.Selection = m.catalog, m.selection
-			m.catalog.Selected = m.selection.ids
+		if m.Catalog != nil {
+			a.ctx.Catalog, a.ctx.Selection = m.Catalog, m.Selection
+			m.Catalog.Selected = m.Selection.IDs
 			if a.ctx.Catalog.Task(a.ctx.CurrentID) == nil {
-				a.ctx.CurrentID = firstID(m.catalog)
+				a.ctx.CurrentID = firstID(m.Catalog)
 			}
 		}
-		return a, a.broadcast(catalogChangedMsg{})
-	case labelledMsg:
+		return a, tea.Batch(expire, a.broadcast(shared.CatalogChangedMsg{}))
+	case shared.LabelledMsg:
 		return a, a.labelled(m)
-	case statusMsg:
-		a.status, a.statErr = m.text, m.err
+	case shared.StatusMsg:
+		return a, a.setStatus(m.Text, m.Err)
+	case statusExpiredMsg:
+		if int(m) == a.statusSeq {
+			a.status, a.statErr = "", false
+		}
 		return a, nil
+	case shared.SolvedMsg:
+		return a, a.broadcast(m)
 	case dockerMsg:
-		a.ctx.Docker = dockerDown
+		a.ctx.Docker = shared.DockerDown
 		if m.up {
-			a.ctx.Docker = dockerUp
+			a.ctx.Docker = shared.DockerUp
 		}
 		return a, tea.Tick(30*time.Second, func(t time.Time) tea.Msg { return dockerTickMsg(t) })
 	case dockerTickMsg:
 		return a, a.dockerProbe()
-	case openTaskMsg:
-		a.ctx.CurrentID = m.id
-		a.active, a.ctx.Active = m.tab, m.tab
-		return a, a.broadcast(currentMsg{m.id})
-	case currentMsg:
-		a.ctx.CurrentID = m.id
+	case shared.OpenTaskMsg:
+		a.ctx.CurrentID = m.ID
+		a.active, a.ctx.Active = m.Tab, m.Tab
+		return a, a.broadcast(shared.CurrentMsg{ID: m.ID})
+	case shared.CurrentMsg:
+		a.ctx.CurrentID = m.ID
 		return a, a.broadcast(m)
-	case stepTaskMsg:
-		return a, a.candidates.step(m.delta)
 	case paletteRunMsg:
 		a.palette = nil
 		var cmds []tea.Cmd
 		for i, s := range a.screens {
-			if s.Title() == m.scope && tabID(i) != a.active {
-				cmds = append(cmds, a.switchTab(tabID(i)))
+			if s.Title() == m.scope && shared.TabID(i) != a.active {
+				cmds = append(cmds, a.switchTab(shared.TabID(i)))
 			}
 		}
 		_, cmd := a.Update(m.key)
@@ -191,8 +201,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.mouse(m)
 	case tea.KeyMsg:
 		return a, a.key(m)
-	case addressed:
-		return a, a.screens[m.target()].Update(msg)
+	case shared.Addressed:
+		return a, a.screens[m.Target()].Update(msg)
 	}
 	return a, a.screens[a.active].Update(msg)
 }
@@ -205,18 +215,34 @@ func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (a *App) labelled(m labelledMsg) tea.Cmd {
-	if m.err != nil {
-		a.status, a.statErr = m.what+": "+m.err.Error(), true
+// statusTTL is how long a status line stays: on a narrow terminal it
+// takes the place of the counts, which must come back.
+const statusTTL = 6 * time.Second
+
+type statusExpiredMsg int
+
+// setStatus shows a line in the status bar until it expires.
+func (a *App) setStatus(text string, isErr bool) tea.Cmd {
+	a.status, a.statErr = text, isErr
+	a.statusSeq++
+	if a.statusTTL <= 0 || text == "" {
 		return nil
 	}
-	a.ctx.Catalog.Replace(m.tasks)
-	a.status, a.statErr = describeEvents(m.what, m.events), false
-	ids := make([]string, 0, len(m.tasks))
-	for _, t := range m.tasks {
+	seq := a.statusSeq
+	return tea.Tick(a.statusTTL, func(time.Time) tea.Msg { return statusExpiredMsg(seq) })
+}
+
+func (a *App) labelled(m shared.LabelledMsg) tea.Cmd {
+	if m.Err != nil {
+		return a.setStatus(m.What+": "+m.Err.Error(), true)
+	}
+	a.ctx.Catalog.Replace(m.Tasks)
+	expire := a.setStatus(describeEvents(m.What, m.Events), false)
+	ids := make([]string, 0, len(m.Tasks))
+	for _, t := range m.Tasks {
 		ids = append(ids, t.ID)
 	}
-	return a.broadcast(catalogChangedMsg{ids: ids})
+	return tea.Batch(expire, a.broadcast(shared.CatalogChangedMsg{IDs: ids}))
 }
 
 func describeEvents(what string, evs []pipeline.Event) string {
@@ -231,7 +257,7 @@ func describeEvents(what string, evs []pipeline.Event) string {
 	if nw == "" {
 		nw = "∅"
 	}
-	s := fmt.Sprintf("%s: %s %s %s → %s", what, sanitize.Line(e.TaskID), e.Field, sanitize.Line(old), sanitize.Line(nw))
+	s := fmt.Sprintf("%s: %s %s %s → %s", what, frame.CleanLine(e.TaskID), e.Field, frame.CleanLine(old), frame.CleanLine(nw))
 	if len(evs) > 1 {
 		s += fmt.Sprintf(" (+%d more)", len(evs)-1)
 	}
@@ -252,6 +278,9 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	k := a.ctx.Keys
+	if a.quitting == quitAsking {
+		return a.quitKey(m)
+	}
 	if a.palette != nil {
 		return a.palette.update(m, a)
 	}
@@ -264,16 +293,16 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 	scr := a.screens[a.active]
 	if scr.Capturing() {
 		if m.Type == tea.KeyCtrlC {
-			return tea.Quit
+			return a.quit()
 		}
 		return scr.Update(m)
 	}
 	if !k.Is(m, "cancel_job") {
-		a.long.confirm = false
+		a.ctx.Long.Unconfirm()
 	}
 	switch {
 	case k.Is(m, "quit"):
-		return tea.Quit
+		return a.quit()
 	case k.Is(m, "help"):
 		a.help = true
 		return nil
@@ -281,43 +310,41 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 		a.palette = newPalette(a)
 		return nil
 	case k.Is(m, "next_tab"):
-		return a.switchTab((a.active + 1) % tabID(len(a.screens)))
+		return a.switchTab((a.active + 1) % shared.TabID(len(a.screens)))
 	case k.Is(m, "prev_tab"):
-		return a.switchTab((a.active + tabID(len(a.screens)) - 1) % tabID(len(a.screens)))
+		return a.switchTab((a.active + shared.TabID(len(a.screens)) - 1) % shared.TabID(len(a.screens)))
 	case k.Is(m, "cancel_job"):
-		return a.long.key()
+		return a.ctx.Long.Key()
 	case k.Is(m, "screen_1"), k.Is(m, "screen_2"), k.Is(m, "screen_3"), k.Is(m, "screen_4"), k.Is(m, "screen_5"), k.Is(m, "screen_6"):
 		for i := range a.screens {
 			if k.Is(m, fmt.Sprintf("screen_%d", i+1)) {
-				return a.switchTab(tabID(i))
+				return a.switchTab(shared.TabID(i))
 			}
 		}
 		return nil
 	case k.Is(m, "undo"):
-		return a.ctx.undoCmd(false)
+		return a.ctx.UndoCmd(false)
 	case k.Is(m, "redo"):
-		return a.ctx.undoCmd(true)
+		return a.ctx.UndoCmd(true)
 	case k.Is(m, "mouse"):
 		a.ctx.Mouse = !a.ctx.Mouse
 		if a.ctx.Mouse {
-			a.status = "mouse on"
-			return tea.EnableMouseCellMotion
+			return tea.Batch(a.setStatus("mouse on", false), tea.EnableMouseCellMotion)
 		}
-		a.status = "mouse off (terminal selection works again)"
-		return tea.DisableMouse
+		return tea.Batch(a.setStatus("mouse off (terminal selection works again)", false), tea.DisableMouse)
 	}
-	if k.Is(m, "back") && a.active != tabCandidates {
+	if k.Is(m, "back") && a.active != shared.TabCandidates {
 		if cmd := scr.Update(m); cmd != nil {
 			return cmd
 		}
-		return a.switchTab(tabCandidates)
+		return a.switchTab(shared.TabCandidates)
 	}
 	return scr.Update(m)
 }
 
-func (a *App) switchTab(t tabID) tea.Cmd {
+func (a *App) switchTab(t shared.TabID) tea.Cmd {
 	a.active, a.ctx.Active = t, t
-	return a.screens[t].Update(currentMsg{a.ctx.CurrentID})
+	return a.screens[t].Update(shared.CurrentMsg{ID: a.ctx.CurrentID})
 }
 
 // mouse: a click on the tab bar switches tabs; the rest goes to the screen
@@ -341,19 +368,19 @@ func (a *App) mouse(m tea.MouseMsg) tea.Cmd {
 	return a.screens[a.active].Update(m)
 }
 
-func (a *App) tabAt(x int) (tabID, bool) {
+func (a *App) tabAt(x int) (shared.TabID, bool) {
 	pos := 0
 	for i, s := range a.screens {
-		w := lipgloss.Width(a.tabLabel(tabID(i), s)) + 2 // padding
+		w := lipgloss.Width(a.tabLabel(shared.TabID(i), s)) + 2 // padding
 		if x >= pos && x < pos+w {
-			return tabID(i), true
+			return shared.TabID(i), true
 		}
 		pos += w
 	}
 	return 0, false
 }
 
-func (a *App) tabLabel(i tabID, s Screen) string {
+func (a *App) tabLabel(i shared.TabID, s shared.Screen) string {
 	// F-keys, not digits: digits label difficulty.
 	return fmt.Sprintf("F%d %s", i+1, s.Title())
 }
@@ -366,6 +393,8 @@ func (a *App) View() string {
 	}
 	body := ""
 	switch {
+	case a.quitting == quitAsking:
+		body = a.quitView(w)
 	case a.palette != nil:
 		body = a.palette.view(a, w, h-2)
 	case a.help:
@@ -373,15 +402,15 @@ func (a *App) View() string {
 	default:
 		body = a.screens[a.active].View()
 	}
-	return a.tabBar(w) + "\n" + fit(body, w, h-2) + "\n" + a.statusBar(w)
+	return a.tabBar(w) + "\n" + frame.Fit(body, w, h-2) + "\n" + a.statusBar(w)
 }
 
 func (a *App) tabBar(w int) string {
 	st := a.ctx.Styles
 	var b strings.Builder
 	for i, s := range a.screens {
-		label := a.tabLabel(tabID(i), s)
-		if tabID(i) == a.active {
+		label := a.tabLabel(shared.TabID(i), s)
+		if shared.TabID(i) == a.active {
 			b.WriteString(st.TabActive.Render("[" + label + "]"))
 		} else {
 			b.WriteString(st.TabInactive.Render(" " + label + " "))
@@ -392,18 +421,18 @@ func (a *App) tabBar(w int) string {
 	if lipgloss.Width(line)+lipgloss.Width(hint) <= w {
 		line += strings.Repeat(" ", w-lipgloss.Width(line)-lipgloss.Width(hint)) + hint
 	}
-	return truncate(line, w)
+	return frame.Truncate(line, w)
 }
 
 func (a *App) statusBar(w int) string {
 	st, c := a.ctx.Styles, a.ctx
-	shown, total, marked := a.candidates.counts()
+	shown, total, marked := len(c.Table.Rows), len(c.Catalog.Tasks), len(c.Table.Marked)
 	pinned, excluded := c.Catalog.Pinned, c.Catalog.Excluded
 	docker := st.StatusBar.Render(" docker ?")
 	switch c.Docker {
-	case dockerUp:
+	case shared.DockerUp:
 		docker = st.StatusOK.Render(" docker ✓")
-	case dockerDown:
+	case shared.DockerDown:
 		docker = st.StatusBad.Render(" docker ✗")
 	}
 	name := c.Name
@@ -411,10 +440,10 @@ func (a *App) statusBar(w int) string {
 		name = "no workspace"
 	}
 	sel := "no selection"
-	if s := c.Selection; s.name != "" {
-		sel = fmt.Sprintf("selected %d", s.selected)
-		if s.budget > 0 {
-			sel = fmt.Sprintf("selected %d/%d", s.selected, s.budget)
+	if s := c.Selection; s.Name != "" {
+		sel = fmt.Sprintf("selected %d", s.Selected)
+		if s.Budget > 0 {
+			sel = fmt.Sprintf("selected %d/%d", s.Selected, s.Budget)
 		}
 	}
 	counts := fmt.Sprintf(" · %d/%d tasks · marked %d · pinned %d · excluded %d · %s · jobs %d", shown, total, marked, pinned, excluded, sel, c.Jobs)
@@ -423,8 +452,8 @@ func (a *App) statusBar(w int) string {
 		counts = fmt.Sprintf(" · %d/%d · mk %d · pin %d · excl %d · %s · jobs %d", shown, total, marked, pinned, excluded, sel, c.Jobs)
 	}
 	// Docker first: it must not be cut off on a narrow terminal.
-	head := st.StatusKey.Render(sanitize.Line(name)) + docker
-	if p := a.long.text(); p != "" { // long work first: it must stay visible
+	head := st.StatusKey.Render(frame.CleanLine(name)) + docker
+	if p := c.Long.Text(); p != "" { // long work first: it must stay visible
 		head += st.StatusOK.Render(" " + p)
 	}
 	left := head + st.StatusBar.Render(counts)
@@ -434,7 +463,7 @@ func (a *App) statusBar(w int) string {
 		if a.statErr {
 			style = st.StatusBad
 		}
-		m := style.Render("  " + sanitize.Line(msg))
+		m := style.Render("  " + frame.CleanLine(msg))
 		if lipgloss.Width(left)+lipgloss.Width(m) > w {
 			left = head // the answer to what the curator just did comes first
 		}
@@ -444,7 +473,7 @@ func (a *App) statusBar(w int) string {
 	if pad > 0 {
 		left += st.StatusBar.Render(strings.Repeat(" ", pad))
 	}
-	return truncate(left, w)
+	return frame.Truncate(left, w)
 }
 
 func (a *App) helpView(w, h int) string {
@@ -452,8 +481,8 @@ func (a *App) helpView(w, h int) string {
 	k := a.ctx.Keys
 	scr := a.screens[a.active]
 	groups := append([][]key.Binding{k.List("quit", "help", "palette", "next_tab", "prev_tab", "undo", "redo", "mouse", "back")}, scr.FullHelp()...)
+	title := frame.Truncate(st.Title.Render("Keys: "+scr.Title())+st.Muted.Render("   (? or esc closes; rebind in curate.toml [ui.keys])"), w)
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Keys: "+scr.Title()) + st.Muted.Render("   (? or esc closes; rebind in curate.toml [ui.keys])") + "\n\n")
 	for _, g := range groups {
 		for _, kb := range g {
 			if !kb.Enabled() {
@@ -464,13 +493,18 @@ func (a *App) helpView(w, h int) string {
 		}
 		b.WriteString("\n")
 	}
-	return columns(strings.TrimRight(b.String(), "\n"), w, h)
+	// The title stays on its own row; only the keys flow into columns.
+	return title + "\n\n" + frame.Columns(strings.TrimRight(b.String(), "\n"), w, max(h-2, 1))
 }
 
 // Run starts the program; opts are tea options (alt screen, mouse).
 func Run(a *App, opts ...tea.ProgramOption) error {
 	p := tea.NewProgram(a, opts...)
 	_, err := p.Run()
-	a.runs.Shutdown()
+	if a.quitting == quitKeepRuns {
+		a.runs.Finish(os.Stderr)
+	} else {
+		a.runs.Shutdown()
+	}
 	return err
 }

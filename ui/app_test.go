@@ -3,13 +3,15 @@ package ui
 import (
 	"context"
 	"regexp"
-	"time"
-
-	"curate/pipeline"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"curate/pipeline"
+	"curate/ui/shared"
+	"curate/ui/uitest"
 )
 
 func TestHelpIsTheActiveScreens(t *testing.T) {
@@ -30,7 +32,7 @@ func TestPaletteListsAndRunsActions(t *testing.T) {
 	a, _ := newTestApp(t, "dark", 160, 120)
 	press(t, a, ":")
 	v := plain(a.View())
-	for _, act := range actions {
+	for _, act := range shared.Actions() {
 		if !strings.Contains(v, act.Name) {
 			t.Errorf("palette lacks %s", act.Name)
 		}
@@ -41,14 +43,14 @@ func TestPaletteListsAndRunsActions(t *testing.T) {
 		t.Fatal("palette still open")
 	}
 	// A Diff action switches to the Diff screen and runs there.
-	if d := a.screens[tabDiff].(*DiffScreen); a.active != tabDiff || !d.sideBySide {
-		t.Fatalf("side_by_side from the palette: tab %d, side by side %v", a.active, d.sideBySide)
+	if v := plain(a.View()); a.active != shared.TabDiff || !strings.Contains(v, "side by side") {
+		t.Fatalf("side_by_side from the palette: tab %d:\n%s", a.active, v)
 	}
 	press(t, a, "esc", ":")
 	typeText(t, a, "reverse sort")
 	press(t, a, "enter")
-	if !a.candidates.desc {
-		t.Error("palette did not run sort_reverse")
+	if v := plain(a.View()); !strings.Contains(v, "ID↓") {
+		t.Errorf("palette did not run sort_reverse:\n%s", v)
 	}
 }
 
@@ -108,17 +110,17 @@ func TestUntrustedTextIsSanitized(t *testing.T) {
 func TestRunsOfKeysAreSeparateKeypresses(t *testing.T) {
 	a, _ := newTestApp(t, "dark", 160, 40)
 	run(t, a, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")} })
-	if a.candidates.cursor != 3 {
-		t.Errorf("jjj moved the cursor to %d, want 3", a.candidates.cursor)
+	if want := a.ctx.Catalog.Tasks[a.ctx.Table.Rows[3]].ID; a.ctx.CurrentID != want {
+		t.Errorf("jjj moved the cursor to %s, want %s (the fourth row)", a.ctx.CurrentID, want)
 	}
 	run(t, a, func() tea.Msg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/sgt")} })
-	if a.candidates.filterText != "sgt" {
-		t.Errorf("/sgt typed as one message: filter %q", a.candidates.filterText)
+	if n := len(a.ctx.Table.Rows); n != 6 {
+		t.Errorf("/sgt typed as one message: %d rows, want the 6 sgt tasks", n)
 	}
 }
 
 func TestStatusBarSelection(t *testing.T) {
-	ws := newTestWorkspace(t)
+	ws := uitest.Workspace(t)
 	sel := &pipeline.Selection{Name: "v1", CreatedAt: time.Now(), Source: "solver", Config: map[string]any{"budget": 835},
 		Tasks: []pipeline.SelectedTask{{TaskID: "sgt-001", Rank: 1}, {TaskID: "sgt-002", Rank: 2}}}
 	if err := ws.Store.SaveSelection(context.Background(), sel); err != nil {
@@ -142,7 +144,7 @@ func TestStatusBarSelection(t *testing.T) {
 }
 
 func TestSelectedFlagColumn(t *testing.T) {
-	ws := newTestWorkspace(t)
+	ws := uitest.Workspace(t)
 	sel := &pipeline.Selection{Name: "v1", CreatedAt: time.Now(), Tasks: []pipeline.SelectedTask{{TaskID: "sgt-001", Rank: 1}}}
 	if err := ws.Store.SaveSelection(context.Background(), sel); err != nil {
 		t.Fatal(err)
@@ -176,5 +178,62 @@ func TestFunctionKeysJumpToScreensDigitsLabel(t *testing.T) {
 	press(t, a, "f1", "3") // a digit labels (and stays on Candidates)
 	if v := plain(a.View()); !strings.Contains(v, "[F1 Candidates]") {
 		t.Fatalf("a digit switched screens:\n%s", v[:200])
+	}
+}
+
+func TestTabClicksAndMouseToggle(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 20)
+	// Clicking a tab switches to it.
+	x := len(a.tabLabel(shared.TabCandidates, a.screens[shared.TabCandidates])) + 4
+	run(t, a, func() tea.Msg {
+		return tea.MouseMsg{X: x + 1, Y: 0, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}
+	})
+	if a.active != shared.TabTask {
+		t.Errorf("click on the Task tab left tab %d active", a.active)
+	}
+	// M turns the mouse off: clicks are ignored.
+	press(t, a, "M")
+	run(t, a, func() tea.Msg {
+		return tea.MouseMsg{X: 1, Y: 0, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}
+	})
+	if a.active != shared.TabTask {
+		t.Error("mouse off, but a click switched tabs")
+	}
+}
+
+func TestCandidatesEmptyStates(t *testing.T) {
+	c := uitest.Context(t, "dark", nil)
+	a := New(Options{Context: c})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	if v := plain(a.View()); !strings.Contains(v, "no tasks in this workspace yet") {
+		t.Errorf("empty workspace:\n%s", v)
+	}
+	c.Jobs = 1
+	if v := plain(a.View()); !strings.Contains(v, "loading tasks…") {
+		t.Errorf("while loading:\n%s", v)
+	}
+}
+
+// At 80 columns a status line takes the place of the counts; it expires
+// and the counts come back.
+func TestStatusLineExpires(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 80, 20)
+	bar := func() string { lines := strings.Split(plain(a.View()), "\n"); return lines[len(lines)-1] }
+	if !strings.Contains(bar(), "26/26") {
+		t.Fatalf("no counts: %q", bar())
+	}
+	a.statusTTL = time.Minute
+	_, expire := a.Update(shared.StatusMsg{Text: "label: fixture-calc difficulty ∅ → very_hard · u undoes"})
+	if expire == nil || !strings.Contains(bar(), "very_hard") || strings.Contains(bar(), "26/26") {
+		t.Fatalf("the line did not replace the counts (or sets no timer): %q", bar())
+	}
+	a.Update(shared.StatusMsg{Text: "undo: fixture-calc difficulty very_hard → ∅ · U redoes"})
+	a.Update(statusExpiredMsg(a.statusSeq - 1)) // the first line's timer: a newer line stays
+	if !strings.Contains(bar(), "U redoes") {
+		t.Fatalf("an old timer cleared a newer line: %q", bar())
+	}
+	a.Update(statusExpiredMsg(a.statusSeq))
+	if b := bar(); !strings.Contains(b, "26/26") || strings.Contains(b, "redoes") {
+		t.Errorf("counts did not come back: %q", b)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"curate/pipeline/profiles"
 	"curate/pipeline/selection"
 	"curate/pipeline/stats"
+	"curate/ui/screens/runs"
+	"curate/ui/shared"
 	"curate/workspace"
 )
 
@@ -34,13 +36,13 @@ func testExportInput(a *App) func(context.Context, string, selection.Config, *se
 // with a budget of 12 and a go quota, and an export double.
 func part2App(t *testing.T, theme string, w, h int) *App {
 	a, _ := newTestApp(t, theme, w, h)
-	a.quotas.svc.ExportInput = testExportInput(a)
+	a.ctx.Services.ExportInput = testExportInput(a)
 	p, err := profiles.Load("ccb", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	budget, two := 12, 2
-	a.quotas.SetSelection(p.Selection, workspace.SelectionConfig{Budget: &budget,
+	a.quotas().SetSelection(p.Selection, workspace.SelectionConfig{Budget: &budget,
 		Quotas: []pipeline.Quota{{Dimension: "language", Value: "go", Min: &two}}})
 	return a
 }
@@ -66,12 +68,12 @@ func TestGoldenPart2(t *testing.T) {
 	}{
 		{"runs", func(t *testing.T, a *App) {
 			press(t, a, "tab", "tab", "tab")
-			run(t, a, msgCmd(logFileMsg{id: "r2", lines: goldenLog}))
+			run(t, a, shared.MsgCmd(runs.LogRead("r2", goldenLog)))
 		}},
 		{"runs-form", func(t *testing.T, a *App) { press(t, a, "tab", "tab", "tab", "v", "down") }},
 		{"runs-review", func(t *testing.T, a *App) {
 			press(t, a, "tab", "tab", "tab", "f")
-			run(t, a, msgCmd(logFileMsg{id: "r1", lines: goldenLog}))
+			run(t, a, shared.MsgCmd(runs.LogRead("r1", goldenLog)))
 			press(t, a, "enter", "k", "k", "/")
 			typeText(t, a, "assert")
 			press(t, a, "enter")

@@ -6,15 +6,21 @@ import (
 
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"curate/ui/components/form"
+	"curate/ui/components/frame"
+	"curate/ui/components/scroller"
+	"curate/ui/shared"
 )
 
 // palette is the `:` command palette: every action with its key, filtered
 // as the curator types; enter runs the action by sending its key.
 type palette struct {
-	input  textinput.Model
-	items  []paletteItem
-	shown  []int
-	cursor int
+	input textinput.Model
+	items []paletteItem
+	shown []int
+	list  scroller.Model
+	rows  int // item rows on screen, from the last frame
 }
 
 type paletteItem struct {
@@ -30,12 +36,12 @@ type paletteRunMsg struct {
 }
 
 func newPalette(a *App) *palette {
-	in := newInput()
+	in := form.NewInput()
 	in.Prompt = ": "
 	in.Placeholder = "type to find an action"
 	in.Focus()
 	p := &palette{input: in}
-	for _, act := range actions {
+	for _, act := range shared.Actions() {
 		b := a.ctx.Keys.Get(act.Name)
 		keys := b.Keys()
 		if len(keys) == 0 {
@@ -55,7 +61,7 @@ func (p *palette) filter() {
 			p.shown = append(p.shown, i)
 		}
 	}
-	p.cursor = min(p.cursor, max(len(p.shown)-1, 0))
+	p.list.MoveTo(p.list.Cursor, len(p.shown), p.rows)
 }
 
 func (p *palette) update(m tea.KeyMsg, a *App) tea.Cmd {
@@ -64,17 +70,17 @@ func (p *palette) update(m tea.KeyMsg, a *App) tea.Cmd {
 		a.palette = nil
 		return nil
 	case tea.KeyUp, tea.KeyCtrlP:
-		p.cursor = max(p.cursor-1, 0)
+		p.list.MoveBy(-1, len(p.shown), p.rows)
 		return nil
 	case tea.KeyDown, tea.KeyCtrlN:
-		p.cursor = min(p.cursor+1, max(len(p.shown)-1, 0))
+		p.list.MoveBy(1, len(p.shown), p.rows)
 		return nil
 	case tea.KeyEnter:
 		if len(p.shown) == 0 {
 			return nil
 		}
-		it := p.items[p.shown[p.cursor]]
-		return msgCmd(paletteRunMsg{keyMsg(it.first), it.scope})
+		it := p.items[p.shown[p.list.Cursor]]
+		return shared.MsgCmd(paletteRunMsg{shared.KeyMsg(it.first), it.scope})
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(m)
@@ -87,45 +93,17 @@ func (p *palette) view(a *App, w, h int) string {
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Command palette") + st.Muted.Render("  ↑/↓ choose · enter run · esc close") + "\n")
 	b.WriteString(p.input.View() + "\n")
-	rows := max(h-3, 1)
-	start := 0
-	if p.cursor >= rows {
-		start = p.cursor - rows + 1
-	}
-	for i := start; i < len(p.shown) && i < start+rows; i++ {
+	p.rows = max(h-3, 1)
+	p.list.MoveTo(p.list.Cursor, len(p.shown), p.rows)
+	from, to := scroller.Window(p.list.Offset, len(p.shown), p.rows)
+	for i := from; i < to; i++ {
 		it := p.items[p.shown[i]]
 		line := fmt.Sprintf("%-18s %-12s %-11s %s", it.name, it.keys, it.scope, it.help)
-		if i == p.cursor {
-			b.WriteString(st.Cursor.Render(padRight("> "+line, w)) + "\n")
+		if i == p.list.Cursor {
+			b.WriteString(st.Cursor.Render(frame.PadRight("> "+line, w)) + "\n")
 		} else {
 			b.WriteString("  " + st.Base.Render(line) + "\n")
 		}
 	}
 	return b.String()
-}
-
-// keyMsg turns a binding's key name back into the message Bubble Tea
-// would deliver for it.
-func keyMsg(s string) tea.KeyMsg {
-	named := map[string]tea.KeyType{
-		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
-		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
-		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
-		"space": tea.KeySpace, " ": tea.KeySpace, "backspace": tea.KeyBackspace,
-		"ctrl+c": tea.KeyCtrlC, "ctrl+b": tea.KeyCtrlB, "ctrl+f": tea.KeyCtrlF, "ctrl+s": tea.KeyCtrlS,
-		"ctrl+x": tea.KeyCtrlX, "ctrl+z": tea.KeyCtrlZ, "ctrl+r": tea.KeyCtrlR, "ctrl+u": tea.KeyCtrlU, "ctrl+d": tea.KeyCtrlD,
-		"f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5, "f6": tea.KeyF6,
-	}
-	if t, ok := named[s]; ok {
-		if t == tea.KeySpace {
-			return tea.KeyMsg{Type: t, Runes: []rune{' '}}
-		}
-		return tea.KeyMsg{Type: t}
-	}
-	if strings.HasPrefix(s, "alt+") {
-		k := keyMsg(strings.TrimPrefix(s, "alt+"))
-		k.Alt = true
-		return k
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }

@@ -1,13 +1,17 @@
 package ui
 
 import (
+	"context"
+	"os"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"curate/pipeline"
+	"curate/ui/uitest"
 )
 
 // TestProgramValidationFollowPauseCancel runs the workbench in a real
@@ -16,17 +20,19 @@ import (
 // at the bottom, and the run is cancelled after confirmation.
 func TestProgramValidationFollowPauseCancel(t *testing.T) {
 	gate := make(chan struct{})
-	r := &scriptRunner{lines: numbered(2000), pauseAt: 60, gate: gate, every: 5 * time.Millisecond}
-	ws := newTestWorkspace(t)
-	completeTaskDir(t, ws.Root+"/tasks/fixture-calc")
-	keys, _ := NewKeyMap(nil)
-	a := New(Options{Context: &Context{Styles: testStyles(t, "dark"), Keys: keys, Store: ws.Store, Root: ws.Root, Name: "teatest",
-		Actor: "tester", CurrentID: "fixture-calc"}, Services: scriptServices(r, ws)})
+	r := &uitest.ScriptRunner{Lines: uitest.Numbered(2000), PauseAt: 60, Gate: gate, Every: 5 * time.Millisecond}
+	ws := uitest.Workspace(t)
+	uitest.CompleteTaskDir(t, ws.Root+"/tasks/fixture-calc")
+	c := uitest.Context(t, "dark", ws)
+	c.Name, c.Mouse = "teatest", false
+	a := New(Options{Context: c, Services: uitest.ScriptServices(r, ws)})
 	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(160, 45))
 	t.Cleanup(func() { tm.Quit() })
 	waitFor(t, tm.Output(), "26/26 tasks")
 
-	send(tm, "tab", "tab", "tab", "v")
+	send(tm, "/")
+	tm.Type("fixture")
+	send(tm, "enter", "tab", "tab", "tab", "v")
 	waitFor(t, tm.Output(), "Start a validation")
 	send(tm, "down", "right", "enter") // nop only
 	waitFor(t, tm.Output(), "test line 0060")
@@ -46,16 +52,20 @@ func TestProgramValidationFollowPauseCancel(t *testing.T) {
 	send(tm, "y")
 	waitFor(t, tm.Output(), "validation done: 0 ok, 1 not ok")
 
-	final := finish(t, tm)
-	e := final.runs.entries[0]
-	if e.run.Outcome != pipeline.OutcomeCancelled || e.run.Mode != "nop" {
-		t.Errorf("run: %s %s (%s)", e.run.Mode, e.run.Outcome, e.run.Detail)
+	finish(t, tm)
+	runs, err := ws.Store.Runs(context.Background(), "fixture-calc")
+	if err != nil || len(runs) == 0 {
+		t.Fatalf("runs %v, %v", runs, err)
 	}
-	if int(r.execs.Load()) != 1 {
-		t.Errorf("%d execs", r.execs.Load())
+	e := runs[0]
+	if e.Outcome != pipeline.OutcomeCancelled || e.Mode != "nop" {
+		t.Errorf("run: %s %s (%s)", e.Mode, e.Outcome, e.Detail)
 	}
-	if e.log.total >= 2000 {
-		t.Errorf("the run was not stopped: %d lines", e.log.total)
+	if int(r.Execs.Load()) != 1 {
+		t.Errorf("%d execs", r.Execs.Load())
+	}
+	if data, err := os.ReadFile(e.LogPath); err != nil || strings.Contains(string(data), "test line 2000") {
+		t.Errorf("the run was not stopped (%v): its log has the last line", err)
 	}
 }
 

@@ -9,13 +9,16 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"curate/ui/shared"
+	"curate/ui/uitest"
 )
 
 // startProgram runs the workbench in a real Bubble Tea program (teatest)
 // on a fresh test workspace.
 func startProgram(t *testing.T) (*teatest.TestModel, *App) {
 	t.Helper()
-	ws := newTestWorkspace(t)
+	ws := uitest.Workspace(t)
 	keys, _ := NewKeyMap(nil)
 	a := New(Options{Context: &Context{Styles: testStyles(t, "dark"), Keys: keys, Store: ws.Store, Root: ws.Root, Name: "teatest", Actor: "tester", Mouse: true}})
 	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(160, 45))
@@ -53,8 +56,8 @@ func TestProgramCandidates(t *testing.T) {
 	send(tm, " ", " ")
 	waitFor(t, tm.Output(), "marked 2")
 	a := finish(t, tm)
-	if len(a.candidates.rows) != 6 || len(a.candidates.marked) != 2 {
-		t.Errorf("final: %d rows, %d marked", len(a.candidates.rows), len(a.candidates.marked))
+	if len(a.ctx.Table.Rows) != 6 || len(a.ctx.Table.Marked) != 2 {
+		t.Errorf("final: %d rows, %d marked", len(a.ctx.Table.Rows), len(a.ctx.Table.Marked))
 	}
 }
 
@@ -90,7 +93,7 @@ func TestProgramDiff(t *testing.T) {
 	send(tm, "tab", "tab")
 	waitFor(t, tm.Output(), "Formats:")
 	a := finish(t, tm)
-	if a.active != tabExport {
+	if a.active != shared.TabExport {
 		t.Errorf("three tabs from Diff: tab %d", a.active)
 	}
 	_ = tea.Quit

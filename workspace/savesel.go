@@ -3,12 +3,12 @@ package workspace
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"curate/internal/atomicfile"
 	"curate/pipeline"
 )
 
@@ -33,22 +33,14 @@ func SaveSelection(path string, budget *int, quotas []pipeline.Quota) error {
 	if !reflect.DeepEqual(cfg.Selection.Budget, budget) || !sameQuotas(cfg.Selection.Quotas, quotas) {
 		return fmt.Errorf("save selection: %s has [selection] keys this editor cannot rewrite (dotted keys?); edit it by hand", path)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".curate.toml-*")
-	if err != nil {
-		return fmt.Errorf("save selection: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(out); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save selection: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save selection: %w", err)
-	}
+	perm := os.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
-		os.Chmod(tmp.Name(), fi.Mode().Perm())
+		perm = fi.Mode().Perm()
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := atomicfile.WriteFile(path, []byte(out), perm); err != nil {
+		return fmt.Errorf("save selection: %w", err)
+	}
+	return nil
 }
 
 func sameQuotas(a, b []pipeline.Quota) bool {

@@ -10,6 +10,7 @@ import (
 	"os/user"
 	"path/filepath"
 
+	"curate/internal/atomicfile"
 	"curate/store"
 )
 
@@ -80,7 +81,7 @@ func Init(dir string) (string, error) {
 		}
 	}
 	text := fmt.Sprintf(DefaultConfigText, filepath.Base(abs))
-	if err := writeFileAtomic(cfgPath, []byte(text)); err != nil {
+	if err := atomicfile.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
 		return "", fmt.Errorf("init workspace: %w", err)
 	}
 	ws, err := Open(context.Background(), abs)
@@ -131,23 +132,4 @@ func Actor() string {
 		return u.Username
 	}
 	return "unknown"
-}
-
-// writeFileAtomic writes via a temp file and rename so a crash never leaves
-// a half-written file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

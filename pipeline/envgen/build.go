@@ -5,11 +5,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"curate/internal/atomicfile"
+	gitcmd "curate/internal/git"
 	"curate/pipeline"
 	"curate/pipeline/filter"
 	"curate/pipeline/patch"
@@ -202,28 +203,10 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err != nil {
 		return nil, err
 	}
-	if err := replaceDir(tmp, final); err != nil {
+	if err := atomicfile.ReplaceDir(tmp, final); err != nil {
 		return nil, err
 	}
 	return &Result{Dir: final, Digest: digest, Language: lang, Image: image}, nil
-}
-
-// replaceDir moves src to dst, replacing an existing dst only once src is
-// complete.
-func replaceDir(src, dst string) error {
-	if _, err := os.Lstat(dst); err == nil {
-		old := dst + ".old"
-		os.RemoveAll(old)
-		if err := os.Rename(dst, old); err != nil {
-			return err
-		}
-		if err := os.Rename(src, dst); err != nil {
-			os.Rename(old, dst)
-			return err
-		}
-		return os.RemoveAll(old)
-	}
-	return os.Rename(src, dst)
 }
 
 func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
@@ -245,14 +228,7 @@ func show(ctx context.Context, repo, rev, path string) ([]byte, error) {
 }
 
 func gitBytes(ctx context.Context, repo string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", repo}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %s", args[0], strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return gitcmd.Output(ctx, repo, args...)
 }
 
 // extraStrings reads a string list from Task.Extra, fresh ([]string) or

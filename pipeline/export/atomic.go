@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+
+	"curate/internal/atomicfile"
 )
 
 // checkDest refuses a destination that is an existing file, and makes sure
@@ -49,8 +49,8 @@ func WriteDir(dest string, fill func(tmp string) error) (err error) {
 		return err
 	}
 	dest = filepath.Clean(dest)
-	removeDeadTemps(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-")
-	tmp, err := os.MkdirTemp(filepath.Dir(dest), fmt.Sprintf(".%s.tmp-%d-", filepath.Base(dest), os.Getpid()))
+	atomicfile.RemoveDeadTemps(dest) // of an export killed part way
+	tmp, err := os.MkdirTemp(filepath.Dir(dest), atomicfile.TempPattern(dest))
 	if err != nil {
 		return fmt.Errorf("export: cannot write beside %s: %w", dest, unwrapPath(err))
 	}
@@ -65,31 +65,10 @@ func WriteDir(dest string, fill func(tmp string) error) (err error) {
 	if err := fill(tmp); err != nil {
 		return err
 	}
-	return swapInto(tmp, dest)
-}
-
-// swapInto renames tmp to dest. An existing dest is swapped atomically
-// where the system can (Linux), else moved aside first and put back if
-// the second rename fails.
-func swapInto(tmp, dest string) error {
-	if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
-		if err := os.Rename(tmp, dest); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		return nil
+	if err := atomicfile.ReplaceDir(tmp, dest); err != nil {
+		return fmt.Errorf("export: %w", unwrapPath(err))
 	}
-	if exchange(tmp, dest) == nil {
-		return os.RemoveAll(tmp) // tmp now holds the old export
-	}
-	old := tmp + ".old"
-	if err := os.Rename(dest, old); err != nil {
-		return fmt.Errorf("export: replace %s: %w", dest, unwrapPath(err))
-	}
-	if err := os.Rename(tmp, dest); err != nil {
-		_ = os.Rename(old, dest)
-		return fmt.Errorf("export: replace %s: %w", dest, err)
-	}
-	return os.RemoveAll(old)
+	return nil
 }
 
 // WriteFiles writes files into dir (created when missing), each through a
@@ -102,67 +81,36 @@ func WriteFiles(dir string, files map[string]func(io.Writer) error, names []stri
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("export: cannot create %s: %w", dir, unwrapPath(err))
 	}
-	tmps := map[string]string{}
+	var pending []*atomicfile.File
 	cleanup := func() {
-		for _, t := range tmps {
-			os.Remove(t)
+		for _, f := range pending {
+			f.Abort()
 		}
 	}
 	for _, name := range names {
-		removeDeadTemps(dir, "."+name+".tmp-")
-		f, err := os.CreateTemp(dir, fmt.Sprintf(".%s.tmp-%d-", name, os.Getpid()))
+		f, err := atomicfile.Create(filepath.Join(dir, name), 0o644)
 		if err != nil {
 			cleanup()
 			return fmt.Errorf("export: cannot write to %s: %w", dir, unwrapPath(err))
 		}
-		tmps[name] = f.Name()
+		pending = append(pending, f)
 		werr := files[name](f)
 		if werr == nil {
-			werr = f.Sync()
-		}
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr == nil {
-			werr = os.Chmod(f.Name(), 0o644)
+			werr = f.Close()
 		}
 		if werr != nil {
 			cleanup()
 			return fmt.Errorf("export %s: %w", filepath.Join(dir, name), werr)
 		}
 	}
-	for _, name := range names {
-		if err := os.Rename(tmps[name], filepath.Join(dir, name)); err != nil {
+	for i, f := range pending {
+		if err := f.Rename(); err != nil {
 			cleanup()
-			return fmt.Errorf("export %s: %w", filepath.Join(dir, name), err)
+			return fmt.Errorf("export %s: %w", filepath.Join(dir, names[i]), err)
 		}
-		delete(tmps, name)
 	}
+	pending = nil
 	return nil
-}
-
-// removeDeadTemps removes what an export killed part way left in dir: the
-// entries named prefix<pid>-... whose process is gone (temp names carry
-// the writer's pid so a running export's are never touched), and those of
-// older versions, named prefix<random digits>.
-func removeDeadTemps(dir, prefix string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), prefix)
-		if !ok {
-			continue
-		}
-		pidText, _, _ := strings.Cut(rest, "-")
-		pidText = strings.TrimSuffix(pidText, ".old")
-		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid == os.Getpid() || processRuns(pid) {
-			continue
-		}
-		os.RemoveAll(filepath.Join(dir, e.Name()))
-	}
 }
 
 // unwrapPath drops the *PathError wrapper whose temp name would only confuse.

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	gitcmd "curate/internal/git"
 )
 
 // DefaultMaxFileBytes caps one changed file: a PR carrying a larger file
@@ -133,16 +135,12 @@ func Archive(ctx context.Context, repo, head, dest string) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, "git", "-C", repo, "archive", "--format=tar", head)
-	cmd.Stdout = f
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err = cmd.Run()
+	err = gitcmd.Run(ctx, repo, f, "archive", "--format=tar", head)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("git archive %s: %v: %s", short(head), err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("archive %s: %w", short(head), err)
 	}
 	return nil
 }
@@ -241,11 +239,9 @@ func blobSizes(ctx context.Context, repo string, shas []string) (map[string]int6
 	if len(shas) == 0 {
 		return out, nil
 	}
-	cmd := exec.CommandContext(ctx, "git", "-C", repo, "cat-file", "--batch-check")
-	cmd.Stdin = strings.NewReader(strings.Join(shas, "\n") + "\n")
-	res, err := cmd.Output()
+	res, err := gitcmd.OutputWith(ctx, repo, strings.NewReader(strings.Join(shas, "\n")+"\n"), nil, "cat-file", "--batch-check")
 	if err != nil {
-		return nil, fmt.Errorf("git cat-file --batch-check: %w", err)
+		return nil, err
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(res)), "\n") {
 		f := strings.Fields(line)
@@ -268,20 +264,7 @@ func diff(ctx context.Context, repo, from, to string, paths []string) ([]byte, e
 }
 
 func gitOut(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "LC_ALL=C"), env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return out, nil
+	return gitcmd.OutputWith(ctx, dir, nil, env, args...)
 }
 
 func short(sha string) string {

@@ -3,6 +3,8 @@ package score
 import (
 	"path"
 	"strings"
+
+	"curate/pipeline/unidiff"
 )
 
 // extLanguages maps source file extensions to language names.
@@ -19,18 +21,9 @@ var extLanguages = map[string]string{
 func LanguageFromPatch(patch string) string {
 	count := map[string]int{}
 	var order []string
-	for len(patch) > 0 {
-		line := patch
-		if i := strings.IndexByte(patch, '\n'); i >= 0 {
-			line, patch = patch[:i], patch[i+1:]
-		} else {
-			patch = ""
-		}
-		if !strings.HasPrefix(line, "diff --git ") {
-			continue
-		}
-		fields := strings.Fields(line)
-		lang := extLanguages[strings.ToLower(path.Ext(fields[len(fields)-1]))]
+	files, _ := unidiff.Stat("patch", patch)
+	for _, f := range files {
+		lang := extLanguages[strings.ToLower(path.Ext(f.Name()))]
 		if lang == "" {
 			continue
 		}

@@ -4,12 +4,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"curate/pipeline/unidiff"
 )
 
-// PatchStats counts a unified diff: files (one per `diff --git` header, or
-// per `+++` header in a plain diff) and added/removed lines. Hunk headers
-// give line counts, so a removed line that reads "-- x" or an added "++ y"
-// is never mistaken for a file header.
+// PatchStats counts a unified diff: files and added/removed lines.
 type PatchStats struct {
 	Files, Added, Removed int
 }
@@ -17,76 +16,17 @@ type PatchStats struct {
 // LOC is added + removed lines.
 func (p PatchStats) LOC() int { return p.Added + p.Removed }
 
-// CountPatch counts text as a unified diff; text that holds no diff gives
-// zero counts.
+// CountPatch counts text as a unified diff (unidiff.Stat); text that holds
+// no diff gives zero counts, and a malformed diff counts what comes before
+// the fault.
 func CountPatch(text string) PatchStats {
-	var st PatchStats
-	gitFiles, plainFiles := 0, 0
-	oldLeft, newLeft := 0, 0 // lines left in the current hunk
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
-		line = strings.TrimSuffix(line, "\r")
-		if oldLeft > 0 || newLeft > 0 {
-			switch {
-			case strings.HasPrefix(line, "+"):
-				st.Added++
-				newLeft--
-				continue
-			case strings.HasPrefix(line, "-"):
-				st.Removed++
-				oldLeft--
-				continue
-			case strings.HasPrefix(line, " ") || line == "":
-				oldLeft--
-				newLeft--
-				continue
-			case strings.HasPrefix(line, `\`):
-				continue
-			}
-			oldLeft, newLeft = 0, 0 // a short hunk: fall through to headers
-		}
-		switch {
-		case strings.HasPrefix(line, "diff --git "):
-			gitFiles++
-		case strings.HasPrefix(line, "+++ "):
-			plainFiles++
-		case strings.HasPrefix(line, "@@ "):
-			oldLeft, newLeft = hunkCounts(line)
-		}
-	}
-	st.Files = gitFiles
-	if gitFiles == 0 {
-		st.Files = plainFiles
+	files, _ := unidiff.Stat("patch", text)
+	st := PatchStats{Files: len(files)}
+	for _, f := range files {
+		st.Added += f.Added
+		st.Removed += f.Removed
 	}
 	return st
-}
-
-// hunkCounts reads "@@ -a,b +c,d @@" (a count of 1 may be omitted).
-func hunkCounts(line string) (int, int) {
-	fields := strings.Fields(line)
-	if len(fields) < 3 {
-		return 0, 0
-	}
-	count := func(s, sign string) int {
-		if !strings.HasPrefix(s, sign) {
-			return 0
-		}
-		_, n, found := strings.Cut(s[1:], ",")
-		if !found {
-			return 1
-		}
-		v, err := strconv.Atoi(n)
-		if err != nil || v < 0 {
-			return 0
-		}
-		return v
-	}
-	return count(fields[1], "-"), count(fields[2], "+")
 }
 
 var heredocRe = regexp.MustCompile(`<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`)

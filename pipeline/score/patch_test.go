@@ -119,3 +119,10 @@ func TestLanguageFromPatch(t *testing.T) {
 		}
 	}
 }
+
+func TestLanguageFromQuotedName(t *testing.T) {
+	diff := "diff --git \"a/caf\\303\\251.py\" \"b/caf\\303\\251.py\"\n--- \"a/caf\\303\\251.py\"\n+++ \"b/caf\\303\\251.py\"\n@@ -1 +1 @@\n-a\n+b\n"
+	if got := LanguageFromPatch(diff); got != "python" {
+		t.Fatalf("language %q, want python", got)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"curate/internal/atomicfile"
 )
 
 // SWEBenchRecordFiles are the task-dir files that may hold the task's
@@ -41,11 +43,7 @@ func UpdateSWEBenchRecord(taskDir string, f2p, p2p []string) error {
 		if err != nil {
 			return err
 		}
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, append(out, '\n'), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-		if err := os.Rename(tmp, path); err != nil {
+		if err := atomicfile.WriteFile(path, append(out, '\n'), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 		return nil

@@ -1,16 +1,16 @@
 package github
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"curate/internal/atomicfile"
+	gitcmd "curate/internal/git"
 	"curate/pipeline/source"
 )
 
@@ -20,16 +20,7 @@ func Clone(ctx context.Context, cloneURL, dir string) error {
 	if cloneURL == "" {
 		return fmt.Errorf("the API gave no clone URL")
 	}
-	run := func(args ...string) error {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("git %s: %s", args[0], strings.TrimSpace(stderr.String()))
-		}
-		return nil
-	}
+	run := func(args ...string) error { return gitcmd.Run(ctx, "", nil, args...) }
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
 		return run("-C", dir, "fetch", "-q", "--filter=blob:none", "origin", "+refs/heads/*:refs/heads/*", "+refs/pull/*/merge:refs/pull/*/merge")
 	}
@@ -60,11 +51,9 @@ func ResolveBases(ctx context.Context, dir string, prs []*source.PR) error {
 	}
 	parents := map[string][]string{}
 	// cat-file --batch-check tells which exist; rev-list would die on one missing.
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "cat-file", "--batch-check=%(objectname) %(objecttype)")
-	cmd.Stdin = strings.NewReader(strings.Join(args, "\n") + "\n")
-	out, err := cmd.Output()
+	out, err := gitcmd.OutputWith(ctx, dir, strings.NewReader(strings.Join(args, "\n")+"\n"), nil, "cat-file", "--batch-check=%(objectname) %(objecttype)")
 	if err != nil {
-		return fmt.Errorf("git cat-file in %s: %w", dir, err)
+		return fmt.Errorf("in %s: %w", dir, err)
 	}
 	var present []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -74,10 +63,9 @@ func ResolveBases(ctx context.Context, dir string, prs []*source.PR) error {
 		}
 	}
 	if len(present) > 0 {
-		cmd = exec.CommandContext(ctx, "git", append([]string{"-C", dir, "rev-list", "--no-walk", "--parents"}, present...)...)
-		out, err = cmd.Output()
+		out, err = gitcmd.Output(ctx, dir, append([]string{"rev-list", "--no-walk", "--parents"}, present...)...)
 		if err != nil {
-			return fmt.Errorf("git rev-list in %s: %w", dir, err)
+			return fmt.Errorf("in %s: %w", dir, err)
 		}
 		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 			f := strings.Fields(line)
@@ -148,9 +136,5 @@ func SaveProgress(path, repo string, done map[int]bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, data, 0o644)
 }

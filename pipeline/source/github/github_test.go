@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"curate/internal/fixtures"
+	"curate/internal/fixtures/fakegithub"
 	"curate/pipeline/source"
 )
 
-func newMiner(t *testing.T, f *fixtures.FakeGitHub) (*Miner, *[]string) {
+func newMiner(t *testing.T, f *fakegithub.GitHub) (*Miner, *[]string) {
 	c, err := NewClient(f.URL, "test-token")
 	if err != nil {
 		t.Fatal(err)
@@ -20,7 +20,7 @@ func newMiner(t *testing.T, f *fixtures.FakeGitHub) (*Miner, *[]string) {
 }
 
 func TestMineAgainstFakeGitHub(t *testing.T) {
-	f := fixtures.NewFakeGitHub(t)
+	f := fakegithub.New(t)
 	m, msgs := newMiner(t, f)
 	ctx := context.Background()
 	repo, err := m.Repository(ctx, "acme", "calc")
@@ -72,7 +72,7 @@ func TestMineAgainstFakeGitHub(t *testing.T) {
 }
 
 func TestMineResumes(t *testing.T) {
-	f := fixtures.NewFakeGitHub(t)
+	f := fakegithub.New(t)
 	m, _ := newMiner(t, f)
 	ctx := context.Background()
 	repo, err := m.Repository(ctx, "acme", "calc")
@@ -111,7 +111,7 @@ func TestMineResumes(t *testing.T) {
 }
 
 func TestNotFoundAndBadURL(t *testing.T) {
-	f := fixtures.NewFakeGitHub(t)
+	f := fakegithub.New(t)
 	m, _ := newMiner(t, f)
 	_, err := m.Repository(context.Background(), "acme", "missing")
 	if err == nil || !strings.Contains(err.Error(), "not found (404)") || !strings.Contains(err.Error(), "GITHUB_TOKEN") {

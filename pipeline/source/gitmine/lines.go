@@ -6,10 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os/exec"
 	"strconv"
 	"strings"
 
+	gitcmd "curate/internal/git"
 	"curate/pipeline/source"
 )
 
@@ -40,7 +40,7 @@ func MeasureLines(ctx context.Context, dir string, prs []*source.PR) error {
 	if len(refs) == 0 {
 		return nil
 	}
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "cat-file", "--batch")
+	cmd := gitcmd.Command(ctx, dir, nil, "cat-file", "--batch")
 	cmd.Stdin = &req
 	out, err := cmd.StdoutPipe()
 	if err != nil {

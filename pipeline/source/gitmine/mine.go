@@ -6,13 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	gitcmd "curate/internal/git"
 	"curate/pipeline/source"
 )
 
@@ -207,8 +206,7 @@ var errLimit = errors.New("limit reached")
 func (w *walk) stream(args []string) error {
 	ctx, cancel := context.WithCancel(w.ctx)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", w.dir, "-c", "core.quotepath=off"}, args...)...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	cmd := gitcmd.Command(ctx, w.dir, nil, append([]string{"-c", "core.quotepath=off"}, args...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()

@@ -1,32 +1,21 @@
 package gitmine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"time"
+
+	gitcmd "curate/internal/git"
 )
 
-// git runs git in dir and returns stdout; errors carry git's stderr.
+// git runs git in dir and returns stdout as text.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
-	}
-	return string(out), nil
+	out, err := gitcmd.Output(ctx, dir, args...)
+	return string(out), err
 }
 
 // ErrNotRepo, ErrEmpty and ErrShallow are the repository states mining

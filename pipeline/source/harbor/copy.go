@@ -1,11 +1,13 @@
 package harbor
 
 import (
-	"curate/pipeline/taskdir"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"curate/internal/atomicfile"
+	"curate/pipeline/taskdir"
 )
 
 // CopyTask copies a task dir (already checked by Read) to dst, replacing
@@ -16,12 +18,11 @@ func CopyTask(src, dst string) error {
 	if err := StageTask(src, tmp); err != nil {
 		return err
 	}
-	old := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".old")
-	if err := SwapIn(tmp, dst, old); err != nil {
+	if err := atomicfile.ReplaceDir(tmp, dst); err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	return os.RemoveAll(old)
+	return nil
 }
 
 // SwapIn moves an existing dst to old, then staged to dst; on a failed

@@ -11,35 +11,13 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
 	"curate/pipeline"
 	"curate/pipeline/taskvalue"
 )
-
-// Manifest is the file's shape (version "1.0").
-type Manifest struct {
-	Metadata    map[string]any `json:"metadata"`
-	Methodology map[string]any `json:"methodology"`
-	Statistics  map[string]any `json:"statistics"`
-	Tasks       []Entry        `json:"tasks"`
-}
-
-// Entry is one selected task.
-type Entry struct {
-	TaskID             string                   `json:"task_id"`
-	Benchmark          string                   `json:"benchmark"`
-	SDLCPhase          string                   `json:"sdlc_phase"`
-	Language           string                   `json:"language"`
-	Difficulty         string                   `json:"difficulty"`
-	Category           string                   `json:"category"`
-	Repo               string                   `json:"repo"`
-	MCPBenefitScore    *float64                 `json:"mcp_benefit_score"`
-	MCPBreakdown       *pipeline.ScoreBreakdown `json:"mcp_breakdown"`
-	SelectionRationale string                   `json:"selection_rationale"`
-	TaskDir            string                   `json:"task_dir"`
-}
 
 // EntryError is one task entry that could not be used.
 type EntryError struct {
@@ -57,7 +35,7 @@ func (e *EntryError) Error() string {
 // naming the file (with line and column where the problem is); each entry
 // goes through the strict task-value reader, and a bad entry comes back on
 // its own with its line and key while the good ones are still used.
-func Parse(name string, data []byte) (*Manifest, []*EntryError, error) {
+func Parse(name string, data []byte) (*pipeline.Manifest, []*EntryError, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	at := func(off int64, format string, args ...any) error {
 		line, col := lineCol(data, off)
@@ -79,7 +57,7 @@ func Parse(name string, data []byte) (*Manifest, []*EntryError, error) {
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	var m Manifest
+	var m pipeline.Manifest
 	var raws []rawEntry
 	if tok, err := dec.Token(); err != nil {
 		return nil, nil, syntax(err)
@@ -96,21 +74,23 @@ func Parse(name string, data []byte) (*Manifest, []*EntryError, error) {
 		off := valueStart(data, dec.InputOffset())
 		switch key {
 		case "metadata", "methodology", "statistics":
-			var v any
-			if err := dec.Decode(&v); err != nil {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
 				return nil, nil, syntax(err)
 			}
-			obj, ok := v.(map[string]any)
-			if v != nil && !ok {
+			if string(raw) == "null" {
+				continue
+			}
+			target := map[string]any{"metadata": &m.Metadata, "methodology": &m.Methodology, "statistics": &m.Statistics}[key]
+			if raw[0] != '{' {
 				return nil, nil, at(off, "%s must be an object", key)
 			}
-			switch key {
-			case "metadata":
-				m.Metadata = obj
-			case "methodology":
-				m.Methodology = obj
-			default:
-				m.Statistics = obj
+			if err := json.Unmarshal(raw, target); err != nil {
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) {
+					return nil, nil, at(off+te.Offset-1, "%s.%s must be %s, not %s", key, te.Field, jsonKind(te.Type), te.Value)
+				}
+				return nil, nil, at(off, "%s: %v", key, err)
 			}
 		case "tasks":
 			sawTasks = true
@@ -135,7 +115,7 @@ func Parse(name string, data []byte) (*Manifest, []*EntryError, error) {
 	}
 	var bad []*EntryError
 	seen := map[string]int{}
-	m.Tasks = []Entry{}
+	m.Tasks = []pipeline.ManifestTask{}
 	for i, r := range raws {
 		line, _ := lineCol(data, r.offset)
 		e, err := parseEntry(r.data)
@@ -208,8 +188,8 @@ func valueStart(data []byte, off int64) int64 {
 }
 
 // parseEntry checks one entry's keys with the strict task-value reader.
-func parseEntry(raw json.RawMessage) (Entry, error) {
-	var e Entry
+func parseEntry(raw json.RawMessage) (pipeline.ManifestTask, error) {
+	var e pipeline.ManifestTask
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return e, fmt.Errorf("want a task object, got %s", clip(raw))
@@ -255,7 +235,7 @@ func parseEntry(raw json.RawMessage) (Entry, error) {
 			f := cv.(float64)
 			e.MCPBenefitScore = &f
 		default:
-			*e.field(k) = str(cv)
+			*entryField(&e, k) = str(cv)
 		}
 	}
 	if e.TaskID == "" {
@@ -264,11 +244,28 @@ func parseEntry(raw json.RawMessage) (Entry, error) {
 	return e, nil
 }
 
-// field is the string field a known key fills.
-func (e *Entry) field(key string) *string {
+// entryField is the string field a known key fills.
+func entryField(e *pipeline.ManifestTask, key string) *string {
 	return map[string]*string{"task_id": &e.TaskID, "benchmark": &e.Benchmark, "sdlc_phase": &e.SDLCPhase,
 		"language": &e.Language, "difficulty": &e.Difficulty, "category": &e.Category, "repo": &e.Repo,
 		"selection_rationale": &e.SelectionRationale, "task_dir": &e.TaskDir}[key]
+}
+
+// jsonKind names a Go type in JSON's words, for messages.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "a whole number"
 }
 
 func finiteBreakdown(b pipeline.ScoreBreakdown) bool {
@@ -296,7 +293,7 @@ func SelectionName(path string) string {
 // Task makes the catalogue entry for a listed task that has no task dir.
 // What the manifest computed (phase, score, breakdown) is kept in Extra as
 // manifest_* so the curator can compare it with this workspace's profile.
-func (e Entry) Task(path string) *pipeline.Task {
+func Task(e pipeline.ManifestTask, path string) *pipeline.Task {
 	t := &pipeline.Task{ID: e.TaskID, Benchmark: e.Benchmark, Source: "manifest", SourcePath: path, Repo: e.Repo,
 		Language: e.Language, Category: e.Category, Status: pipeline.StatusImported, Extra: map[string]any{}}
 	t.DifficultyImported = pipeline.Difficulty(e.Difficulty) // checked by Parse
@@ -321,9 +318,9 @@ func (e Entry) Task(path string) *pipeline.Task {
 }
 
 // Selection is the snapshot of what the manifest chose, in its order.
-func (m *Manifest) Selection(path string) *pipeline.Selection {
+func Selection(m *pipeline.Manifest, path string) *pipeline.Selection {
 	sel := &pipeline.Selection{Name: SelectionName(path), Source: "manifest:" + path,
-		Config: map[string]any{"metadata": m.Metadata, "methodology": m.Methodology}, Stats: m.Statistics}
+		Config: map[string]any{"metadata": m.Metadata, "methodology": m.Methodology}, Stats: asMap(m.Statistics)}
 	for i, e := range m.Tasks {
 		sel.Tasks = append(sel.Tasks, pipeline.SelectedTask{TaskID: e.TaskID, Rationale: e.SelectionRationale, Rank: i + 1})
 	}
@@ -339,4 +336,12 @@ func lineCol(data []byte, off int64) (int, int) {
 	}
 	before := data[:off]
 	return bytes.Count(before, []byte("\n")) + 1, int(off) - bytes.LastIndexByte(before, '\n')
+}
+
+// asMap is v as the JSON object it encodes to.
+func asMap(v any) map[string]any {
+	data, _ := json.Marshal(v)
+	var m map[string]any
+	json.Unmarshal(data, &m)
+	return m
 }

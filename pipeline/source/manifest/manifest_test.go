@@ -20,12 +20,12 @@ func TestParseFixture(t *testing.T) {
 	if len(m.Tasks) != 4 {
 		t.Fatalf("tasks %d", len(m.Tasks))
 	}
-	tk := m.Tasks[1].Task(file)
+	tk := Task(m.Tasks[1], file)
 	if tk.ID != "sgt-025" || tk.DifficultyImported != "critical" || tk.Benchmark != "ccb_pytorch" || tk.Source != "manifest" ||
 		tk.Extra["manifest_mcp_benefit_score"] != 0.85 || tk.Extra["manifest_sdlc_phase"] != "Implementation (bug fix)" {
 		t.Fatalf("task %+v", tk)
 	}
-	sel := m.Selection(file)
+	sel := Selection(m, file)
 	if sel.Name != "selected_benchmark_tasks" || len(sel.Tasks) != 4 || sel.Tasks[0].TaskID != "big-code-k8s-001" || sel.Tasks[3].Rank != 4 ||
 		sel.Tasks[0].Rationale == "" || sel.Stats["avg_mcp_benefit_score"] != 0.7931 {
 		t.Fatalf("selection %+v", sel)
@@ -40,6 +40,7 @@ func TestParseBad(t *testing.T) {
 		{`[]`, "m.json:1:1: the file must be a JSON object"},
 		{`{"metadata": [1]`, "m.json:1:14: metadata must be an object"},
 		{`{"tasks": [`, "m.json:1:12: unexpected end of the file"},
+		{`{"metadata": {"random_seed": "x"}, "tasks": []}`, "m.json:1:32: metadata.random_seed must be a whole number, not string"},
 	}
 	for _, c := range cases {
 		_, _, err := Parse("m.json", []byte(c.in))
@@ -74,7 +75,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		_ = bad
-		_ = m.Selection("m.json")
+		_ = Selection(m, "m.json")
 	})
 }
 

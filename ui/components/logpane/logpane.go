@@ -1,0 +1,193 @@
+// Package logpane is a bounded log view that follows its tail.
+package logpane
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"curate/ui/components/frame"
+)
+
+// RingLines bounds a log pane's memory: older lines are only on disk
+// (.curate/runs/<id>.log).
+const RingLines = 5000
+
+// errorLine finds the lines "jump to the first error" stops at.
+var errorLine = regexp.MustCompile(`(?i)\b(error|failed|failure|fatal|panic|traceback)\b|^not ok\b|^FAIL\b|^E\s`)
+
+// Pane is a bounded ring of sanitised log lines with a viewport that
+// follows the tail until the curator scrolls up, and resumes at the bottom.
+// Lines are addressed by their absolute number since the run started, so
+// a paused view stays put while new lines arrive.
+type Pane struct {
+	ring    []string
+	start   int // ring index of the oldest line
+	n       int // lines held
+	Total   int // lines received (absolute number of the next line)
+	Dropped int // lines the subscription skipped (reader too slow)
+
+	Follow bool
+	top    int // absolute number of the first line shown when paused
+	Wrap   bool
+	Query  string
+	w, h   int
+}
+
+// New is an empty pane following its tail.
+func New() *Pane {
+	return &Pane{ring: make([]string, RingLines), Follow: true}
+}
+
+// first is the absolute number of the oldest line held.
+func (p *Pane) first() int { return p.Total - p.n }
+
+func (p *Pane) Line(abs int) string {
+	return p.ring[(p.start+abs-p.first())%len(p.ring)]
+}
+
+// Append adds a batch; lines arrive already sanitised (logstream).
+func (p *Pane) Append(lines []string, dropped int) {
+	if dropped > 0 {
+		p.Dropped += dropped
+		lines = append([]string{ansi.Strip("… " + strconv.Itoa(dropped) + " lines skipped here (all are in the log file)")}, lines...)
+	}
+	for _, l := range lines {
+		if p.n < len(p.ring) {
+			p.ring[(p.start+p.n)%len(p.ring)] = l
+			p.n++
+		} else {
+			p.ring[p.start] = l
+			p.start = (p.start + 1) % len(p.ring)
+		}
+		p.Total++
+	}
+	if !p.Follow && p.top < p.first() {
+		p.top = p.first()
+	}
+}
+
+func (p *Pane) SetSize(w, h int) { p.w, p.h = max(w, 1), max(h, 1) }
+
+// maxTop is the top line that shows the tail.
+func (p *Pane) maxTop() int { return max(p.Total-p.h, p.first()) }
+
+func (p *Pane) Top() int {
+	if p.Follow {
+		return p.maxTop()
+	}
+	return p.top
+}
+
+// Scroll moves the view; scrolling up pauses follow, reaching the bottom
+// resumes it.
+func (p *Pane) Scroll(delta int) {
+	t := p.Top() + delta
+	t = max(min(t, p.maxTop()), p.first())
+	p.top = t
+	p.Follow = t >= p.maxTop()
+}
+
+func (p *Pane) Bottom() { p.Follow = true }
+func (p *Pane) Home()   { p.top, p.Follow = p.first(), p.Total <= p.h }
+
+func (p *Pane) showLine(abs int) {
+	p.top = max(min(abs-p.h/3, p.maxTop()), p.first())
+	p.Follow = p.top >= p.maxTop()
+}
+
+// FirstError jumps to the first line that looks like an error; false when
+// none is held.
+func (p *Pane) FirstError() bool {
+	for i := p.first(); i < p.Total; i++ {
+		if errorLine.MatchString(p.Line(i)) {
+			p.showLine(i)
+			return true
+		}
+	}
+	return false
+}
+
+// Find jumps to the next (dir 1) or previous (dir -1) line containing the
+// query, case-insensitively, from the line after the top.
+func (p *Pane) Find(dir int) bool {
+	if p.Query == "" || p.n == 0 {
+		return false
+	}
+	q := strings.ToLower(p.Query)
+	from := p.Top() + p.h/3
+	for k := 1; k <= p.n; k++ {
+		i := from + dir*k
+		i = p.first() + ((i-p.first())%p.n+p.n)%p.n
+		if strings.Contains(strings.ToLower(p.Line(i)), q) {
+			p.showLine(i)
+			return true
+		}
+	}
+	return false
+}
+
+// Render draws h rows of w cells. Only the visible lines are touched, so a
+// frame costs the same however long the log is.
+func (p *Pane) Render(mark func(string) string) []string {
+	out := make([]string, 0, p.h)
+	if !p.Wrap {
+		top := p.Top()
+		for i := top; i < p.Total && len(out) < p.h; i++ {
+			out = append(out, p.highlight(frame.Truncate(frame.CutBytes(p.Line(i), 4*p.w+64), p.w), mark))
+		}
+		return out
+	}
+	if p.Follow { // fill from the bottom up
+		var rows []string
+		for i := p.Total - 1; i >= p.first() && len(rows) < p.h; i-- {
+			w := wrapRows(p.Line(i), p.w, p.h)
+			for j := len(w) - 1; j >= 0 && len(rows) < p.h; j-- {
+				rows = append(rows, p.highlight(w[j], mark))
+			}
+		}
+		for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+			rows[i], rows[j] = rows[j], rows[i]
+		}
+		return rows
+	}
+	for i := p.top; i < p.Total && len(out) < p.h; i++ {
+		for _, r := range wrapRows(p.Line(i), p.w, p.h) {
+			if len(out) < p.h {
+				out = append(out, p.highlight(r, mark))
+			}
+		}
+	}
+	return out
+}
+
+func (p *Pane) highlight(s string, mark func(string) string) string {
+	if p.Query == "" || mark == nil {
+		return s
+	}
+	i := strings.Index(strings.ToLower(s), strings.ToLower(p.Query))
+	if i < 0 {
+		return s
+	}
+	j := i + len(p.Query)
+	return s[:i] + mark(s[i:j]) + s[j:]
+}
+
+// wrapRows cuts a plain line into rows of w cells, at most h of them: a
+// pane never shows more, so a line of megabytes costs what a screenful does.
+func wrapRows(s string, w, h int) []string {
+	s = frame.CutBytes(s, h*(4*w)+64)
+	if ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	rows := strings.Split(ansi.Hardwrap(s, w, true), "\n")
+	return rows[:min(len(rows), h)]
+}
+
+// Held is the number of lines in memory.
+func (p *Pane) Held() int { return p.n }
+
+// Height is the number of rows the pane draws.
+func (p *Pane) Height() int { return p.h }

@@ -1,0 +1,587 @@
+// Package runs is the Runs screen: validations, live logs, the failure
+// review queue and reruns.
+package runs
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"curate/app"
+	"curate/pipeline"
+	"curate/pipeline/validate"
+	"curate/pipeline/validate/logstream"
+	"curate/ui/components/form"
+	"curate/ui/components/frame"
+	"curate/ui/components/logpane"
+	"curate/ui/components/scroller"
+	"curate/ui/shared"
+)
+
+// Model is the validation screen: start runs through the same
+// validate.Jobs and validate.Validator as `curate validate`, watch their
+// logs live, review failures by outcome class, edit a task's files and
+// rerun. Validation runs in goroutines; results come back as messages.
+type Model struct {
+	ctx *shared.Context
+	svc *shared.Services
+
+	entries []*runEntry // newest first
+	list    scroller.Model
+	filter  int // index into runFilters
+	loaded  bool
+	w, h    int
+
+	focusLog  bool
+	form      *runForm
+	last      runForm // the last form's values: reruns use them
+	confirm   *runEntry
+	searching bool
+	search    textinput.Model
+
+	cancels   sync.Map // run id or queued key -> true; read by validator goroutines
+	batches   map[int]*runBatch
+	nextBatch int
+}
+
+type runState int
+
+const (
+	runQueued runState = iota
+	runRunning
+	runFinished
+)
+
+// runEntry is one run in the list: queued (no id yet), running or finished.
+type runEntry struct {
+	key   string // batch/task/mode, unique before the run has an id
+	batch int
+	run   pipeline.Run // a copy; the validator owns the live one
+	state runState
+	log   *logpane.Pane
+	sub   *logstream.Subscription
+	// asked is set when the curator cancelled it.
+	asked bool
+	// fromFile: the log pane was read from the run's log file.
+	fromFile bool
+}
+
+type runBatch struct {
+	id     int
+	job    *shared.LongJob
+	cancel context.CancelFunc
+	events chan tea.Msg
+	// report, once set (the workbench has closed), hears of every run that
+	// finishes: the screen's commands may no longer read events.
+	report atomic.Pointer[func(pipeline.Run)]
+}
+
+// runFilters is the failure review queue's classes, "" meaning all runs.
+var runFilters = []string{"", "failures", string(pipeline.OutcomeNopPassed), string(pipeline.OutcomeOracleFailed),
+	string(pipeline.OutcomeBuildFailed), string(pipeline.OutcomeFlaky), string(pipeline.OutcomeTimeout),
+	string(pipeline.OutcomeRewardMissing), string(pipeline.OutcomeRewardInvalid), string(pipeline.OutcomeInfraError),
+	string(pipeline.OutcomeCancelled)}
+
+// Messages of the Runs screen.
+type (
+	runsLoadedMsg struct {
+		runs []*pipeline.Run
+		err  error
+	}
+	runStartedMsg struct {
+		batch int
+		key   string
+		run   pipeline.Run
+		sub   *logstream.Subscription
+	}
+	runDoneMsg struct {
+		batch int
+		run   pipeline.Run
+	}
+	batchDoneMsg struct {
+		batch int
+		runs  int
+		err   error
+	}
+	logBatchMsg struct {
+		id      string
+		lines   []string
+		dropped int
+		ok      bool
+	}
+	logFileMsg struct {
+		id    string
+		lines []string
+		err   error
+	}
+	editorDoneMsg struct {
+		path string
+		err  error
+	}
+)
+
+func (runsLoadedMsg) Target() shared.TabID { return shared.TabRuns }
+func (runStartedMsg) Target() shared.TabID { return shared.TabRuns }
+func (runDoneMsg) Target() shared.TabID    { return shared.TabRuns }
+func (batchDoneMsg) Target() shared.TabID  { return shared.TabRuns }
+func (logBatchMsg) Target() shared.TabID   { return shared.TabRuns }
+func (logFileMsg) Target() shared.TabID    { return shared.TabRuns }
+func (editorDoneMsg) Target() shared.TabID { return shared.TabRuns }
+
+// New makes the Runs screen.
+func New(c *shared.Context) *Model {
+	in := form.NewInput()
+	in.Prompt = "search: "
+	svc := c.Services
+	return &Model{ctx: c, svc: svc, search: in, batches: map[int]*runBatch{},
+		last: runForm{modes: 0, runs: 1, concurrency: max(svc.Concurrency, 1)}}
+}
+
+func (s *Model) Title() string { return "Runs" }
+
+func (s *Model) Init() tea.Cmd { return nil }
+
+func (s *Model) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.sizeLogs()
+}
+
+func (s *Model) Capturing() bool { return s.searching || s.form != nil || s.confirm != nil }
+
+func (s *Model) ShortHelp() []key.Binding {
+	return s.ctx.Keys.List("validate_start", "rerun", "cancel_run", "failure_filter", "log_focus")
+}
+
+func (s *Model) FullHelp() [][]key.Binding {
+	k := s.ctx.Keys
+	return [][]key.Binding{
+		k.List("validate_start", "rerun", "cancel_run", "failure_filter", "log_focus", "edit_dockerfile", "edit_test", "edit_solve"),
+		k.List("up", "down", "page_up", "page_down", "top", "bottom", "log_wrap", "log_search", "log_next", "log_prev", "log_first_error", "log_follow"),
+	}
+}
+
+// loadRunsCmd reads the stored runs, newest first.
+func (s *Model) loadRunsCmd() tea.Cmd {
+	st := s.ctx.Store
+	if st == nil {
+		return nil
+	}
+	return s.ctx.Job(func() tea.Msg {
+		runs, err := st.Runs(context.Background(), "")
+		return runsLoadedMsg{runs, err}
+	})
+}
+
+// visible is the entries the failure filter lets through.
+func (s *Model) visible() []*runEntry {
+	f := runFilters[s.filter]
+	if f == "" {
+		return s.entries
+	}
+	var out []*runEntry
+	for _, e := range s.entries {
+		if e.state != runFinished {
+			continue
+		}
+		o := e.run.Outcome
+		if (f == "failures" && o != pipeline.OutcomeOK) || string(o) == f {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (s *Model) selected() *runEntry {
+	v := s.visible()
+	if c := s.list.Cursor; c >= 0 && c < len(v) {
+		return v[c]
+	}
+	return nil
+}
+
+func (s *Model) byID(id string) *runEntry {
+	for _, e := range s.entries {
+		if e.run.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+func (s *Model) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case shared.CurrentMsg:
+		if s.ctx.Active == shared.TabRuns { // every visit: runs of `curate validate` elsewhere show up
+			s.loaded = true
+			return s.loadRunsCmd()
+		}
+		return nil
+	case runsLoadedMsg:
+		return s.loadedRuns(m)
+	case runStartedMsg:
+		return s.started(m)
+	case runDoneMsg:
+		return s.done(m)
+	case batchDoneMsg:
+		return s.batchDone(m)
+	case logBatchMsg:
+		e := s.byID(m.id)
+		if e == nil || e.log == nil {
+			return nil
+		}
+		if len(m.lines) > 0 || m.dropped > 0 {
+			e.log.Append(m.lines, m.dropped)
+		}
+		if !m.ok {
+			e.sub = nil
+			return nil
+		}
+		return pumpLog(m.id, e.sub, logBatchEvery)
+	case logFileMsg:
+		e := s.byID(m.id)
+		if e == nil {
+			return nil
+		}
+		if m.err != nil {
+			return shared.StatusCmd("log of "+m.id+": "+m.err.Error(), true)
+		}
+		if e.log == nil || e.fromFile {
+			e.log = logpane.New()
+			e.fromFile = true
+			s.sizeLogs()
+			e.log.Append(m.lines, 0)
+		}
+		return nil
+	case editorDoneMsg:
+		if m.err != nil {
+			return shared.StatusCmd("editor: "+m.err.Error(), true)
+		}
+		return shared.StatusCmd("edited "+m.path+" · r reruns", false)
+	case tea.KeyMsg:
+		return s.key(m)
+	}
+	return nil
+}
+
+func (s *Model) loadedRuns(m runsLoadedMsg) tea.Cmd {
+	if m.err != nil {
+		return shared.StatusCmd("load runs: "+m.err.Error(), true)
+	}
+	have := map[string]*runEntry{}
+	for _, e := range s.entries {
+		if e.run.ID != "" {
+			have[e.run.ID] = e
+		}
+	}
+	for _, r := range m.runs {
+		if e := have[r.ID]; e != nil {
+			if s.batches[e.batch] == nil && e.state != runFinished { // another process's run moved on
+				e.run, e.state = *r, stateOf(r)
+			}
+			continue
+		}
+		s.entries = append(s.entries, &runEntry{key: r.ID, run: *r, state: stateOf(r)})
+	}
+	return s.openLog()
+}
+
+func stateOf(r *pipeline.Run) runState {
+	switch r.Outcome {
+	case pipeline.OutcomeRunning, pipeline.OutcomePending:
+		return runRunning
+	}
+	return runFinished
+}
+
+// openLog loads the selected finished run's log from disk when no live
+// pane holds it.
+func (s *Model) openLog() tea.Cmd {
+	e := s.selected()
+	if e == nil || e.log != nil || e.run.LogPath == "" || e.state == runQueued {
+		return nil
+	}
+	e.fromFile = true
+	e.log = logpane.New()
+	s.sizeLogs()
+	id, path := e.run.ID, e.run.LogPath
+	return func() tea.Msg {
+		lines, err := tailFile(path, logpane.RingLines)
+		return logFileMsg{id, lines, err}
+	}
+}
+
+// pumpLog reads the next batch of a run's log after waiting every, so a
+// run printing thousands of lines a second costs a few messages a second.
+func pumpLog(id string, sub *logstream.Subscription, every interface{ wait() }) tea.Cmd {
+	if sub == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		every.wait()
+		lines, dropped, ok := sub.Next()
+		return logBatchMsg{id, lines, dropped, ok}
+	}
+}
+
+func (s *Model) started(m runStartedMsg) tea.Cmd {
+	var e *runEntry
+	for _, x := range s.entries {
+		if x.key == m.key && x.state == runQueued {
+			e = x
+			break
+		}
+	}
+	if e == nil {
+		e = &runEntry{key: m.key, batch: m.batch}
+		s.entries = append([]*runEntry{e}, s.entries...)
+	}
+	e.run, e.state, e.sub = m.run, runRunning, m.sub
+	e.log, e.fromFile = logpane.New(), false
+	s.sizeLogs()
+	return tea.Batch(pumpLog(m.run.ID, m.sub, noWait{}), s.waitBatch(m.batch))
+}
+
+func (s *Model) done(m runDoneMsg) tea.Cmd {
+	if e := s.byID(m.run.ID); e != nil {
+		e.run, e.state = m.run, runFinished
+	}
+	if b := s.batches[m.batch]; b != nil && b.job != nil {
+		b.job.Done++
+	}
+	r := m.run
+	s.ctx.Catalog.Latest[r.TaskID] = &r
+	return s.waitBatch(m.batch)
+}
+
+func (s *Model) batchDone(m batchDoneMsg) tea.Cmd {
+	b := s.batches[m.batch]
+	delete(s.batches, m.batch)
+	if b != nil && b.job != nil {
+		s.ctx.Long.Remove(b.job)
+	}
+	for _, e := range s.entries { // jobs that never started (cancelled batch)
+		if e.batch == m.batch && e.state == runQueued {
+			e.state = runFinished
+			e.run.Outcome, e.run.Detail = pipeline.OutcomeCancelled, "cancelled before it started"
+		}
+	}
+	var cmds []tea.Cmd
+	if m.err != nil {
+		cmds = append(cmds, shared.StatusCmd("validate: "+m.err.Error(), true))
+	} else {
+		ok, bad := 0, 0
+		for _, e := range s.entries {
+			if e.batch == m.batch && e.state == runFinished {
+				if e.run.Outcome == pipeline.OutcomeOK {
+					ok++
+				} else {
+					bad++
+				}
+			}
+		}
+		cmds = append(cmds, shared.StatusCmd(fmt.Sprintf("validation done: %d ok, %d not ok", ok, bad), false))
+	}
+	if s.ctx.Store != nil {
+		cmds = append(cmds, shared.LoadCatalogCmd(s.ctx)) // task statuses changed
+	}
+	return tea.Batch(cmds...)
+}
+
+func (s *Model) waitBatch(id int) tea.Cmd {
+	b := s.batches[id]
+	if b == nil {
+		return nil
+	}
+	ch := b.events
+	return func() tea.Msg {
+		m, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return m
+	}
+}
+
+// startValidation validates ids in form's modes through validate.Jobs and
+// a validate.Validator, as `curate validate` does.
+func (s *Model) startValidation(ids []string, f runForm) tea.Cmd {
+	if s.svc.Validate == nil {
+		return shared.StatusCmd("validation needs a Docker engine: none is configured", true)
+	}
+	modes, _ := validate.ParseModes(runModes[f.modes])
+	var tasks []*pipeline.Task
+	for _, id := range ids {
+		if t := s.ctx.Catalog.Task(id); t != nil {
+			tasks = append(tasks, t)
+		}
+	}
+	jobs, skips := validate.Jobs(s.ctx.Root, tasks, modes)
+	if len(jobs) == 0 {
+		why := "no task chosen"
+		if len(skips) > 0 {
+			why = skips[0].TaskID + ": " + skips[0].Reason
+		}
+		return shared.StatusCmd("nothing to validate: "+why, true)
+	}
+	s.nextBatch++
+	b := &runBatch{id: s.nextBatch, events: make(chan tea.Msg, 64)}
+	ctx, cancel := context.WithCancel(context.Background())
+	b.cancel = cancel
+	b.job = s.ctx.Long.Add("validate", len(jobs), cancel)
+	b.job.Runs = true
+	s.batches[b.id] = b
+	fresh := make([]*runEntry, len(jobs))
+	for i, j := range jobs {
+		fresh[i] = &runEntry{key: queuedKey(b.id, j), batch: b.id, state: runQueued,
+			run: pipeline.Run{TaskID: j.TaskID, Mode: j.Mode, Outcome: pipeline.OutcomePending}}
+	}
+	s.entries = append(fresh, s.entries...)
+	s.filter, s.list = 0, scroller.Model{}
+
+	svc := s.svc
+	go func() {
+		defer close(b.events)
+		runs, err := svc.Validate(ctx, jobs, app.ValidateOptions{
+			Concurrency: max(f.concurrency, 1), Runs: max(f.runs, 1),
+			OnStart: func(r *pipeline.Run, log *logstream.Broadcaster) {
+				k := queuedKey(b.id, validate.Job{TaskID: r.TaskID, Mode: r.Mode})
+				if _, asked := s.cancels.Load(k); asked {
+					s.cancels.Store(r.ID, true)
+				}
+				b.events <- runStartedMsg{batch: b.id, key: k, run: *r, sub: log.Subscribe(0)}
+			},
+			OnDone: func(r *pipeline.Run) {
+				if f := b.report.Load(); f != nil {
+					(*f)(*r)
+				}
+				b.events <- runDoneMsg{batch: b.id, run: *r}
+			},
+			Cancelled: func(id string) bool {
+				_, ok := s.cancels.Load(id)
+				return ok
+			},
+		})
+		b.events <- batchDoneMsg{batch: b.id, runs: len(runs), err: err}
+	}()
+	msg := fmt.Sprintf("validating %d run(s) of %d task(s)", len(jobs), len(jobs)/len(modes))
+	if len(skips) > 0 {
+		msg += fmt.Sprintf(" · skipped %d without a task dir", len(skips))
+	}
+	return tea.Batch(shared.StatusCmd(msg, false), s.waitBatch(b.id))
+}
+
+func queuedKey(batch int, j validate.Job) string {
+	return fmt.Sprintf("%d/%s/%s", batch, j.TaskID, j.Mode)
+}
+
+// cancelEntry stops a running run (the validator polls) or a queued one
+// (stopped as soon as it starts).
+func (s *Model) cancelEntry(e *runEntry) tea.Cmd {
+	e.asked = true
+	if e.state == runQueued {
+		s.cancels.Store(e.key, true)
+		return shared.StatusCmd("cancelled "+e.run.TaskID+" "+e.run.Mode+" before it starts", false)
+	}
+	if s.batches[e.batch] == nil && s.svc.Cancel != nil {
+		// Another curate process runs it: leave the marker `curate runs
+		// cancel` leaves, which that process polls for.
+		if err := s.svc.Cancel(e.run.ID); err != nil {
+			return shared.StatusCmd(err.Error(), true)
+		}
+		return shared.StatusCmd("asked the process running "+e.run.ID+" to cancel it", false)
+	}
+	s.cancels.Store(e.run.ID, true)
+	return shared.StatusCmd("cancelling "+e.run.ID+"…", false)
+}
+
+// Shutdown cancels every batch (the workbench is closing) so containers
+// are stopped and removed rather than left behind.
+func (s *Model) Shutdown() {
+	for _, b := range s.batches {
+		b.cancel()
+		for range b.events { // drain until the validator returns
+		}
+	}
+}
+
+// Finish lets every batch run to its end (the curator quit and chose to
+// keep the runs), saying on out which runs finish; an interrupt or
+// SIGTERM cancels what is left.
+func (s *Model) Finish(out io.Writer) {
+	if len(s.batches) == 0 {
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(out, "curate: finishing %d validation batch(es); ctrl+c cancels them\n", len(s.batches))
+	var mu sync.Mutex
+	report := func(r pipeline.Run) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(out, "  %s %s %s: %s\n", r.ID, frame.CleanLine(r.TaskID), r.Mode, r.Outcome)
+	}
+	for _, b := range s.batches {
+		b.report.Store(&report)
+		cancel := context.AfterFunc(ctx, b.cancel)
+		for m := range b.events { // until the validator returns and records
+			if m, ok := m.(batchDoneMsg); ok && m.err != nil {
+				fmt.Fprintf(out, "curate: validate: %v\n", m.err)
+			}
+		}
+		cancel()
+	}
+}
+
+// taskFile is one of a task's files the review queue opens in $EDITOR.
+func (s *Model) taskFile(e *runEntry, rel string) (string, error) {
+	t := s.ctx.Catalog.Task(e.run.TaskID)
+	if t == nil {
+		return "", fmt.Errorf("task %s is not in the catalogue", e.run.TaskID)
+	}
+	dir, err := validate.ResolveTaskDir(s.ctx.Root, t)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, rel)
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file (a symlink?); open it yourself", p)
+	}
+	return p, nil
+}
+
+func (s *Model) edit(rel string) tea.Cmd {
+	e := s.selected()
+	if e == nil {
+		return nil
+	}
+	p, err := s.taskFile(e, rel)
+	if err != nil {
+		return shared.StatusCmd("edit: "+err.Error(), true)
+	}
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	return tea.ExecProcess(editorCommand(editor, p), func(err error) tea.Msg { return editorDoneMsg{p, err} })
+}
+
+// LogRead is the answer of reading run id's log file; tests hand it lines
+// directly.
+func LogRead(id string, lines []string) tea.Msg { return logFileMsg{id: id, lines: lines} }

@@ -1,0 +1,37 @@
+package shared
+
+import (
+	"context"
+
+	"curate/app"
+	"curate/pipeline"
+	"curate/pipeline/export"
+	"curate/pipeline/selection"
+	"curate/pipeline/validate"
+	"curate/workspace"
+)
+
+// Services are the engines the Runs, Quotas and Export screens drive. The
+// binary wires them to the same code the CLI commands run (curate
+// validate, select, export); tests wire doubles where an engine is not the
+// subject. A nil function disables what needs it, with a message.
+type Services struct {
+	// Validate runs validation jobs on the workspace's engines: the
+	// function behind curate validate (app.Validate).
+	Validate func(ctx context.Context, jobs []validate.Job, o app.ValidateOptions) ([]*pipeline.Run, error)
+	// Cancel asks the curate process running a run to stop it, as `curate
+	// runs cancel` does.
+	Cancel func(runID string) error
+	// Concurrency is the [docker] default of a validation.
+	Concurrency int
+
+	// Selection is the profile's [selection] and curate.toml's overrides.
+	Selection func() (profile selection.Config, overrides workspace.SelectionConfig, err error)
+	// SaveSelection writes [selection] budget and quotas to curate.toml.
+	SaveSelection func(budget *int, quotas []pipeline.Quota) error
+	// SaveSnapshot stores a solve as a named selection, as `curate select`.
+	SaveSnapshot func(ctx context.Context, name string, cfg selection.Config, res *selection.Result) error
+	// ExportInput builds the export of a solve, as `curate export` does for
+	// a saved selection named name.
+	ExportInput func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error)
+}

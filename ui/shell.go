@@ -1,0 +1,26 @@
+package ui
+
+import (
+	"time"
+
+	"curate/ui/shared"
+)
+
+// The names the binary wires the workbench with.
+type (
+	Context  = shared.Context
+	Services = shared.Services
+	Catalog  = shared.Catalog
+)
+
+// NewKeyMap applies curate.toml [ui.keys] (see shared.NewKeyMap).
+func NewKeyMap(overrides map[string]string) (*shared.KeyMap, error) {
+	return shared.NewKeyMap(overrides)
+}
+
+// NewCatalog indexes tasks and runs (see shared.NewCatalog).
+var NewCatalog = shared.NewCatalog
+
+type dockerMsg struct{ up bool }
+
+type dockerTickMsg time.Time

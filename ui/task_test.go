@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"curate/pipeline"
+	"curate/ui/shared"
+)
+
+// openTask moves the Candidates cursor to id and opens the Task screen.
+func openTask(t *testing.T, a *App, id string) {
+	t.Helper()
+	press(t, a, "/")
+	typeText(t, a, id)
+	press(t, a, "enter", "enter")
+	if a.active != shared.TabTask || a.ctx.CurrentID != id {
+		t.Fatalf("open %s: tab %d, current %s", id, a.active, a.ctx.CurrentID)
+	}
+}
+
+func TestTaskScreenShowsEverything(t *testing.T) {
+	a, _ := newTestApp(t, "dark", 160, 80)
+	openTask(t, a, "fixture-calc")
+	page := plain(a.View())
+	for _, want := range []string{
+		"Keep cents when a discount applies", "acme/calc #42",
+		"calibrated   hard  (rule: loc_changed > 10)", "imported     medium",
+		"cross-file deps", "2 files, 2 dirs", "0.750",
+		"touches only 2 files",                        // filter reasons
+		"oracle_failed", "stale: made on other files", // run history with staleness
+		"from instruction.md", "Fix the rounding in", "• Keep the public API unchanged", // glamour-rendered Markdown
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("task page lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "`calc.total`") {
+		t.Error("instruction shown raw, not rendered as Markdown")
+	}
+}
+
+func TestTaskScreenLabellingAndUndo(t *testing.T) {
+	a, ws := newTestApp(t, "dark", 160, 60)
+	ctx := context.Background()
+	openTask(t, a, "fixture-calc")
+	s := a.screens[shared.TabTask]
+
+	// Exclude asks for a reason; enter with none changes nothing.
+	press(t, a, "x")
+	if !s.Capturing() {
+		t.Fatal("x did not ask for a reason")
+	}
+	press(t, a, "enter")
+	if tk, _ := ws.Store.Task(ctx, "fixture-calc"); tk.Labels.Excluded {
+		t.Fatal("excluded without a reason")
+	}
+	press(t, a, "x")
+	typeText(t, a, "flaky network test")
+	press(t, a, "enter")
+	tk, _ := ws.Store.Task(ctx, "fixture-calc")
+	if !tk.Labels.Excluded || tk.Labels.ExcludeReason != "flaky network test" {
+		t.Fatalf("exclude: %+v", tk.Labels)
+	}
+	// Phase chooser: 4 = Implementation (bug fix)... pick Testing & QA (6).
+	press(t, a, "s", "6", "enter")
+	// Note and pin.
+	press(t, a, "n")
+	typeText(t, a, "check decimals")
+	press(t, a, "enter", "p")
+	tk, _ = ws.Store.Task(ctx, "fixture-calc")
+	if tk.Labels.Phase != "Testing & QA" || tk.Labels.Note != "check decimals" || !tk.Labels.Pinned {
+		t.Fatalf("labels: %+v", tk.Labels)
+	}
+	page := plain(a.View())
+	for _, want := range []string{"pinned", "excluded: flaky network test", "note: check decimals", "Testing & QA*"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	// u undoes the pin only; U redoes it.
+	press(t, a, "u")
+	if tk, _ = ws.Store.Task(ctx, "fixture-calc"); tk.Labels.Pinned || tk.Labels.Note != "check decimals" {
+		t.Fatalf("after undo: %+v", tk.Labels)
+	}
+	press(t, a, "U")
+	if tk, _ = ws.Store.Task(ctx, "fixture-calc"); !tk.Labels.Pinned {
+		t.Fatalf("after redo: %+v", tk.Labels)
+	}
+	// A difficulty key labels and moves on to the next task in the table.
+	press(t, a, "esc", "/", "esc", "enter") // back, clear the filter, open again
+	before := a.ctx.CurrentID
+	press(t, a, "5")
+	if tk, _ = ws.Store.Task(ctx, before); tk.Labels.Difficulty != "critical" {
+		t.Fatalf("difficulty %q", tk.Labels.Difficulty)
+	}
+	if a.ctx.CurrentID == before || !strings.Contains(plain(a.View()), a.ctx.CurrentID) {
+		t.Errorf("did not move on: current %s:\n%s", a.ctx.CurrentID, plain(a.View()))
+	}
+	// The history of the task lists every event, the undo included.
+	evs, _ := ws.Store.History(ctx, "fixture-calc", 0)
+	kinds := map[string]int{}
+	for _, e := range evs {
+		kinds[e.Kind]++
+	}
+	if kinds[pipeline.EventUndo] != 1 || kinds[pipeline.EventRedo] != 1 || kinds[pipeline.EventLabel] != 5 {
+		t.Errorf("events %v", kinds)
+	}
+	press(t, a, "K")
+	if a.ctx.CurrentID != before {
+		t.Errorf("K went to %s, want %s", a.ctx.CurrentID, before)
+	}
+	if !strings.Contains(plain(a.View()), "History") || !strings.Contains(plain(a.View()), "critical") {
+		t.Error("history not shown after moving back")
+	}
+}
