@@ -112,6 +112,9 @@ preset = "taskgen"
 base_image = "ubuntu:24.04"
 concurrency = 2
 timeout = "10m"
+# Limits of each validation container whose task.toml sets none.
+# memory = "4G"
+# cpus = 2
 # hosts = ["unix:///var/run/docker.sock"]
 
 [ui]

@@ -60,7 +60,7 @@ var SWEbench = map[string]Spec{
 	"instance_id": id, "repo": short, "base_commit": short, "environment_setup_commit": short,
 	"version": short, "created_at": short, "image_name": short, "repo_language": short,
 	"difficulty":        difficulty,
-	"problem_statement": text, "hints_text": text,
+	"problem_statement": {Kind: String, Max: MaxInstruction}, "hints_text": text,
 	"patch": patch, "test_patch": patch,
 	"FAIL_TO_PASS": {Kind: StringList}, "PASS_TO_PASS": {Kind: StringList},
 	"fail_to_pass": {Kind: StringList}, "pass_to_pass": {Kind: StringList},

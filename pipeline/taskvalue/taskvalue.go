@@ -25,9 +25,12 @@ const (
 	MaxShort = 1 << 10  // names, languages, categories, commits
 	MaxText  = 1 << 20  // titles, statements and any string not named below
 	MaxPatch = 10 << 20 // patch columns (the build refuses bigger files too)
-	MaxItems = 100_000  // list elements (a PASS_TO_PASS list of a huge suite)
-	MaxDepth = 16       // nesting of unknown tables and lists
-	MaxRow   = 16 << 20 // one JSONL row, read before anything is decoded
+	// MaxInstruction bounds instruction.md and problem statements: a prompt
+	// is text a person reads; megabytes of it are a mistake or an attack.
+	MaxInstruction = 4 << 20
+	MaxItems       = 100_000  // list elements (a PASS_TO_PASS list of a huge suite)
+	MaxDepth       = 16       // nesting of unknown tables and lists
+	MaxRow         = 16 << 20 // one JSONL row, read before anything is decoded
 )
 
 // Kind is what a known key must hold.

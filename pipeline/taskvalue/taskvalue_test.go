@@ -1,6 +1,7 @@
 package taskvalue
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -62,4 +63,44 @@ func TestCheckAnyCaps(t *testing.T) {
 	if err := CheckAny("k", map[string]any{"a": []any{"x", 1.0, true, nil}}, 0); err != nil {
 		t.Error(err)
 	}
+}
+
+// Any JSON value under any known key: Check either refuses it with the
+// key named or returns a value of the kind the spec promises.
+func FuzzCheck(f *testing.F) {
+	f.Add("metadata.codebase_loc", `1e308`)
+	f.Add("environment.memory", `"8G"`)
+	f.Add("task.id", `"../x"`)
+	f.Add("metadata.tags", `["a", 1]`)
+	f.Fuzz(func(t *testing.T, key, raw string) {
+		spec, ok := TaskTOML[key]
+		if !ok {
+			spec = Spec{Kind: String}
+		}
+		var v any
+		if json.Unmarshal([]byte(raw), &v) != nil {
+			return
+		}
+		got, err := Check(key, spec, v)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), key+": ") || len(err.Error()) > len(key)+400 {
+				t.Fatalf("message %q", err)
+			}
+			return
+		}
+		switch spec.Kind {
+		case Feature, Positive, Size:
+			f := got.(float64)
+			if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+				t.Fatalf("%s accepted %v", key, f)
+			}
+		case ID:
+			if CheckID(key, got.(string)) != nil {
+				t.Fatalf("unsafe id %q accepted", got)
+			}
+		}
+		if CheckAny(key, got, MaxPatch) != nil && spec.Kind != StringList {
+			t.Fatalf("accepted value fails CheckAny: %v", got)
+		}
+	})
 }

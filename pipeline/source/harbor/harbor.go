@@ -92,6 +92,9 @@ func Read(dir string, opt Options) (*pipeline.Task, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(instr) > taskvalue.MaxInstruction {
+		return nil, fmt.Errorf("%s: %d bytes is over the %d MB limit of an instruction", filepath.Join(abs, "instruction.md"), len(instr), taskvalue.MaxInstruction>>20)
+	}
 	if !utf8.Valid(instr) || bytes.IndexByte(instr, 0) >= 0 {
 		return nil, fmt.Errorf("%s: not UTF-8 text (binary or another encoding); convert it to UTF-8", filepath.Join(abs, "instruction.md"))
 	}

@@ -92,3 +92,14 @@ func FuzzParseTaskTOMLValues(f *testing.F) {
 		}
 	})
 }
+
+func TestReadRefusesHugeInstruction(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "big")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "instruction.md"), []byte(strings.Repeat("word ", 1<<20)), 0o644) // 5 MB, one line
+	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("version = \"1.0\"\n"), 0o644)
+	_, err := Read(dir, Options{})
+	if err == nil || !strings.Contains(err.Error(), "instruction.md: 5242880 bytes is over the 4 MB limit") {
+		t.Fatalf("err = %v", err)
+	}
+}
