@@ -82,9 +82,10 @@ type RecoverReport struct {
 	RolledBack, Kept, Leftovers int
 }
 
-// RecoverImports finishes or undoes the imports whose process died, then
-// removes leftover staging dirs (tasks/.<id>.import, tasks/.<id>.old) when
-// no import is running.
+// RecoverImports finishes or undoes the imports whose process died; after
+// replaying one it also sweeps any other staging dir left in tasks/
+// (.<id>.import, .<id>.old) when no import is running. Without a journal
+// it touches nothing, so opening a workspace stays cheap.
 func (w *Workspace) RecoverImports(ctx context.Context) (RecoverReport, error) {
 	var rep RecoverReport
 	files, err := filepath.Glob(filepath.Join(w.journalDir(), "import-*.json"))
@@ -111,7 +112,7 @@ func (w *Workspace) RecoverImports(ctx context.Context) (RecoverReport, error) {
 			return rep, fmt.Errorf("recover interrupted import (%s): %w", path, err)
 		}
 	}
-	if busy {
+	if busy || len(files) == 0 {
 		return rep, nil
 	}
 	entries, err := os.ReadDir(w.TasksPath())
