@@ -2,6 +2,7 @@ package cli
 
 import (
 	"sort"
+	"strings"
 
 	"curate/app"
 	"curate/ui"
@@ -28,7 +29,8 @@ func checkConfig(ws *workspace.Workspace) error {
 	sort.Strings(names)
 	for _, name := range names {
 		if _, err := ui.NewKeyMap(map[string]string{name: cfg.UI.Keys[name]}); err != nil {
-			return cfg.Errorf("ui.keys."+name, "%v", err)
+			msg := strings.TrimPrefix(err.Error(), "[ui.keys] "+name+": ") // the key is named once
+			return cfg.Errorf("ui.keys."+name, "%s", msg)
 		}
 	}
 	return nil

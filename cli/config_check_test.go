@@ -16,7 +16,7 @@ func TestConfigValuesCheckedOnOpen(t *testing.T) {
 	cases := []struct{ name, text, want string }{
 		{"profile name", "[profile]\nname = \"nope\"\n", cfg + ":2:1: profile.name: "},
 		{"profile file", "[profile]\nfile = \"missing.toml\"\n", cfg + ":2:1: profile.file: "},
-		{"ui key action", "[ui.keys]\nundo = \"ctrl+z\"\nfrobnicate = \"f\"\n", cfg + ":3:1: ui.keys.frobnicate: [ui.keys] frobnicate: unknown action"},
+		{"ui key action", "[ui.keys]\nundo = \"ctrl+z\"\nfrobnicate = \"f\"\n", cfg + ":3:1: ui.keys.frobnicate: unknown action"},
 		{"docker timeout", "[docker]\ntimeout = \"soon\"\n", cfg + ":2:1: docker.timeout: \"soon\""},
 		{"quota", "[selection]\nquotas = [{ dimension = \"language\", value = \"go\", min = 5, max = 1 }]\n", cfg + ":2:11: selection.quotas.0: quota 1"},
 	}
