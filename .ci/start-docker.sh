@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Makes sure what the tests need is here: Debian's docker.io (a Docker
 # engine, started in the background when none answers), busybox-static (the
-# tiny test image) and debootstrap (`curate env bootstrap`). Idempotent; on a
+# tiny test image), debootstrap (`curate env bootstrap`) and tmux (the
+# end-to-end tests of the workbench binary). Idempotent; on a
 # machine that has them all it installs nothing.
 set -euo pipefail
 need=()
 command -v dockerd >/dev/null 2>&1 || need+=(docker.io)
 dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
 command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 if [ ${#need[@]} -gt 0 ]; then
   echo "ci: installing ${need[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive

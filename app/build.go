@@ -23,6 +23,10 @@ type BuildResult struct {
 	Error    string   `json:"error,omitempty"`
 }
 
+// EnvironmentNotesKey is the Task.Extra key holding why the environment
+// is what it is (envgen's notes); `curate show` prints them.
+const EnvironmentNotesKey = "environment_notes"
+
 // BuildOptions say what to build and how.
 type BuildOptions struct {
 	// Accepted builds (or rebuilds) every mined candidate that passed its
@@ -50,7 +54,8 @@ func Build(ctx context.Context, ws *workspace.Workspace, o BuildOptions) ([]Buil
 	if err != nil {
 		return nil, err
 	}
-	cfg := envgen.Config{BaseImage: o.BaseImage, Docker: ws.Config.Docker, Repos: ws.Config.Repos, Filter: fc, MaxFileBytes: o.MaxFileBytes}
+	cfg := envgen.Config{BaseImage: o.BaseImage, DockerBase: ws.Config.Docker.BaseImage, LanguageImages: ws.Config.Docker.LanguageImages,
+		Repos: ws.Config.Repos, Filter: fc, MaxFileBytes: o.MaxFileBytes, Network: envgen.HostNetwork(ctx, ws.Config.Docker.CABundle)}
 	var results []BuildResult
 	for _, t := range tasks {
 		if err := ctx.Err(); err != nil {
@@ -99,6 +104,10 @@ func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cf
 	case err == nil:
 		t.Status, t.TaskDir, t.Digest, t.Reasons = pipeline.StatusBuilt, res.Dir, res.Digest, nil
 		t.Language = res.Language
+		if t.Extra == nil {
+			t.Extra = map[string]any{}
+		}
+		t.Extra[EnvironmentNotesKey] = res.Notes
 		r.Status, r.TaskDir, r.Digest, r.Language, r.Image = string(t.Status), res.Dir, res.Digest, res.Language, res.Image
 	case rejected:
 		t.Status, t.TaskDir, t.Digest = pipeline.StatusRejected, "", ""
@@ -112,6 +121,24 @@ func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cf
 		return r, err
 	}
 	return r, ws.Store.UpsertTasks(ctx, []*pipeline.Task{t})
+}
+
+// EnvironmentNotes are the notes the last build recorded on t (fresh, or
+// decoded from the store).
+func EnvironmentNotes(t *pipeline.Task) []string {
+	switch l := t.Extra[EnvironmentNotesKey].(type) {
+	case []string:
+		return l
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 func prefixAll(p string, ss []string) []string {

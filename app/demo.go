@@ -41,7 +41,7 @@ func demoBuild(ctx context.Context, out io.Writer, ws *workspace.Workspace) erro
 	if err != nil {
 		return err
 	}
-	cfg := envgen.Config{Docker: ws.Config.Docker, Repos: ws.Config.Repos, Filter: fc}
+	cfg := envgen.Config{DockerBase: ws.Config.Docker.BaseImage, LanguageImages: ws.Config.Docker.LanguageImages, Repos: ws.Config.Repos, Filter: fc}
 	built := 0
 	for _, p := range []fixtures.Project{py, gr} {
 		prs, err := gitmine.Mine(ctx, gitmine.Options{Path: p.Path})

@@ -71,6 +71,7 @@ func OpenRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, w
 			}
 			continue
 		}
+		r.Progress = warn
 		out = append(out, r)
 	}
 	if len(out) == 0 {

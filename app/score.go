@@ -65,17 +65,22 @@ func TasksByID(ctx context.Context, ws *workspace.Workspace, ids []string) ([]*p
 	}
 	var out []*pipeline.Task
 	for _, id := range ids {
-		full, err := ws.Store.ResolveID(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		t, err := ws.Store.Task(ctx, full)
+		t, err := taskByPrefix(ctx, ws, id)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// taskByPrefix loads the one task whose id is id or starts with it.
+func taskByPrefix(ctx context.Context, ws *workspace.Workspace, id string) (*pipeline.Task, error) {
+	full, err := ws.Store.ResolveID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return ws.Store.Task(ctx, full)
 }
 
 // RescoreStored re-scores the named tasks (all when ids is empty) and

@@ -52,11 +52,7 @@ func ResolveTasks(ctx context.Context, ws *workspace.Workspace, args []string, a
 			add(t)
 			continue
 		}
-		id, err := ws.Store.ResolveID(ctx, a)
-		if err != nil {
-			return nil, err
-		}
-		t, err := ws.Store.Task(ctx, id)
+		t, err := taskByPrefix(ctx, ws, a)
 		if err != nil {
 			return nil, err
 		}

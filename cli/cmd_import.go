@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"curate/app"
 	"curate/pipeline/sanitize"
+	"curate/workspace"
 )
 
 func newImportCmd(env *Env) *cobra.Command {
@@ -37,6 +39,20 @@ func (o *importFlags) register(cmd *cobra.Command, withBenchmark bool) {
 	cmd.Flags().BoolVar(&o.Strict, "strict", false, "exit non-zero and write nothing if any task fails")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
 	cmd.Flags().StringVar(&o.Profile, "profile", "", "profile TOML file overriding the workspace's profile")
+}
+
+// runImport runs one import of paths on the workspace and reports it.
+func runImport(ctx context.Context, env *Env, opt importFlags, paths []string,
+	run func(context.Context, *workspace.Workspace, []string, app.ImportOptions) (*app.ImportSummary, error)) error {
+	ws, err := env.Workspace(ctx)
+	if err != nil {
+		return err
+	}
+	sum, err := run(ctx, ws, paths, opt.ImportOptions)
+	if err != nil {
+		return err
+	}
+	return reportImport(env, opt, sum)
 }
 
 // reportImport prints the summary and turns --strict failures into exit

@@ -24,16 +24,7 @@ outside the dir, or a file is over 50 MB.`,
   curate import harbor ./bench --strict --json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			ws, err := env.Workspace(ctx)
-			if err != nil {
-				return err
-			}
-			sum, err := app.ImportHarbor(ctx, ws, args, opt.ImportOptions)
-			if err != nil {
-				return err
-			}
-			return reportImport(env, opt, sum)
+			return runImport(cmd.Context(), env, opt, args, app.ImportHarbor)
 		},
 	}
 	opt.register(cmd, true)

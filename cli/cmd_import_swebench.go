@@ -22,16 +22,7 @@ FILE:LINE with its reason; the other lines are imported.`,
   curate import swebench swesmith.jsonl --benchmark swesmith --strict`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			ws, err := env.Workspace(ctx)
-			if err != nil {
-				return err
-			}
-			sum, err := app.ImportSWEbench(ctx, ws, args, opt.ImportOptions)
-			if err != nil {
-				return err
-			}
-			return reportImport(env, opt, sum)
+			return runImport(cmd.Context(), env, opt, args, app.ImportSWEbench)
 		},
 	}
 	opt.register(cmd, true)

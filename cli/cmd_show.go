@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"curate/app"
 	"curate/pipeline"
 	"curate/pipeline/sanitize"
 )
@@ -78,6 +79,9 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	line("status", string(t.Status))
 	for _, r := range t.Reasons {
 		line("  reason", r)
+	}
+	for _, n := range app.EnvironmentNotes(t) {
+		line("  environment", n)
 	}
 	fmt.Fprintf(w, "%-22s %s  (label %q, calibrated %q, imported %q)\n", "difficulty", orDash(string(t.EffectiveDifficulty())),
 		t.Labels.Difficulty, t.DifficultyCalibrated, t.DifficultyImported)

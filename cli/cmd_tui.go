@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"curate/app"
 	"curate/workspace"
@@ -56,8 +57,6 @@ func runDefault(ctx context.Context, env *Env) error {
 	return openWorkbench(ctx, env)
 }
 
-// isTerminal reports whether f is a character device (a terminal).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether f is a terminal (not just any character
+// device: /dev/null is one too).
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -66,6 +66,7 @@ func newRoot(env *Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "curate",
 		Short:         "A terminal workbench for building and curating software-engineering benchmarks",
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -76,6 +77,7 @@ func newRoot(env *Env) *cobra.Command {
 	root.SetOut(env.Out)
 	root.SetErr(env.Err)
 	root.SetIn(env.In)
+	root.SetVersionTemplate("curate {{.Version}}\n")
 	root.AddCommand(
 		newInitCmd(env),
 		newDemoCmd(env),

@@ -172,3 +172,30 @@ func TestBadWorkspaceFiles(t *testing.T) {
 		}
 	})
 }
+
+func TestVersion(t *testing.T) {
+	code, out, _ := cli(t, "--version")
+	if code != 0 || !strings.HasPrefix(out, "curate ") || !strings.Contains(out, "go1.") {
+		t.Fatalf("--version: %d %q", code, out)
+	}
+}
+
+// `curate` with stdin from /dev/null is not at a terminal: no demo offer,
+// no demo workspace, the usual error.
+func TestNoTerminalNoDemo(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("CURATE_WORKSPACE", "")
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Fatal("/dev/null counts as a terminal")
+	}
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), nil, null, &out, &errb)
+	if code == 0 || strings.Contains(out.String(), "demo") || !strings.Contains(errb.String(), "workspace") {
+		t.Fatalf("exit %d\nout: %s\nerr: %s", code, out.String(), errb.String())
+	}
+}

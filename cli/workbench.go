@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 
@@ -60,6 +61,13 @@ func runWorkbench(ctx context.Context, env *Env, f workbenchFlags) error {
 	if themes.NoColor() {
 		r.SetColorProfile(termenv.Ascii)
 	}
+	logFile, err := os.OpenFile(ws.LogPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("workbench log: %w", err)
+	}
+	defer logFile.Close()
+	logger := log.New(logFile, "", log.LstdFlags)
+	logger.Printf("workbench opened on %s by %s (curate %s)", ws.Root, workspace.Actor(), version())
 	mouse := !f.noMouse && (cfg.Mouse == nil || *cfg.Mouse)
 	wsName := ws.Config.Workspace.Name
 	if wsName == "" {
@@ -73,14 +81,20 @@ func runWorkbench(ctx context.Context, env *Env, f workbenchFlags) error {
 		Name:   wsName,
 		Actor:  workspace.Actor(),
 		Mouse:  mouse,
+		Log:    logger,
 	}
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}
 	if mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
 	}
-	err = ui.Run(ui.New(ui.Options{Context: c, ProbeDocker: true, Services: workbenchServices(env, ws)}), opts...)
+	err = ui.Run(ui.New(ui.Options{Context: c, ProbeDocker: true, Services: workbenchServices(env, ws, logger)}), opts...)
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return nil // interrupted by a signal: a normal way out
+		err = nil // interrupted by a signal: a normal way out
+	}
+	if err != nil {
+		logger.Printf("workbench stopped: %v", err)
+	} else {
+		logger.Print("workbench closed")
 	}
 	return err
 }

@@ -22,9 +22,7 @@ import (
 // screen and watch its log, change a quota and see the bars and the
 // entered/left lists change, export and find the files on disk.
 func TestWorkbenchPart2InTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
+	testenv.RequireCommand(t, "tmux")
 	cli := testenv.RequireDocker(t)
 	base := testenv.BaseImage(t)
 	if err := cli.ImageTag(context.Background(), base, app.DemoBaseImage); err != nil {
@@ -66,7 +64,7 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 
 	// Quotas: put a minimum on the first dimension value and watch it move.
 	keys("Tab")
-	p = wait("quotas", 30*time.Second, "[F5 Quotas]", "feasible", "entered (0)", "left (0)")
+	wait("quotas", 30*time.Second, "[F5 Quotas]", "feasible", "entered (0)", "left (0)")
 	keys("j") // the first phase row; tasks without a phase cannot carry a quota
 	before := rowOf(wait("row", 5*time.Second, "> sdlc_phase"), "> ")
 	if strings.Contains(before, "(none)") {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"log"
 
 	"curate/app"
 	"curate/pipeline"
@@ -14,10 +15,11 @@ import (
 
 // workbenchServices wires the Runs, Quotas and Export screens to the app
 // functions behind curate validate, select and export.
-func workbenchServices(env *Env, ws *workspace.Workspace) *ui.Services {
+func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger) *ui.Services {
 	return &ui.Services{
 		Validate: func(ctx context.Context, jobs []validate.Job, o app.ValidateOptions) ([]*pipeline.Run, error) {
 			o.Engines = env.engines
+			o.Warn = logger.Writer() // engines left out, runs recovered
 			return app.Validate(ctx, ws, jobs, o)
 		},
 		Cancel:      func(runID string) error { return app.RequestCancel(ws, runID) },

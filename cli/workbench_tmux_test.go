@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"curate/internal/testenv"
 	"curate/pipeline"
 	"curate/pipeline/taskdir"
 	"curate/workspace"
@@ -19,9 +20,7 @@ import (
 // workspace, as a curator would: filter, open a task, label it, undo, open
 // its diff and switch views. It skips only when tmux is not installed.
 func TestWorkbenchInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
+	testenv.RequireCommand(t, "tmux")
 	bin, demo := buildDemo(t)
 	id, seeded := builtDemoTask(t, bin, demo)
 	tp := startTmux(t, bin+" --workspace "+demo, "USER=tmux-curator")
@@ -32,6 +31,9 @@ func TestWorkbenchInTmux(t *testing.T) {
 	}
 
 	wait("start", "[F1 Candidates]", "tasks · marked 0", "ID↑")
+	if log, err := os.ReadFile(filepath.Join(demo, ".curate", "curate.log")); err != nil || !strings.Contains(string(log), "workbench opened on "+demo) {
+		t.Fatalf("workbench log: %v\n%s", err, log)
+	}
 	// Filter.
 	keys("/")
 	wait("filter opened", "/ ")

@@ -97,21 +97,8 @@ func (s *Store) attachBlobs(ctx context.Context, tasks map[string]*pipeline.Task
 // backfillBlobs moves the large Extra values of rows written before
 // task_blobs existed (migration 5) into it.
 func backfillBlobs(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks WHERE length(extra) >= ?", BlobMin)
+	tasks, err := scanAll(ctx, tx, "SELECT "+taskColumns+" FROM tasks WHERE length(extra) >= ?", BlobMin)
 	if err != nil {
-		return err
-	}
-	var tasks []*pipeline.Task
-	for rows.Next() {
-		t, err := scanTask(rows, false)
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		tasks = append(tasks, t)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, t := range tasks {

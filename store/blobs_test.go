@@ -128,7 +128,7 @@ func BenchmarkListFilter100kImported30KBPatches(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	q, err := query.Parse("language=python repo=django score<0.5")
+	q, err := query.Parse("language=python repo=django/django score<0.5")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -126,21 +126,8 @@ func scanListed(r scanner) (*pipeline.Task, error) {
 // backfillPacked fills the packed column of rows written before it existed
 // (migration 4), from the plain columns.
 func backfillPacked(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks")
+	tasks, err := scanAll(ctx, tx, "SELECT "+taskColumns+" FROM tasks")
 	if err != nil {
-		return err
-	}
-	var tasks []*pipeline.Task
-	for rows.Next() {
-		t, err := scanTask(rows, false)
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		tasks = append(tasks, t)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, t := range tasks {
@@ -153,4 +140,23 @@ func backfillPacked(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// scanAll reads every row of a query over taskColumns (bodies left out),
+// for migrations' backfills.
+func scanAll(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]*pipeline.Task, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var tasks []*pipeline.Task
+	for rows.Next() {
+		t, err := scanTask(rows, false)
+		if err != nil {
+			return nil, err
+		}
+		tasks = append(tasks, t)
+	}
+	return tasks, rows.Err()
 }

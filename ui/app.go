@@ -224,6 +224,9 @@ type statusExpiredMsg int
 // setStatus shows a line in the status bar until it expires.
 func (a *App) setStatus(text string, isErr bool) tea.Cmd {
 	a.status, a.statErr = text, isErr
+	if isErr && a.ctx.Log != nil {
+		a.ctx.Log.Print(text)
+	}
 	a.statusSeq++
 	if a.statusTTL <= 0 || text == "" {
 		return nil

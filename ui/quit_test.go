@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -17,16 +18,16 @@ import (
 
 // quitApp starts a validation of fixture-calc whose runner waits at gate,
 // and leaves it in flight.
-func quitApp(t *testing.T, gate chan struct{}) (*App, *workspace.Workspace) {
+func quitApp(t *testing.T, gate chan struct{}, theme string, w int) (*App, *workspace.Workspace) {
 	t.Helper()
 	ws := uitest.Workspace(t)
 	uitest.CompleteTaskDir(t, filepath.Join(ws.Root, "tasks", "fixture-calc"))
-	c := uitest.Context(t, "dark", ws)
+	c := uitest.Context(t, theme, ws)
 	r := &uitest.ScriptRunner{Lines: uitest.Numbered(10), PauseAt: 5, Gate: gate}
 	a := New(Options{Context: c, Services: uitest.ScriptServices(r, ws)})
 	a.statusTTL = 0
 	run(t, a, a.Init())
-	run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: 80, Height: 30} })
+	run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: w, Height: 30} })
 	press(t, a, "/")
 	typeText(t, a, "fixture")
 	press(t, a, "enter", "f4", "v", "down", "right") // nop only
@@ -71,7 +72,7 @@ func outcomes(t *testing.T, ws *workspace.Workspace) []pipeline.Outcome {
 
 func TestQuitWithRunsInFlightAsks(t *testing.T) {
 	gate := make(chan struct{})
-	a, ws := quitApp(t, gate)
+	a, ws := quitApp(t, gate, "dark", 80)
 	for _, key := range []string{"q", "ctrl+c"} {
 		_, cmd := a.Update(keyMsg(key))
 		if quits(cmd) {
@@ -103,7 +104,7 @@ func TestQuitWithRunsInFlightAsks(t *testing.T) {
 func TestQuitCancellingRuns(t *testing.T) {
 	gate := make(chan struct{})
 	defer close(gate)
-	a, ws := quitApp(t, gate)
+	a, ws := quitApp(t, gate, "dark", 80)
 	a.Update(keyMsg("q"))
 	if _, cmd := a.Update(keyMsg("c")); !quits(cmd) || a.quitting != quitCancelRuns {
 		t.Fatal("c did not quit")
@@ -118,5 +119,23 @@ func TestQuitWithoutRunsIsImmediate(t *testing.T) {
 	a, _ := newTestApp(t, "dark", 80, 20)
 	if _, cmd := a.Update(keyMsg("q")); !quits(cmd) {
 		t.Error("q with nothing in flight did not quit")
+	}
+}
+
+// TestGoldenQuit pins the question at 80 and 160 columns in two themes.
+func TestGoldenQuit(t *testing.T) {
+	for _, theme := range []string{"dark", "light"} {
+		for _, w := range []int{80, 160} {
+			name := fmt.Sprintf("quit-%s-%d", theme, w)
+			t.Run(name, func(t *testing.T) {
+				gate := make(chan struct{})
+				defer close(gate)
+				a, _ := quitApp(t, gate, theme, w)
+				a.Update(keyMsg("q"))
+				checkGolden(t, name, a.View())
+				a.Update(keyMsg("c"))
+				a.runs.Shutdown()
+			})
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"curate/internal/tomlerr"
 	"curate/internal/tomlpos"
 	"curate/pipeline"
+	"curate/pipeline/envgen"
 	"curate/pipeline/selection"
 	"curate/pipeline/taskvalue"
 )
@@ -60,6 +61,9 @@ type DockerConfig struct {
 	Hosts          []string          `toml:"hosts"`
 	Concurrency    int               `toml:"concurrency"`
 	Timeout        string            `toml:"timeout"`
+	// CABundle is the PEM bundle builds trust ("" = the system bundle,
+	// "none" = add none).
+	CABundle string `toml:"ca_bundle"`
 	// Memory and CPUs bound every validation container unless the task's
 	// task.toml sets its own ([environment] memory/memory_mb, cpus).
 	Memory string  `toml:"memory"`
@@ -81,14 +85,9 @@ type UIConfig struct {
 	Keys  map[string]string `toml:"keys"`
 }
 
-// RepoConfig overrides environment detection for every task of one repo.
-type RepoConfig struct {
-	Language    string   `toml:"language"`
-	BaseImage   string   `toml:"base_image"`
-	Install     []string `toml:"install"`
-	TestCommand string   `toml:"test_command"`
-	Dockerfile  string   `toml:"dockerfile"`
-}
+// RepoConfig overrides environment detection for every task of one repo;
+// envgen owns it (pipeline stages never import workspace).
+type RepoConfig = envgen.RepoConfig
 
 // DefaultConfigText is what `curate init` writes: every section, commented.
 const DefaultConfigText = `# curate workspace configuration. Unknown keys are errors.
@@ -107,9 +106,13 @@ name = "ccb"
 preset = "taskgen"
 
 [docker]
-# Base image for built task environments; "curate env bootstrap" makes one
-# without a registry.
-base_image = "ubuntu:24.04"
+# Base image for built task environments. The default, curate/base:bookworm,
+# is made from Debian's archive without a registry (curate env bootstrap,
+# or on first use).
+# base_image = "curate/base:bookworm"
+# CA certificates builds trust to reach package registries (default: the
+# system bundle; "none" adds none).
+# ca_bundle = "/etc/ssl/certs/ca-certificates.crt"
 concurrency = 2
 timeout = "10m"
 # Limits of each validation container whose task.toml sets none.
@@ -118,7 +121,7 @@ timeout = "10m"
 # hosts = ["unix:///var/run/docker.sock"]
 
 [ui]
-theme = "dark"   # dark, light or high-contrast
+# theme = "dark"   # dark, light or high-contrast; default: from the terminal background
 mouse = true
 
 [selection]

@@ -120,6 +120,9 @@ func (w *Workspace) RunsPath() string { return filepath.Join(w.Root, StateDir, "
 // CachePath is the folder of clones and build contexts.
 func (w *Workspace) CachePath() string { return filepath.Join(w.Root, StateDir, "cache") }
 
+// LogPath is the workbench's log file.
+func (w *Workspace) LogPath() string { return filepath.Join(w.Root, StateDir, "curate.log") }
+
 // ConfigPath is curate.toml.
 func (w *Workspace) ConfigPath() string { return filepath.Join(w.Root, ConfigFile) }
 

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
@@ -99,8 +101,10 @@ func BusyboxImage(t testing.TB) string {
 	})
 }
 
-// BasePackages are what the test base image holds: Python with pytest and Go.
-var BasePackages = []string{"python3", "python3-pytest", "golang-go", "bash", "patch", "git"}
+// BasePackages are what the test base image holds: Python with pytest,
+// venv and pip, Go, and what envgen puts in every task image (so task
+// builds on it need no apt-get).
+var BasePackages = []string{"python3", "python3-pytest", "python3-venv", "python3-pip", "golang-go", "bash", "patch", "git", "ca-certificates", "less"}
 
 // BaseImage returns a Debian bookworm image made by validate.Bootstrap
 // (the code behind `curate env bootstrap`), built once per machine.
@@ -171,7 +175,7 @@ func cached(t testing.TB, tag string, make func(context.Context) error) string {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 	if _, err := cli.ImageInspect(ctx, tag); err != nil {
-		if !client.IsErrNotFound(err) {
+		if !cerrdefs.IsNotFound(err) {
 			t.Fatalf("inspect %s: %v", tag, err)
 		}
 		if err := make(ctx); err != nil {
@@ -196,4 +200,17 @@ func tail(s string, n int) string {
 		return "..." + s[len(s)-n:]
 	}
 	return s
+}
+
+// RequireCommand skips the test when the named program is not on PATH;
+// with CURATE_REQUIRE_DOCKER=1 (CI) a missing program fails it instead, so
+// the end-to-end tests cannot silently not run.
+func RequireCommand(t testing.TB, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv("CURATE_REQUIRE_DOCKER") == "1" {
+			t.Fatalf("CURATE_REQUIRE_DOCKER=1 but %s is not installed (.ci/start-docker.sh installs it)", name)
+		}
+		t.Skipf("%s is not installed", name)
+	}
 }

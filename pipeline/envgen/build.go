@@ -3,8 +3,10 @@ package envgen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,21 +17,7 @@ import (
 	"curate/pipeline/filter"
 	"curate/pipeline/patch"
 	"curate/pipeline/taskdir"
-	"curate/workspace"
 )
-
-// DefaultBaseImage is used when neither the command line nor curate.toml
-// names one.
-const DefaultBaseImage = "ubuntu:24.04"
-
-// Config is what a build needs besides the task.
-type Config struct {
-	BaseImage    string // --base-image; wins over [docker]
-	Docker       workspace.DockerConfig
-	Repos        map[string]workspace.RepoConfig
-	Filter       *filter.Config
-	MaxFileBytes int64
-}
 
 // Result is a built task.
 type Result struct {
@@ -37,17 +25,8 @@ type Result struct {
 	Digest   string
 	Language string
 	Image    string
-}
-
-// Image picks the base image: the repo's override, then --base-image,
-// then [docker] language_images, then [docker] base_image, then the default.
-func (c Config) Image(repo, lang string) string {
-	for _, s := range []string{c.Repos[repo].BaseImage, c.BaseImage, c.Docker.LanguageImages[lang], c.Docker.BaseImage} {
-		if s != "" {
-			return s
-		}
-	}
-	return DefaultBaseImage
+	// Notes say why the environment is what it is (recorded on the task).
+	Notes []string
 }
 
 // Build writes tasks/<id>/ for a mined candidate. It builds in a temporary
@@ -124,6 +103,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if lang == "" {
 		lang = DetectLanguage(tree, t.Language)
 	}
+	planner := LanguageFor(lang)
 	// Test files at head, and the names of their tests.
 	var names []string
 	for _, f := range installs {
@@ -141,25 +121,52 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		if err := os.WriteFile(dst, data, 0o644); err != nil {
 			return nil, err
 		}
-		names = append(names, TestNames(lang, string(data))...)
+		if planner != nil {
+			names = append(names, planner.TestNames(f, string(data))...)
+		}
 	}
 	sort.Strings(names)
-	run, err := testRunner(lang, installs, names, rc.TestCommand)
-	if err != nil {
-		reasons = append(reasons, err.Error())
+	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
+	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, t.HeadCommit, p) }).
+		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, t.HeadCommit, re) })
+	if d, err := gitBytes(ctx, t.SourcePath, "describe", "--tags", "--abbrev=0", t.HeadCommit); err == nil {
+		tr.Version = strings.TrimSpace(string(d))
+	}
+	var plan *Plan
+	switch {
+	case planner != nil:
+		if plan, err = planner.Plan(tr, Tests{Files: installs, Names: names}); err != nil {
+			reasons = append(reasons, err.Error())
+		}
+	case rc.TestCommand != "":
+		plan = &Plan{Language: lang}
+		plan.Note("language %q: no planner; [repos] test_command and install decide", lang)
+	default:
+		reasons = append(reasons, fmt.Sprintf("no test runner for language %q: set [repos.\"OWNER/NAME\"] test_command in curate.toml", lang))
 	}
 	if len(reasons) > 0 {
 		return nil, &patch.Rejection{Reasons: reasons}
 	}
-
+	plan.Test = withOverride(plan.Test, rc.TestCommand, installs)
+	if rc.TestCommand != "" {
+		plan.Note("test command from [repos] test_command")
+	}
+	if len(rc.Install) > 0 {
+		plan.Note("install steps from [repos] install")
+	}
+	plan.Notes = append(plan.Notes, cfg.Network.Notes...)
 	image := cfg.Image(t.Repo, lang)
+	if err := WriteEnvironment(env, t.ID, image, tr, plan, cfg.Network, rc, len(set.HideTests) > 0); err != nil {
+		return nil, err
+	}
+
 	linkedS := extraStrings(t.Extra["linked_issues"])
 	issueText, _ := t.Extra["issue_text"].(string)
 	hide := append(append(append([]string{}, set.SourceFiles...), installs...), names...)
 	for _, f := range set.TestFiles {
 		hide = append(hide, f.Path)
 	}
-	toml, err := TaskTOML(t, lang, linkedS)
+	toml, err := TaskTOML(t, lang, linkedS, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -175,11 +182,11 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		return nil, err
 	}
 	files := map[string][]byte{
-		"environment/Dockerfile": []byte(Dockerfile(t.ID, image, lang, rc, len(set.HideTests) > 0)),
+		"environment/Dockerfile": []byte(Dockerfile(t.ID, image, plan, cfg.Network, rc, len(set.HideTests) > 0)),
 		"environment/bug.patch":  set.Bug,
 		"solution/fix.patch":     set.Fix,
 		"solution/solve.sh":      []byte(SolveSh),
-		"tests/test.sh":          []byte(TestSh(t.ID, run, installs, removes)),
+		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes)),
 		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
 		"task.toml":              toml,
 		"swebench.json":          append(swe, '\n'),
@@ -206,7 +213,66 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err := atomicfile.ReplaceDir(tmp, final); err != nil {
 		return nil, err
 	}
-	return &Result{Dir: final, Digest: digest, Language: lang, Image: image}, nil
+	return &Result{Dir: final, Digest: digest, Language: lang, Image: image, Notes: plan.Notes}, nil
+}
+
+// WriteEnvironment writes what the Dockerfile of a plan needs into env
+// (a task's environment/ folder): the Dockerfile, the dependency
+// manifests, the plan's helper files, curate-step and the CA bundle. The
+// caller adds repo.tar and the patches.
+func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Network, rc RepoConfig, hideTests bool) error {
+	if err := writeManifests(tr, env, plan.Manifests); err != nil {
+		return err
+	}
+	files := map[string]string{"Dockerfile": Dockerfile(taskID, image, plan, net, rc, hideTests), stepFile: stepScript}
+	if len(rc.Install) == 0 {
+		for name, text := range plan.Files {
+			files["curate/"+name] = text
+		}
+	}
+	if net.CABundle != "" {
+		data, err := os.ReadFile(net.CABundle)
+		if err != nil {
+			return fmt.Errorf("[docker] ca_bundle: %w", err)
+		}
+		files[caFile] = string(data)
+	}
+	for name, text := range files {
+		dst := filepath.Join(env, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if name == stepFile {
+			mode = 0o755
+		}
+		if err := os.WriteFile(dst, []byte(text), mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeManifests copies dependency manifests into environment/manifests/
+// (the Dockerfile copies them in before the repository).
+func writeManifests(tr *Tree, env string, files []string) error {
+	for _, f := range files {
+		data, err := tr.Read(f)
+		if err != nil {
+			return err
+		}
+		dst, err := taskdir.SafeJoin(filepath.Join(env, "manifests"), f)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
@@ -221,6 +287,26 @@ func lsTree(ctx context.Context, repo, rev string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// gitGrep lists the files at rev with a line matching the extended
+// regular expression re.
+func gitGrep(ctx context.Context, repo, rev, re string) ([]string, error) {
+	out, err := gitcmd.Command(ctx, repo, nil, "grep", "-l", "-z", "-E", "-e", re, rev, "--").Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
+			return nil, nil // no match
+		}
+		return nil, fmt.Errorf("git grep: %w", err)
+	}
+	var files []string
+	for _, f := range bytes.Split(out, []byte{0}) {
+		if len(f) > 0 {
+			files = append(files, strings.TrimPrefix(string(f), rev+":"))
+		}
+	}
+	return files, nil
 }
 
 func show(ctx context.Context, repo, rev, path string) ([]byte, error) {

@@ -17,7 +17,6 @@ import (
 	"curate/pipeline/source"
 	"curate/pipeline/source/gitmine"
 	"curate/pipeline/taskdir"
-	"curate/workspace"
 )
 
 func testFilter(t testing.TB) *filter.Config {
@@ -72,7 +71,7 @@ func TestBuildPythonAndGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	tasksDir := t.TempDir()
-	cfg := Config{Filter: fc, Docker: workspace.DockerConfig{BaseImage: "curate/base:bookworm", LanguageImages: map[string]string{"go": "golang:1.22"}}}
+	cfg := Config{Filter: fc, DockerBase: "curate/base:bookworm", LanguageImages: map[string]string{"go": "golang:1.22"}}
 	for _, c := range []struct {
 		p    fixtures.Project
 		lang string
@@ -258,21 +257,25 @@ func TestDetectLanguage(t *testing.T) {
 }
 
 func TestRepoOverrides(t *testing.T) {
-	rc := workspace.RepoConfig{Install: []string{"make deps"}, TestCommand: "make test TESTS='{tests}'", Dockerfile: "RUN echo custom", BaseImage: "my/img"}
-	cfg := Config{Repos: map[string]workspace.RepoConfig{"a/b": rc}, BaseImage: "flag/img"}
+	rc := RepoConfig{Install: []string{"make deps"}, TestCommand: "make test TESTS='{tests}'", Dockerfile: []string{"RUN echo custom"}, BaseImage: "my/img"}
+	cfg := Config{Repos: map[string]RepoConfig{"a/b": rc}, BaseImage: "flag/img"}
 	if cfg.Image("a/b", "go") != "my/img" || cfg.Image("c/d", "go") != "flag/img" || (Config{}).Image("c/d", "go") != DefaultBaseImage {
 		t.Error("image precedence")
 	}
-	df := Dockerfile("a__b-1", "my/img", "go", rc, false)
-	if !strings.Contains(df, "RUN make deps") || strings.Contains(df, "go mod download") || !strings.Contains(df, "RUN echo custom") {
+	plan, err := LanguageFor("go").Plan(MapTree("a/b", map[string]string{"go.mod": "module a/b\n\ngo 1.20\n"}), Tests{Files: []string{"x_test.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := Dockerfile("a__b-1", "my/img", plan, Network{}, rc, false)
+	if !strings.Contains(df, "RUN make deps") || strings.Contains(df, "( go mod download )") || !strings.Contains(df, "RUN echo custom") {
 		t.Errorf("Dockerfile ignores repo overrides:\n%s", df)
 	}
-	run, _ := testRunner("go", []string{"x_test.go"}, nil, rc.TestCommand)
-	if run.command != "make test TESTS=''x_test.go''" {
-		t.Errorf("test command %q", run.command)
+	run := withOverride(plan.Test, rc.TestCommand, []string{"x_test.go"})
+	if run.Command != "make test TESTS=''x_test.go''" {
+		t.Errorf("test command %q", run.Command)
 	}
-	if _, err := testRunner("cobol", []string{"x"}, nil, ""); err == nil {
-		t.Error("unknown language accepted")
+	if LanguageFor("cobol") != nil {
+		t.Error("unknown language has a planner")
 	}
 }
 
@@ -322,29 +325,33 @@ func TestBuildNonUTF8AndRename(t *testing.T) {
 			t.Fatalf("PR %d: %v", n, err)
 		}
 		sh := read(t, res.Dir, "tests/test.sh")
-		if n == 8 && !strings.Contains(sh, "python3 -m pytest") {
+		if n == 8 && !strings.Contains(sh, "python -m pytest") {
 			t.Errorf("PR 8 test.sh:\n%s", sh)
 		}
 	}
 }
 
 func TestDockerfileInstallsMissingToolchainOnly(t *testing.T) {
-	cases := []struct{ lang, pkg, check string }{
-		{"python", "python3-pytest", "import pytest"},
-		{"go", "golang-go", "command -v go"},
-		{"rust", "cargo", "command -v cargo"},
-		{"typescript", "nodejs npm", "command -v node"},
-		{"java", "maven", "command -v mvn"},
+	cases := []struct{ lang, pkg string }{
+		{"python", "python3"},
+		{"go", "golang-go"},
+		{"rust", "cargo"},
+		{"typescript", "nodejs npm"},
+		{"java", "maven"},
 	}
 	for _, c := range cases {
-		df := Dockerfile("a__b-1", "ubuntu:24.04", c.lang, workspace.RepoConfig{}, false)
+		plan, err := LanguageFor(c.lang).Plan(MapTree("a/b", nil), Tests{Files: []string{"x"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		df := Dockerfile("a__b-1", "ubuntu:24.04", plan, Network{}, RepoConfig{}, false)
 		step := ""
 		for _, line := range strings.Split(df, "\n") {
 			if strings.Contains(line, "apt-get install") {
 				step = line
 			}
 		}
-		if step == "" || !strings.Contains(step, c.pkg) || !strings.Contains(step, c.check) || !strings.Contains(step, "git patch") {
+		if step == "" || !strings.Contains(step, c.pkg) || !strings.Contains(step, "dpkg -s") || !strings.Contains(step, "git patch") {
 			t.Errorf("%s: toolchain step %q", c.lang, step)
 		}
 		if strings.Index(df, "apt-get install") > strings.Index(df, "bug.patch") {

@@ -53,7 +53,7 @@ func TestBuiltTasksValidateInDocker(t *testing.T) {
 		}
 		for _, pr := range prs {
 			task := pr.Task("git", p.Path, nil)
-			res, err := envgen.Build(context.Background(), task, tasksDir, envgen.Config{Filter: &doc.Filter, BaseImage: base})
+			res, err := envgen.Build(context.Background(), task, tasksDir, envgen.Config{Filter: &doc.Filter, BaseImage: base, Network: envgen.HostNetwork(context.Background(), "")})
 			if err != nil {
 				t.Fatalf("build %s: %v", task.ID, err)
 			}

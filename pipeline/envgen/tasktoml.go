@@ -53,7 +53,7 @@ func Difficulty(loc, files int) pipeline.Difficulty {
 
 // TaskTOML renders task.toml (schema 1.x) with the mined features in
 // [metadata].
-func TaskTOML(t *pipeline.Task, lang string, linked []string) ([]byte, error) {
+func TaskTOML(t *pipeline.Task, lang string, linked []string, plan *Plan) ([]byte, error) {
 	owner, name, _ := strings.Cut(t.Repo, "/")
 	meta := map[string]any{
 		"difficulty":    string(Difficulty(t.Features.Int(pipeline.FeatLOCChanged), t.Features.Int(pipeline.FeatFilesChanged))),
@@ -65,6 +65,17 @@ func TaskTOML(t *pipeline.Task, lang string, linked []string) ([]byte, error) {
 		"base_commit":   t.BaseCommit,
 		"head_commit":   t.HeadCommit,
 		"linked_issues": linked,
+	}
+	if plan != nil {
+		if plan.Test.LogFormat != "" {
+			meta["log_format"] = plan.Test.LogFormat
+		}
+		if plan.Toolchain.Name != "" {
+			meta["toolchain"] = strings.TrimSpace(plan.Toolchain.Name + " " + plan.Toolchain.Version)
+		}
+		if len(plan.Notes) > 0 {
+			meta["environment_notes"] = plan.Notes
+		}
 	}
 	for k, v := range t.Features.Values {
 		if v == float64(int64(v)) {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/client"
 )
@@ -30,8 +31,9 @@ const (
 	LabelSuite    = "curate.suite"
 )
 
-// DefaultBasePackages serve Python (pytest) and Go tasks.
-var DefaultBasePackages = []string{"python3", "python3-pytest", "git", "patch", "golang-go", "bash", "ca-certificates"}
+// DefaultBasePackages serve Python (pytest, venv, pip) and Go tasks, with
+// what every task image gets (envgen installs the rest with apt-get).
+var DefaultBasePackages = []string{"python3", "python3-pytest", "python3-venv", "python3-pip", "git", "patch", "golang-go", "bash", "ca-certificates", "less"}
 
 // BootstrapOptions configures a base image built without a registry.
 type BootstrapOptions struct {
@@ -58,7 +60,7 @@ func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (boo
 		if _, err := cli.ImageInspect(ctx, o.Name); err == nil {
 			fmt.Fprintf(o.Log, "image %s exists; nothing to do (use --force to rebuild)\n", o.Name)
 			return false, nil
-		} else if !client.IsErrNotFound(err) {
+		} else if !cerrdefs.IsNotFound(err) {
 			return false, infra("inspect %s: %w", o.Name, err)
 		}
 	}
@@ -126,6 +128,58 @@ func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (boo
 	}
 	fmt.Fprintf(o.Log, "created %s\n", o.Name)
 	return true, nil
+}
+
+// ensureBase makes the default base image when a Dockerfile starts FROM
+// it and the engine lacks it, so validation works on a machine with no
+// registry and nothing prepared. Other images are left to the build.
+func (d *DockerRunner) ensureBase(ctx context.Context, dockerfile string, out io.Writer) error {
+	if baseImageOf(dockerfile) != DefaultBaseImage {
+		return nil
+	}
+	d.baseMu.Lock()
+	defer d.baseMu.Unlock()
+	if _, err := d.cli.ImageInspect(ctx, DefaultBaseImage); err == nil {
+		return nil
+	} else if !client.IsErrNotFound(err) {
+		return infra("inspect %s: %w", DefaultBaseImage, err)
+	}
+	line := fmt.Sprintf("curate: %s is missing: making it from Debian's archive with debootstrap (once, a minute or two; `curate env bootstrap` does the same)\n", DefaultBaseImage)
+	log := out
+	if d.Progress != nil {
+		fmt.Fprint(d.Progress, line)
+	}
+	if log == nil {
+		log = io.Discard
+	}
+	fmt.Fprint(log, line)
+	_, err := Bootstrap(ctx, d.cli, BootstrapOptions{Name: DefaultBaseImage, Packages: DefaultBasePackages,
+		WorkDir: filepath.Join(d.workspace, ".curate", "cache", "bootstrap"), Log: log})
+	if err != nil {
+		return infra("make the base image %s: %w", DefaultBaseImage, err)
+	}
+	return nil
+}
+
+// baseImageOf is the image a Dockerfile's first FROM names ("" if none).
+func baseImageOf(dockerfile string) string {
+	f, err := os.Open(dockerfile)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && strings.EqualFold(fields[0], "FROM") {
+			for _, x := range fields[1:] {
+				if !strings.HasPrefix(x, "--") {
+					return x
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func ensureDebootstrap(ctx context.Context, log io.Writer) error {

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -45,7 +46,12 @@ type DockerRunner struct {
 	host      string
 	workspace string
 
+	// Progress gets one line when the default base image is made on first
+	// use (it takes a minute or two); nil = only the build log gets it.
+	Progress io.Writer
+
 	mu     sync.Mutex
+	baseMu sync.Mutex             // one bootstrap at a time
 	builds map[string]*sync.Mutex // one build per image tag at a time
 	users  map[string]string      // image -> its configured user
 	failed map[string]error       // tag -> build error, so one process builds a broken env once
@@ -136,12 +142,15 @@ func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer)
 	}
 	if _, err := d.cli.ImageInspect(ctx, tag); err == nil {
 		return tag, false, nil
-	} else if !client.IsErrNotFound(err) {
+	} else if !cerrdefs.IsNotFound(err) {
 		return "", false, infra("inspect image %s: %w", tag, err)
 	}
 	envDir := filepath.Join(taskDir, "environment")
 	if _, err := os.Stat(filepath.Join(envDir, "Dockerfile")); err != nil {
 		return "", false, &BuildError{Msg: fmt.Sprintf("%s/Dockerfile: missing (docker-compose environments are not supported yet)", envDir)}
+	}
+	if err := d.ensureBase(ctx, filepath.Join(envDir, "Dockerfile"), out); err != nil {
+		return "", false, err
 	}
 	pr, pw := io.Pipe()
 	go func() {
@@ -555,7 +564,7 @@ func (d *DockerRunner) RemoveRunContainers(ctx context.Context, ids ...string) (
 		if len(ids) > 0 && !want[c.Labels[LabelRun]] {
 			continue
 		}
-		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !cerrdefs.IsNotFound(err) {
 			errs = append(errs, err)
 			continue
 		}
@@ -585,7 +594,7 @@ func (d *DockerRunner) Prune(ctx context.Context, base bool) (*PruneReport, erro
 	}
 	var errs []error
 	for _, c := range list {
-		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+		if err := d.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !cerrdefs.IsNotFound(err) {
 			errs = append(errs, err)
 			continue
 		}
@@ -604,7 +613,7 @@ func (d *DockerRunner) Prune(ctx context.Context, base bool) (*PruneReport, erro
 		if len(im.RepoTags) > 0 {
 			name = im.RepoTags[0]
 		}
-		if _, err := d.cli.ImageRemove(ctx, im.ID, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil && !client.IsErrNotFound(err) {
+		if _, err := d.cli.ImageRemove(ctx, im.ID, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil && !cerrdefs.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("remove image %s: %w", name, err))
 			continue
 		}

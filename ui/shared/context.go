@@ -5,6 +5,7 @@
 package shared
 
 import (
+	"log"
 	"sort"
 
 	"curate/pipeline/selection"
@@ -36,6 +37,9 @@ type Context struct {
 	Long LongJobs
 	// Table is what Candidates shows (written by Candidates only).
 	Table TableState
+	// Log receives the errors shown in the status bar (.curate/curate.log);
+	// nil keeps them on screen only.
+	Log *log.Logger
 	// Solve is the newest solve of the Quotas screen (written by Quotas
 	// only; nil before the selection config has loaded).
 	Solve *Solve

@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// GoTestJSON reads `go test -json` events.
+// GoTestJSON reads `go test -json` events. Test ids carry their package
+// ("example.com/calc.TestAdd"), so two packages' TestX stay apart.
 func GoTestJSON(log []byte) *Report {
 	r := &Report{}
 	lines(log, func(l string) {
@@ -27,43 +28,68 @@ func GoTestJSON(log []byte) *Report {
 		if ev.Test == "" {
 			return
 		}
+		id := goTestID(ev.Package, ev.Test)
 		switch ev.Action {
 		case "pass":
-			r.set(ev.Test, Passed)
+			r.set(id, Passed)
 		case "fail":
-			r.set(ev.Test, Failed)
+			r.set(id, Failed)
 		case "skip":
-			r.set(ev.Test, Skipped)
+			r.set(id, Skipped)
 		}
 	})
 	return r
 }
 
+// goTestID is a Go test's id: "pkg/path.TestName", or the bare name when
+// the package is unknown.
+func goTestID(pkg, test string) string {
+	if pkg == "" {
+		return test
+	}
+	return pkg + "." + test
+}
+
 var (
 	goTestLine = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+)`)
 	goTestRan  = regexp.MustCompile(`^(ok|FAIL|\?)\s+\S+|^(PASS|FAIL)$|^=== RUN\s`)
+	goTestPkg  = regexp.MustCompile(`^(?:ok|FAIL)\s+(\S+)\s`)
 )
 
-// GoTest reads `go test -v` text: "--- PASS: TestX (0.00s)".
+// GoTest reads `go test -v` text: "--- PASS: TestX (0.00s)". A package's
+// tests print before its "ok pkg" / "FAIL pkg" line, which names it.
 func GoTest(log []byte) *Report {
 	r := &Report{}
+	type result struct {
+		name   string
+		status Status
+	}
+	var pending []result
+	flush := func(pkg string) {
+		for _, p := range pending {
+			r.set(goTestID(pkg, p.name), p.status)
+		}
+		pending = nil
+	}
 	lines(log, func(l string) {
 		if goTestRan.MatchString(l) {
 			r.Ran = true
+		}
+		if m := goTestPkg.FindStringSubmatch(l + " "); m != nil {
+			flush(m[1])
+			return
 		}
 		m := goTestLine.FindStringSubmatch(l)
 		if m == nil {
 			return
 		}
 		r.Ran = true
-		switch m[1] {
-		case "PASS":
-			r.set(m[2], Passed)
-		case "FAIL":
-			r.set(m[2], Failed)
-		default:
-			r.set(m[2], Skipped)
+		status := map[string]Status{"PASS": Passed, "FAIL": Failed}[m[1]]
+		if status == "" {
+			status = Skipped
 		}
+		pending = append(pending, result{m[2], status})
 	})
+	flush("")
 	return r
 }

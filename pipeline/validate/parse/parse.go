@@ -1,4 +1,4 @@
-// Package parse reads per-test results out of test-runner logs: pytest, go
+// Package parse reads per-test results out of test-runner logs: pytest, unittest, go
 // test (-json and verbose text), cargo test, jest/vitest, maven surefire,
 // with JUnit XML and TAP as fallbacks. Logs are untrusted: parsers never
 // fail on odd input, they just find fewer tests.
@@ -99,6 +99,7 @@ type Parser struct {
 var Parsers = []Parser{
 	{"gotest-json", GoTestJSON},
 	{"pytest", Pytest},
+	{"unittest", Unittest},
 	{"gotest", GoTest},
 	{"cargo", Cargo},
 	{"jest", Jest},

@@ -19,9 +19,13 @@ func TestParsersOnRealShapedLogs(t *testing.T) {
 			"tests/test_calc.py::test_div[1-0]": Error, "tests/test_calc.py::test_skip": Skipped,
 			"tests/test_calc.py::test_xf": XFail}},
 		{"gotest-json.txt", GoTestJSON, "gotest-json", map[string]Status{
-			"TestAdd": Passed, "TestSub": Failed, "TestSub/neg": Failed, "TestLater": Skipped}},
+			"example.com/calc.TestAdd": Passed, "example.com/calc.TestSub": Failed, "example.com/calc.TestSub/neg": Failed, "example.com/calc.TestLater": Skipped}},
 		{"gotest.txt", GoTest, "gotest", map[string]Status{
-			"TestAdd": Passed, "TestSub": Failed, "TestSub/neg": Failed, "TestLater": Skipped}},
+			"example.com/calc.TestAdd": Passed, "example.com/calc.TestSub": Failed, "example.com/calc.TestSub/neg": Failed, "example.com/calc.TestLater": Skipped}},
+		{"unittest.txt", Unittest, "unittest", map[string]Status{
+			"tests.test_calc.CalcTest.test_add": Passed, "tests.test_calc.CalcTest.test_div": Error,
+			"tests.test_calc.CalcTest.test_sub": Failed, "tests.test_calc.CalcTest.test_later": Skipped,
+			"tests.test_calc.CalcTest.test_wish": XFail}},
 		{"cargo.txt", Cargo, "cargo", map[string]Status{
 			"tests::adds": Passed, "tests::subtracts": Failed, "tests::later": Skipped}},
 		{"jest.txt", Jest, "jest", map[string]Status{
@@ -109,6 +113,8 @@ func fuzzParser(f *testing.F, p func([]byte) *Report, seedFile string) {
 
 func FuzzPytest(f *testing.F)     { fuzzParser(f, Pytest, "pytest.txt") }
 func FuzzGoTestJSON(f *testing.F) { fuzzParser(f, GoTestJSON, "gotest-json.txt") }
+
+func FuzzUnittest(f *testing.F) { fuzzParser(f, Unittest, "unittest.txt") }
 func FuzzGoTest(f *testing.F)     { fuzzParser(f, GoTest, "gotest.txt") }
 func FuzzCargo(f *testing.F)      { fuzzParser(f, Cargo, "cargo.txt") }
 func FuzzJest(f *testing.F)       { fuzzParser(f, Jest, "jest.txt") }

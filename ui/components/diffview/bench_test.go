@@ -3,8 +3,8 @@ package diffview
 import (
 	"testing"
 
-	"curate/ui/uitest"
 	"curate/pipeline/unidiff"
+	"curate/ui/uitest"
 )
 
 // BenchmarkDiffOpen20k: parse a 20,000-line patch, lay it out and render

@@ -6,8 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"curate/ui/uitest"
 	"curate/pipeline/unidiff"
+	"curate/ui/uitest"
 )
 
 func TestChangedSpan(t *testing.T) {

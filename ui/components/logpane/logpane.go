@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"curate/ui/components/frame"
+	"curate/ui/components/scroller"
 )
 
 // RingLines bounds a log pane's memory: older lines are only on disk
@@ -69,11 +70,17 @@ func (p *Pane) Append(lines []string, dropped int) {
 	}
 }
 
+// SetSize gives the pane w×h cells.
 func (p *Pane) SetSize(w, h int) { p.w, p.h = max(w, 1), max(h, 1) }
 
 // maxTop is the top line that shows the tail.
-func (p *Pane) maxTop() int { return max(p.Total-p.h, p.first()) }
+func (p *Pane) maxTop() int { return p.clampTop(p.Total) }
 
+// clampTop keeps a top line within the lines held, the last page full:
+// the scroll model's clamp over absolute line numbers.
+func (p *Pane) clampTop(top int) int { return p.first() + scroller.Clamp(top-p.first(), p.n, p.h) }
+
+// Top is the absolute number of the first line shown.
 func (p *Pane) Top() int {
 	if p.Follow {
 		return p.maxTop()
@@ -84,17 +91,19 @@ func (p *Pane) Top() int {
 // Scroll moves the view; scrolling up pauses follow, reaching the bottom
 // resumes it.
 func (p *Pane) Scroll(delta int) {
-	t := p.Top() + delta
-	t = max(min(t, p.maxTop()), p.first())
+	t := p.clampTop(p.Top() + delta)
 	p.top = t
 	p.Follow = t >= p.maxTop()
 }
 
+// Bottom follows the tail again.
 func (p *Pane) Bottom() { p.Follow = true }
-func (p *Pane) Home()   { p.top, p.Follow = p.first(), p.Total <= p.h }
+
+// Home shows the oldest line held.
+func (p *Pane) Home() { p.top, p.Follow = p.first(), p.Total <= p.h }
 
 func (p *Pane) showLine(abs int) {
-	p.top = max(min(abs-p.h/3, p.maxTop()), p.first())
+	p.top = p.clampTop(abs - p.h/3)
 	p.Follow = p.top >= p.maxTop()
 }
 

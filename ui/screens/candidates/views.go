@@ -206,7 +206,7 @@ func (s *Model) viewKey(m tea.KeyMsg) tea.Cmd {
 		name := s.views[vm.cursor].Name
 		views := append(append([]SavedView{}, s.views[:vm.cursor]...), s.views[vm.cursor+1:]...)
 		s.views = views
-		vm.cursor = max(min(vm.cursor, len(views)-1), 0)
+		vm.cursor = min(vm.cursor, max(len(views)-1, 0))
 		path := ViewsFile(s.ctx.Root)
 		return s.ctx.Job(func() tea.Msg {
 			if err := SaveViews(path, views); err != nil {

@@ -3,9 +3,9 @@ package diff
 import (
 	"testing"
 
+	"curate/pipeline/unidiff"
 	"curate/ui/shared"
 	"curate/ui/uitest"
-	"curate/pipeline/unidiff"
 )
 
 // BenchmarkDiffScrollPage: one page down in a 20,000-line patch, the new

@@ -1,0 +1,225 @@
+package envgen
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Tree is the repository at the task's revision, as a language sees it
+// when it plans the environment: every file path, and a reader.
+type Tree struct {
+	Repo   string // owner/name
+	Origin string // URL of the origin remote ("" when unknown)
+	// Version is the nearest tag (git describe), "" when none.
+	Version string
+	Files   []string // every path, sorted
+	read    func(path string) ([]byte, error)
+	grep    func(re string) ([]string, error)
+	has     map[string]bool
+}
+
+// NewTree makes a Tree over a file list and a reader (git at a revision,
+// or a map in tests).
+func NewTree(repo, origin string, files []string, read func(string) ([]byte, error)) *Tree {
+	sorted := append([]string(nil), files...)
+	sort.Strings(sorted)
+	has := make(map[string]bool, len(sorted))
+	for _, f := range sorted {
+		has[f] = true
+	}
+	return &Tree{Repo: repo, Origin: origin, Files: sorted, read: read, has: has}
+}
+
+// MapTree is a Tree over in-memory files, for tests and tools.
+func MapTree(repo string, files map[string]string) *Tree {
+	var list []string
+	for f := range files {
+		list = append(list, f)
+	}
+	return NewTree(repo, "", list, func(p string) ([]byte, error) {
+		s, ok := files[p]
+		if !ok {
+			return nil, fmt.Errorf("%s: no such file", p)
+		}
+		return []byte(s), nil
+	})
+}
+
+// WithGrep gives the tree a fast content search (git grep at the
+// revision); without one, Grep reads every candidate file.
+func (t *Tree) WithGrep(grep func(re string) ([]string, error)) *Tree {
+	t.grep = grep
+	return t
+}
+
+// Grep lists the files with suffix whose content matches the extended
+// regular expression re (POSIX ERE, as git grep -E reads it).
+func (t *Tree) Grep(re, suffix string) []string {
+	var out []string
+	if t.grep != nil {
+		found, err := t.grep(re)
+		if err == nil {
+			for _, f := range found {
+				if strings.HasSuffix(f, suffix) {
+					out = append(out, f)
+				}
+			}
+			return out
+		}
+	}
+	rx, err := regexp.CompilePOSIX(re)
+	if err != nil {
+		return nil
+	}
+	rx.Longest()
+	for _, f := range t.Files {
+		if strings.HasSuffix(f, suffix) {
+			for _, line := range strings.Split(t.Text(f), "\n") {
+				if rx.MatchString(line) {
+					out = append(out, f)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Has reports whether the tree holds the file.
+func (t *Tree) Has(p string) bool { return t.has[p] }
+
+// Read returns a file's content.
+func (t *Tree) Read(p string) ([]byte, error) { return t.read(p) }
+
+// Text returns a file's content, or "" when it is missing or unreadable
+// (planners treat both as "not there").
+func (t *Tree) Text(p string) string {
+	if !t.has[p] {
+		return ""
+	}
+	b, err := t.read(p)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// Glob lists the files whose path matches pattern (path.Match syntax).
+func (t *Tree) Glob(pattern string) []string {
+	var out []string
+	for _, f := range t.Files {
+		if ok, _ := path.Match(pattern, f); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Tests are the PR's test files (at the head) and the test names found in
+// them; test.sh installs those files and runs only them.
+type Tests struct {
+	Files []string
+	Names []string
+}
+
+// Toolchain is what runs the tests, and why that one.
+type Toolchain struct {
+	Name    string // go, python, node, rust, java
+	Version string // wanted version, "" = the distribution's
+	Why     string
+}
+
+// Plan is a language's decision for one task: how the image is made and
+// how the PR's tests run in it. Every choice adds a line to Notes, which
+// `curate build` records on the task and `curate show` prints.
+type Plan struct {
+	Language  string
+	Toolchain Toolchain
+	// Packages are Debian packages the toolchain needs (apt-get in the
+	// image build; layers are shared by every task that needs the same).
+	Packages []string
+	// Toolchain steps run before the repository arrives (shared layers).
+	ToolchainSteps []string
+	// Env are ENV lines (KEY=VALUE) for the build and the tests.
+	Env []string
+	// Manifests are files copied into the image before the repository,
+	// so dependency steps that only read them are cached across tasks.
+	Manifests []string
+	// Files are helpers and generated inputs for DepSteps (name → content),
+	// copied to /usr/local/share/curate/ before them.
+	Files map[string]string
+	// DepSteps run after Manifests and Files are copied, with network.
+	DepSteps []string
+	// Install steps run after the repository is in /app, with network.
+	Install []string
+	// AfterBug steps run once bug.patch has recreated the bug, with
+	// network (e.g. dependencies the base revision pins differently).
+	AfterBug []string
+	// Test runs the PR's test files and writes the log the parser reads.
+	Test Runner
+	// Notes say why (one line each).
+	Notes []string
+}
+
+// Runner is the test command for the selected files, a check that the
+// report shows at least one test ran (so "no tests" is never a pass), and
+// the name of the log format its output is parsed with (go, pytest,
+// cargo, jest, vitest, mocha, ava, tap, surefire...).
+type Runner struct {
+	Command   string
+	Check     string
+	LogFormat string
+}
+
+// Note adds a "why" line.
+func (p *Plan) Note(format string, args ...any) {
+	p.Notes = append(p.Notes, fmt.Sprintf(format, args...))
+}
+
+// Language plans the environment of one language. Each language lives in
+// its own file (go.go, python.go, ...) and registers itself in languages.
+type Language interface {
+	// Name is the language's key (the one DetectLanguage returns).
+	Name() string
+	// TestNames lists the tests a test file defines (for selecting them
+	// and for keeping them out of the instruction).
+	TestNames(file, content string) []string
+	// Plan decides toolchain, install steps and test command. An error is
+	// a reason the task cannot be built (the build rejects it).
+	Plan(tree *Tree, tests Tests) (*Plan, error)
+}
+
+var languages = map[string]Language{}
+
+// register adds a language; each language's file calls it from init.
+func register(l Language) { languages[l.Name()] = l }
+
+// LanguageFor returns the planner of a language, or nil.
+func LanguageFor(name string) Language { return languages[name] }
+
+// commonPackages are what every task image needs, whatever the language;
+// less because test suites expect a pager where CI runners have one.
+var commonPackages = []string{"bash", "git", "patch", "ca-certificates", "less"}
+
+// evidence formats a line that build logs carry for the failure
+// classifier: "curate: <class>: <message>".
+func evidence(class, format string, args ...any) string {
+	return "curate: " + class + ": " + fmt.Sprintf(format, args...)
+}
+
+// failStep is a RUN body that prints an evidence line and fails the build.
+func failStep(class, format string, args ...any) string {
+	return "echo " + shellQuote(evidence(class, format, args...)) + " >&2; exit 1"
+}
+
+// quoteAll shell-quotes each string and joins them with spaces.
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = shellQuote(s)
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,187 @@
+package envgen
+
+import (
+	_ "embed"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// python plans Python tasks: Debian's interpreter in a venv that also sees
+// Debian's python3-* packages, the project's runtime and test
+// requirements from every common place installed with pip, the project
+// itself installed editable (else its source folder on the path), and
+// pytest (unittest when pytest cannot be had).
+type python struct{}
+
+func init() { register(python{}) }
+
+func (python) Name() string { return "python" }
+
+var pyTestRe = regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+(test\w*)\s*\(`)
+
+func (python) TestNames(_, content string) []string { return namesMatching(pyTestRe, content) }
+
+var (
+	//go:embed curate-pip.py
+	pipHelper string
+	//go:embed pydeb.csv
+	pyDebianTable string
+)
+
+// pyMissingSed prints the requirement pip could not find.
+const pyMissingSed = `s/.*No matching distribution found for ([^ ;]+).*/\1/p`
+
+func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
+	p := &Plan{Language: "python", Packages: []string{"python3", "python3-venv", "python3-pip"}}
+	var pp map[string]any
+	if text := tree.Text("pyproject.toml"); text != "" {
+		if err := toml.Unmarshal([]byte(text), &pp); err != nil {
+			p.Note("pyproject.toml does not parse (%v): its settings are skipped", firstLine(err.Error()))
+		}
+	}
+	p.Toolchain = Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
+	if spec, from := requiresPython(tree, pp); spec != "" {
+		if pySatisfies(DebianPython, spec) {
+			p.Note("toolchain: Python %s (Debian 12) satisfies %s %q", DebianPython, from, spec)
+		} else {
+			p.Note("toolchain: %s %q excludes Python %s, the only one Debian 12 has", from, spec, DebianPython)
+			p.ToolchainSteps = append(p.ToolchainSteps, failStep("toolchain_mismatch", "%s %q wants another Python; present %s (Debian 12; older Pythons are not in Debian 12)", from, spec, DebianPython))
+		}
+	} else {
+		p.Note("toolchain: Python %s (Debian 12); the project states no requires-python", DebianPython)
+	}
+	if pyNeedsCompiler(tree) {
+		p.Packages = append(p.Packages, "gcc", "python3-dev")
+		p.Note("C extensions (setup.py Extension or .pyx/.c sources): gcc and python3-dev installed")
+	}
+	// A venv that sees Debian's packages (the air-gapped fallback), pip
+	// upgraded once (old pips miss newer metadata) in a shared layer.
+	p.ToolchainSteps = append(p.ToolchainSteps,
+		"python3 -m venv --system-site-packages /opt/venv",
+		registryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, "/opt/venv/bin/python -m pip install -q --upgrade pip")+" || echo 'curate: note: pip not upgraded'")
+	p.Env = []string{"VIRTUAL_ENV=/opt/venv", "PATH=/opt/venv/bin:$PATH", "PYTHONDONTWRITEBYTECODE=1", "PIP_DISABLE_PIP_VERSION_CHECK=1",
+		"SETUPTOOLS_SCM_PRETEND_VERSION=" + pyPretendVersion(tree.Version)}
+
+	srcLayout := false
+	for _, f := range tree.Glob("src/*/__init__.py") {
+		if !strings.HasPrefix(path.Base(path.Dir(f)), "test") {
+			srcLayout = true
+		}
+	}
+	if srcLayout {
+		p.Env = append(p.Env, "PYTHONPATH=/app/src:/app")
+		p.Note("src/ layout: /app/src on PYTHONPATH (importable even when the install fails)")
+	} else {
+		p.Env = append(p.Env, "PYTHONPATH=/app")
+	}
+
+	reqs := collectPyReqs(tree)
+	list := append([]string{}, reqs.reqs...)
+	hasPytest := false
+	for _, q := range list {
+		if reqName(q) == "pytest" {
+			hasPytest = true
+		}
+	}
+	if !hasPytest {
+		list = append(list, "pytest")
+	}
+	if len(reqs.sources) > 0 {
+		p.Note("requirements from %s", strings.Join(reqs.sources, ", "))
+	} else {
+		p.Note("no requirements declared anywhere; pytest only")
+	}
+	p.Files = map[string]string{"requirements.txt": strings.Join(list, "\n") + "\n", "curate-pip.py": pipHelper, "pydeb.csv": pyDebianTable}
+	p.DepSteps = []string{"python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + shellQuote(unreachableRe)}
+
+	installable := tree.Has("pyproject.toml") || tree.Has("setup.py")
+	if installable {
+		target := "."
+		if len(reqs.extras) > 0 {
+			target = ".[" + strings.Join(reqs.extras, ",") + "]"
+			p.Note("project installed editable with its test extras %s", strings.Join(reqs.extras, ", "))
+		} else {
+			p.Note("project installed editable (pip install -e .)")
+		}
+		p.Install = []string{"python -m pip install -q -e " + shellQuote(target) + " || python -m pip install -q --no-deps -e . || echo 'curate: note: the project did not install; its source folder is on PYTHONPATH'"}
+	} else {
+		p.Note("no pyproject.toml or setup.py: the source folder is on PYTHONPATH")
+	}
+	p.Install = append(p.Install, "python -c 'import pytest' 2>/dev/null || echo 'curate: note: pytest is not importable: unittest runs the tests'")
+
+	files, why := pyTestTargets(tests.Files)
+	if why != "" {
+		p.Note("%s", why)
+	}
+	args := quoteAll(files)
+	p.Test = Runner{
+		Command: "if python -c 'import pytest' 2>/dev/null; then " +
+			"python -m pytest -rA -p no:cacheprovider --junitxml=/logs/verifier/junit.xml " + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
+			"else python -m unittest -v " + args + " 2>&1 | tee /logs/verifier/unittest.txt; fi; test ${PIPESTATUS[0]} -eq 0",
+		Check:     `{ grep -q '<testcase' /logs/verifier/junit.xml 2>/dev/null || grep -Eq '^Ran [1-9][0-9]* tests? in' /logs/verifier/unittest.txt 2>/dev/null; }`,
+		LogFormat: "pytest",
+	}
+	p.Note("tests: pytest (the project's configuration honoured) on %s; unittest when pytest is missing", strings.Join(files, " "))
+	return p, nil
+}
+
+// pyTestTargets are what pytest runs for the PR's test files: its test
+// modules; when it changed only helpers or data (conftest.py, fixtures),
+// the folders holding them.
+func pyTestTargets(files []string) ([]string, string) {
+	var mods []string
+	dirs := map[string]bool{}
+	for _, f := range files {
+		base := path.Base(f)
+		if strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test") || strings.HasSuffix(base, "_test.py") || strings.HasSuffix(base, "_tests.py")) {
+			mods = append(mods, f)
+			continue
+		}
+		dirs[path.Dir(f)] = true
+	}
+	if len(mods) > 0 {
+		return mods, ""
+	}
+	var out []string
+	for d := range dirs {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return []string{"."}, ""
+	}
+	return out, "the PR changes test helpers or data only: their folders' tests run"
+}
+
+// pyNeedsCompiler: C extensions are built at install time.
+func pyNeedsCompiler(tree *Tree) bool {
+	if strings.Contains(tree.Text("setup.py"), "Extension(") {
+		return true
+	}
+	for _, f := range tree.Files {
+		if strings.HasSuffix(f, ".pyx") || (strings.HasSuffix(f, ".c") && !strings.Contains(f, "test")) {
+			return true
+		}
+	}
+	return false
+}
+
+var pyReleaseRe = regexp.MustCompile(`^v?(\d+(?:\.\d+)*)`)
+
+// pyPretendVersion is the version setuptools-scm and hatch-vcs report
+// (the image has no git history): the nearest tag's release, else 0.0.0.
+func pyPretendVersion(describe string) string {
+	if m := pyReleaseRe.FindStringSubmatch(describe); m != nil {
+		return m[1]
+	}
+	return "0.0.0"
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

@@ -1,0 +1,117 @@
+package envgen
+
+import (
+	"encoding/csv"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestPyRequirementsFromEveryPlace(t *testing.T) {
+	tree := MapTree("o/n", map[string]string{
+		"pyproject.toml": `[project]
+name = "My_Pkg"
+dependencies = ["six>=1"]
+[project.optional-dependencies]
+tests = ["my-pkg[tests-no-zope]", "zope.interface"]
+tests-no-zope = ["hypothesis", "pytest>=7"]
+dev = ["ruff"]
+docs = ["sphinx"]
+[dependency-groups]
+testing = ["coverage", {include-group = "base"}]
+base = ["pympler"]
+`,
+		"setup.cfg":                  "[options.extras_require]\ntest =\n    mock\n    freezegun  # time\n",
+		"requirements.txt":           "requests==2.31\n",
+		"requirements/tests.txt":     "-r base.txt\n-e .\npytest-xdist --hash=sha256:abc\n",
+		"requirements/base.txt":      "attrs\n",
+		"requirements/docs.txt":      "sphinx\n",
+		"tox.ini":                    "[testenv]\ndeps =\n    py38: typing-extensions\n    -r{toxinidir}/requirements/tests.txt\n    {posargs}\ncommands = pytest\n",
+		"noxfile.py":                 "def tests(session):\n    session.install(\"-e\", \".\", \"pytest-mock\")\n",
+		"src/my_pkg/__init__.py":     "",
+		"tests/test_a.py":            "",
+		"requirements-dev-extra.txt": "git+https://github.com/x/y\n",
+	})
+	r := collectPyReqs(tree)
+	want := []string{"six>=1", "hypothesis", "pytest>=7", "zope.interface", "coverage", "pympler", "mock", "freezegun",
+		"requests==2.31", "attrs", "pytest-xdist", "typing-extensions", "pytest-mock"}
+	if !reflect.DeepEqual(r.reqs, want) {
+		t.Errorf("requirements\n got  %q\n want %q", r.reqs, want)
+	}
+	if !reflect.DeepEqual(r.extras, []string{"test", "tests", "tests-no-zope"}) {
+		t.Errorf("extras %v", r.extras)
+	}
+	for _, s := range []string{"pyproject.toml optional-dependencies.tests", "pyproject.toml dependency-groups.testing (PEP 735)", "setup.cfg extras_require.test", "requirements/tests.txt", "tox.ini [testenv] deps", "noxfile.py session.install"} {
+		if !strings.Contains(strings.Join(r.sources, "|"), s) {
+			t.Errorf("sources %v lack %q", r.sources, s)
+		}
+	}
+}
+
+func TestPyRequiresPython(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		ok   bool
+	}{
+		{">=3.8", true}, {">=3.8,<3.11", false}, {"<3.8", false}, {"~=3.9", true}, {"~=3.9.0", false},
+		{"==3.11.*", true}, {"!=3.11.*", false}, {">=3.12", false}, {">=2.7, !=3.0.*, !=3.1.*", true}, {"==3.11.2", true}, {"==3.11", false},
+	} {
+		if got := pySatisfies(DebianPython, c.spec); got != c.ok {
+			t.Errorf("%s satisfies %q = %v, want %v", DebianPython, c.spec, got, c.ok)
+		}
+	}
+	p, err := LanguageFor("python").Plan(MapTree("o/n", map[string]string{"setup.py": "setup(name='x', python_requires='>=2.6,<3.8')\n"}), Tests{Files: []string{"test_x.py"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.ToolchainSteps) == 0 || !strings.Contains(p.ToolchainSteps[0], "curate: toolchain_mismatch: setup.py python_requires") {
+		t.Errorf("an old revision must fail with toolchain_mismatch: %v", p.ToolchainSteps)
+	}
+}
+
+func TestPyPlanLayoutAndTargets(t *testing.T) {
+	p, err := LanguageFor("python").Plan(MapTree("o/n", map[string]string{
+		"pyproject.toml": "[project]\nname = \"n\"\n[project.optional-dependencies]\ntest = [\"hypothesis\"]\n", "src/n/__init__.py": "",
+	}), Tests{Files: []string{"tests/test_n.py", "tests/conftest.py"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasEnv(p, "PYTHONPATH=/app/src:/app") {
+		t.Errorf("src layout not on the path: %v", p.Env)
+	}
+	if !strings.Contains(p.Install[0], "pip install -q -e '.[test]'") {
+		t.Errorf("install %v", p.Install)
+	}
+	if !strings.Contains(p.Test.Command, "pytest -rA -p no:cacheprovider --junitxml=/logs/verifier/junit.xml 'tests/test_n.py' ") || !strings.Contains(p.Test.Command, "unittest -v") {
+		t.Errorf("test command %q", p.Test.Command)
+	}
+	if p.Files["requirements.txt"] != "hypothesis\npytest\n" {
+		t.Errorf("requirements.txt %q", p.Files["requirements.txt"])
+	}
+	if got, why := pyTestTargets([]string{"tests/conftest.py", "tests/data/x.json"}); !reflect.DeepEqual(got, []string{"tests", "tests/data"}) || why == "" {
+		t.Errorf("helpers only: %v", got)
+	}
+}
+
+func TestPyDebianTableIsData(t *testing.T) {
+	var lines []string
+	for _, l := range strings.Split(pyDebianTable, "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	rows, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
+	if err != nil {
+		t.Fatalf("pydeb.csv: %v", err)
+	}
+	seen := map[string]bool{}
+	for i, r := range rows {
+		if len(r) != 2 || pyNormalize(r[0]) != r[0] || seen[r[0]] || r[1] == "" {
+			t.Errorf("pydeb.csv row %d %q: want a normalised, unique PyPI name and a Debian package", i+1, r)
+		}
+		seen[r[0]] = true
+	}
+	if len(rows) < 50 || !seen["pytest"] || !seen["hypothesis"] || !seen["simplejson"] {
+		t.Errorf("pydeb.csv has %d rows", len(rows))
+	}
+}

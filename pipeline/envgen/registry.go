@@ -1,0 +1,55 @@
+package envgen
+
+import "strings"
+
+// unreachableRe matches output lines saying a registry could not be
+// reached at all (network, DNS, TLS trust), as pip, go, npm, cargo,
+// maven and curl word it.
+const unreachableRe = `x509:|certificate verify failed|CERTIFICATE_VERIFY_FAILED|SSLError|dial tcp|connection refused|no such host|` +
+	`i/o timeout|Temporary failure in name resolution|Network is unreachable|Could not resolve host|NewConnectionError|` +
+	`Max retries exceeded|ProxyError|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|Connection reset|Connection timed out|` +
+	`unable to get local issuer certificate|PKIX path building failed|UnknownHostException`
+
+// stepScript is environment/curate-step.sh, installed as
+// /usr/local/bin/curate-step: it runs one dependency step with network,
+// keeps its output in the build log and, on failure, adds one evidence
+// line for the failure classifier:
+//
+//	curate: deps_unreachable: <registry> did not answer: <first network error line>
+//	curate: deps_missing: <names> (not on <registry>)
+var stepScript = `#!/bin/sh
+# curate-step REGISTRY MISSING-SED COMMAND...: run a dependency step; on
+# failure say whether REGISTRY did not answer or lacks something (the sed -E
+# expression MISSING-SED prints its names from the output). Made by curate.
+reg="$1"; missing="$2"; shift 2
+log=$(mktemp)
+"$@" >"$log" 2>&1; st=$?
+cat "$log"
+if [ "$st" -ne 0 ]; then
+  re='` + unreachableRe + `'
+  if grep -Eqi "$re" "$log"; then
+    echo "curate: deps_unreachable: $reg did not answer: $(grep -Ei "$re" "$log" | head -n 1 | cut -c1-300)" >&2
+  else
+    what=$(sed -nE "$missing" "$log" | sort -u | tr '\n' ' ' | sed 's/ $//')
+    echo "curate: deps_missing: ${what:-a dependency (see the lines above)} (not on $reg)" >&2
+  fi
+fi
+rm -f "$log"
+exit "$st"
+`
+
+// stepFile is the script's name in the build context.
+const stepFile = "curate-step.sh"
+
+// registryStep is a RUN body running args (a command and its arguments,
+// already shell-quoted where needed) through curate-step. registry may
+// name variables ($GOPROXY) the build expands.
+func registryStep(registry, missingSed, command string) string {
+	return `curate-step "` + dqEscape(registry) + `" ` + shellQuote(missingSed) + " " + command
+}
+
+// dqEscape escapes s for a double-quoted shell string, keeping $VAR
+// references (registries are named by the variables that configure them).
+func dqEscape(s string) string {
+	return strings.NewReplacer(`"`, `\"`, "`", "\\`", `\`, `\\`).Replace(s)
+}
