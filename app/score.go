@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"curate/pipeline"
 	"curate/pipeline/profiles"
@@ -31,12 +30,10 @@ func ScoreWith(ws *workspace.Workspace, tasks ...*pipeline.Task) error {
 func LoadScorer(ws *workspace.Workspace, flagFile string) (*score.Scorer, string, error) {
 	name, file := "", flagFile
 	if ws != nil {
-		name = ws.Config.Profile.Name
-		if file == "" && ws.Config.Profile.File != "" {
-			file = ws.Config.Profile.File
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(ws.Root, file)
-			}
+		var configured string
+		name, configured = ProfileSource(ws)
+		if file == "" {
+			file = configured
 		}
 	}
 	p, err := profiles.Load(name, file)

@@ -35,12 +35,19 @@ func SelectionConfig(ws *workspace.Workspace) (selection.Config, error) {
 	return cfg, nil
 }
 
+// LoadProfile loads the workspace's rule profile (ProfileSource).
 func LoadProfile(ws *workspace.Workspace) (*profiles.Profile, error) {
-	file := ws.Config.Profile.File
+	return profiles.Load(ProfileSource(ws))
+}
+
+// ProfileSource is the workspace's [profile]: the embedded profile's name
+// and the override file, relative paths taken from the workspace root.
+func ProfileSource(ws *workspace.Workspace) (name, file string) {
+	name, file = ws.Config.Profile.Name, ws.Config.Profile.File
 	if file != "" && !filepath.IsAbs(file) {
 		file = filepath.Join(ws.Root, file)
 	}
-	return profiles.Load(ws.Config.Profile.Name, file)
+	return name, file
 }
 
 // Snapshot turns a solve into a named selection with its config and stats.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,27 +41,13 @@ does nothing when the image exists, unless --force.`,
 			if err != nil {
 				return err
 			}
-			runners, err := app.OpenRunners(ctx, ws, []string{host}, env.Err)
-			if err != nil {
-				return err
-			}
-			r := runners[0]
-			defer r.Close()
-			pkgs := validate.DefaultBasePackages
-			if packages != "" {
-				pkgs = nil
-				for _, p := range strings.Split(packages, ",") {
-					if p = strings.TrimSpace(p); p != "" {
-						pkgs = append(pkgs, p)
-					}
+			var pkgs []string
+			for _, p := range strings.Split(packages, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					pkgs = append(pkgs, p)
 				}
 			}
-			_, err = validate.Bootstrap(ctx, r.Client(), validate.BootstrapOptions{
-				Name: name, Packages: pkgs, Mirror: mirror, Force: force, Log: env.Out,
-				WorkDir: filepath.Join(ws.CachePath(), "bootstrap"),
-				Labels:  r.Labels("base", nil),
-			})
-			return err
+			return app.Bootstrap(ctx, ws, app.BootstrapOptions{Host: host, Name: name, Packages: pkgs, Mirror: mirror, Force: force, Log: env.Out})
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", validate.DefaultBaseImage, "image name to create")
@@ -88,20 +73,9 @@ func newEnvPruneCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			runners, err := app.OpenRunners(ctx, ws, app.DockerHosts(ws, hosts), env.Err)
-			if err != nil {
-				return err
-			}
-			total := &validate.PruneReport{Containers: []string{}, Images: []string{}}
-			var firstErr error
-			for _, r := range runners {
-				rep, err := r.Prune(ctx, base)
-				r.Close()
-				total.Containers = append(total.Containers, rep.Containers...)
-				total.Images = append(total.Images, rep.Images...)
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
+			total, pruneErr := app.Prune(ctx, ws, hosts, base, env.Err)
+			if total == nil {
+				return pruneErr
 			}
 			if asJSON {
 				if err := writeJSON(env.Out, total); err != nil {
@@ -113,7 +87,7 @@ func newEnvPruneCmd(env *Env) *cobra.Command {
 				}
 				fmt.Fprintf(env.Out, "removed %d container(s) and %d image(s)\n", len(total.Containers), len(total.Images))
 			}
-			return firstErr
+			return pruneErr
 		},
 	}
 	cmd.Flags().BoolVar(&base, "base", false, "also remove base images made by 'curate env bootstrap' in this workspace")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"curate/app"
 	"curate/pipeline"
 	"curate/workspace"
 )
@@ -42,7 +43,7 @@ one and survives re-scoring. Use --difficulty none to clear a label.`,
 				ids = append(ids, id)
 			}
 			if filter != "" {
-				tasks, err := loadFiltered(cmd, env, filter)
+				tasks, err := app.FilterTasks(ctx, ws, filter)
 				if err != nil {
 					return err
 				}

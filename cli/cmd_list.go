@@ -6,15 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"curate/app"
 	"curate/pipeline"
-	"curate/pipeline/query"
 	"curate/pipeline/sanitize"
 )
 
@@ -30,11 +29,15 @@ func newListCmd(env *Env) *cobra.Command {
   curate list --json | jq '.[] | select(.pinned)'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tasks, err := loadFiltered(cmd, env, filter)
+			ws, err := env.Workspace(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if err := sortTasks(tasks, sortBy); err != nil {
+			tasks, err := app.FilterTasks(cmd.Context(), ws, filter)
+			if err != nil {
+				return err
+			}
+			if err := app.SortTasks(tasks, sortBy); err != nil {
 				return err
 			}
 			if limit > 0 && len(tasks) > limit {
@@ -51,74 +54,6 @@ func newListCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&sortBy, "sort", "id", "sort key: id, benchmark, repo, language, phase, difficulty, files, loc, score (prefix - for descending)")
 	cmd.Flags().IntVar(&limit, "limit", 0, "show at most N tasks")
 	return cmd
-}
-
-// loadFiltered loads all tasks and keeps those matching expr.
-func loadFiltered(cmd *cobra.Command, env *Env, expr string) ([]*pipeline.Task, error) {
-	q, err := query.Parse(expr)
-	if err != nil {
-		return nil, err
-	}
-	ws, err := env.Workspace(cmd.Context())
-	if err != nil {
-		return nil, err
-	}
-	all, err := ws.Store.Tasks(cmd.Context())
-	if err != nil {
-		return nil, err
-	}
-	if q.Empty() {
-		return all, nil
-	}
-	out := all[:0]
-	for _, t := range all {
-		if q.Match(t) {
-			out = append(out, t)
-		}
-	}
-	return out, nil
-}
-
-func sortTasks(tasks []*pipeline.Task, key string) error {
-	desc := strings.HasPrefix(key, "-")
-	key = strings.TrimPrefix(key, "-")
-	var less func(a, b *pipeline.Task) bool
-	switch key {
-	case "id", "":
-		less = func(a, b *pipeline.Task) bool { return a.ID < b.ID }
-	case "score":
-		less = func(a, b *pipeline.Task) bool { return a.Score < b.Score }
-	case "files":
-		less = func(a, b *pipeline.Task) bool {
-			return a.Features.Int(pipeline.FeatFilesChanged) < b.Features.Int(pipeline.FeatFilesChanged)
-		}
-	case "loc":
-		less = func(a, b *pipeline.Task) bool {
-			return a.Features.Int(pipeline.FeatLOCChanged) < b.Features.Int(pipeline.FeatLOCChanged)
-		}
-	case "difficulty":
-		less = func(a, b *pipeline.Task) bool { return a.EffectiveDifficulty().Rank() < b.EffectiveDifficulty().Rank() }
-	case "phase":
-		less = func(a, b *pipeline.Task) bool { return pipeline.PhaseRank(a.Phase()) < pipeline.PhaseRank(b.Phase()) }
-	case "benchmark", "repo", "language", "status", "category":
-		less = func(a, b *pipeline.Task) bool { return query.FieldValue(a, key) < query.FieldValue(b, key) }
-	default:
-		return fmt.Errorf("unknown sort key %q (id, benchmark, repo, language, category, phase, difficulty, status, files, loc, score)", key)
-	}
-	sort.SliceStable(tasks, func(i, j int) bool {
-		a, b := tasks[i], tasks[j]
-		if desc {
-			a, b = b, a
-		}
-		if less(a, b) {
-			return true
-		}
-		if less(b, a) {
-			return false
-		}
-		return tasks[i].ID < tasks[j].ID
-	})
-	return nil
 }
 
 // writeTaskArray prints a JSON array with one compact task object a line:

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"curate/app"
 	"curate/pipeline/profiles"
 	"curate/pipeline/sanitize"
 	"curate/pipeline/score"
@@ -40,14 +40,12 @@ func newProfileCmd(env *Env) *cobra.Command {
 				}
 			}
 			if ws != nil {
+				wsName, wsFile := app.ProfileSource(ws)
 				if name == "" {
-					name = ws.Config.Profile.Name
+					name = wsName
 				}
-				if file == "" && ws.Config.Profile.File != "" {
-					file = ws.Config.Profile.File
-					if !filepath.IsAbs(file) {
-						file = filepath.Join(ws.Root, file)
-					}
+				if file == "" {
+					file = wsFile
 				}
 			}
 			if name == "" {

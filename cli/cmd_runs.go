@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"curate/app"
 	"curate/pipeline"
 	"curate/pipeline/sanitize"
-	"curate/workspace"
 )
 
 func newRunsCmd(env *Env) *cobra.Command {
@@ -206,56 +204,20 @@ as cancelled. If that process is gone, cancel removes the run's containers
 			if err != nil {
 				return err
 			}
-			r, err := ws.Store.Run(ctx, args[0])
-			if err != nil {
+			c, err := app.CancelRun(ctx, ws, args[0], wait)
+			switch {
+			case err != nil:
 				return err
+			case c.Pending:
+				fmt.Fprintf(env.Out, "asked process %d to cancel run %s; it has not finished yet\n", c.Run.PID, c.Run.ID)
+			case c.Orphan:
+				fmt.Fprintf(env.Out, "run %s: cancelled (%d container(s) removed)\n", c.Run.ID, c.Removed)
+			default:
+				fmt.Fprintf(env.Out, "run %s: %s\n", c.Run.ID, c.Run.Outcome)
 			}
-			if r.Outcome.Finished() {
-				return fmt.Errorf("run %s already finished: %s", r.ID, r.Outcome)
-			}
-			if err := app.RequestCancel(ws, r.ID); err != nil {
-				return err
-			}
-			if app.ProcessAlive(r.PID) {
-				deadline := time.Now().Add(wait)
-				for time.Now().Before(deadline) {
-					time.Sleep(200 * time.Millisecond)
-					if cur, err := ws.Store.Run(ctx, r.ID); err == nil && cur.Outcome.Finished() {
-						fmt.Fprintf(env.Out, "run %s: %s\n", r.ID, cur.Outcome)
-						return nil
-					}
-				}
-				fmt.Fprintf(env.Out, "asked process %d to cancel run %s; it has not finished yet\n", r.PID, r.ID)
-				return nil
-			}
-			// The owner is gone: clean up here.
-			return cancelOrphan(ctx, env, ws, r)
+			return nil
 		},
 	}
 	cmd.Flags().DurationVar(&wait, "wait", 30*time.Second, "how long to wait for the owning process to stop the run")
 	return cmd
-}
-
-func cancelOrphan(ctx context.Context, env *Env, ws *workspace.Workspace, r *pipeline.Run) error {
-	hosts := []string{r.DockerHost}
-	if r.DockerHost == "" {
-		hosts = app.DockerHosts(ws, nil)
-	}
-	removed := 0
-	if runners, err := app.OpenRunners(ctx, ws, hosts, nil); err == nil {
-		for _, d := range runners {
-			n, _ := d.RemoveRunContainers(ctx, r.ID)
-			removed += n
-			d.Close()
-		}
-	}
-	r.Outcome = pipeline.OutcomeCancelled
-	r.Detail = "cancelled by `curate runs cancel` after its process had stopped"
-	r.FinishedAt = time.Now().UTC()
-	if err := ws.Store.SaveRun(ctx, r); err != nil {
-		return err
-	}
-	os.Remove(app.CancelPath(ws, r.ID))
-	fmt.Fprintf(env.Out, "run %s: cancelled (%d container(s) removed)\n", r.ID, removed)
-	return nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -9,11 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"curate/app"
-	"curate/pipeline"
 	"curate/pipeline/sanitize"
-	"curate/pipeline/selection"
 	"curate/pipeline/stats"
-	"curate/workspace"
 )
 
 func newStatsCmd(env *Env) *cobra.Command {
@@ -30,7 +26,7 @@ func newStatsCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, label, err := selectionStats(cmd.Context(), ws, name)
+			st, label, err := app.SelectionStats(cmd.Context(), ws, name)
 			if err != nil {
 				return err
 			}
@@ -44,41 +40,6 @@ func newStatsCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&name, "selection", "", "saved selection (default: the newest; the whole catalogue when none is saved)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the tables as JSON")
 	return cmd
-}
-
-// selectionStats computes the tables for a saved selection (the newest when
-// name is ""), or for every eligible task when no selection exists yet.
-func selectionStats(ctx context.Context, ws *workspace.Workspace, name string) (*stats.Stats, string, error) {
-	tasks, err := ws.Store.Tasks(ctx)
-	if err != nil {
-		return nil, "", err
-	}
-	sel, err := app.ResolveSelection(ctx, ws, name)
-	if err != nil {
-		return nil, "", err
-	}
-	if sel == nil {
-		cfg, err := app.SelectionConfig(ws)
-		if err != nil {
-			return nil, "", err
-		}
-		var eligible []*pipeline.Task
-		for _, t := range tasks {
-			if selection.Eligible(t) {
-				eligible = append(eligible, t)
-			}
-		}
-		return stats.Compute(tasks, eligible, app.StatsOptions(cfg)), "catalogue (no selection saved: every eligible task)", nil
-	}
-	chosen, err := app.SelectedTasks(sel, tasks)
-	if err != nil {
-		return nil, "", err
-	}
-	cfg, err := app.SnapshotConfig(sel)
-	if err != nil {
-		return nil, "", err
-	}
-	return stats.Compute(tasks, chosen, app.StatsOptions(cfg)), "selection " + sel.Name, nil
 }
 
 func printStats(env *Env, label string, st *stats.Stats) {

@@ -5,7 +5,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"curate/ui/screens/candidates"
 	"curate/ui/screens/quotas"
 	"curate/ui/shared"
 	"curate/ui/uitest"
@@ -61,7 +60,5 @@ func typeText(t testing.TB, a *App, s string) {
 	}
 }
 
-func (a *App) candidates() *candidates.Model {
-	return a.screens[shared.TabCandidates].(*candidates.Model)
-}
+// quotas is the Quotas screen (tests load its config directly).
 func (a *App) quotas() *quotas.Model { return a.screens[shared.TabQuotas].(*quotas.Model) }

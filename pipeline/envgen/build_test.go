@@ -332,15 +332,20 @@ func TestBuildNonUTF8AndRename(t *testing.T) {
 }
 
 func TestDockerfileInstallsMissingToolchainOnly(t *testing.T) {
-	cases := []struct{ lang, pkg string }{
-		{"python", "python3"},
-		{"go", "golang-go"},
-		{"rust", "cargo"},
-		{"typescript", "nodejs npm"},
-		{"java", "maven"},
+	cases := []struct {
+		lang, pkg string
+		tree      map[string]string
+		test      string
+	}{
+		{"python", "python3", nil, "x"},
+		{"go", "golang-go", nil, "x"},
+		{"rust", "rustc-web cargo-web", map[string]string{"Cargo.toml": "[package]\nname = \"b\"\n"}, "tests/x.rs"},
+		// node and npm come from the npm registry, fetched with python3.
+		{"typescript", "python3", map[string]string{"package.json": `{"devDependencies":{"vitest":"1"}}`}, "src/x.test.ts"},
+		{"java", "maven", map[string]string{"pom.xml": "<project/>"}, "src/test/java/XTest.java"},
 	}
 	for _, c := range cases {
-		plan, err := LanguageFor(c.lang).Plan(MapTree("a/b", nil), Tests{Files: []string{"x"}})
+		plan, err := LanguageFor(c.lang).Plan(MapTree("a/b", c.tree), Tests{Files: []string{c.test}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,12 +1,17 @@
 package envgen
 
 import (
+	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 )
 
-// java plans Java tasks (Maven, Gradle wrapper).
+// java plans Java tasks: Debian's OpenJDK 17 and Maven, the dependencies
+// resolved from Maven Central by a first build at image build, Surefire's
+// XML reports in the log. Gradle projects run their wrapper when its
+// distribution can be had (Debian's Gradle 4.4 only for wrappers of 4.4).
 type java struct{}
 
 func init() { register(java{}) }
@@ -17,20 +22,178 @@ var javaTestRe = regexp.MustCompile(`@Test[\s\S]{0,200}?void\s+(\w+)\s*\(`)
 
 func (java) TestNames(_, content string) []string { return namesMatching(javaTestRe, content) }
 
+// mavenCentral names the registry in evidence lines.
+const mavenCentral = "Maven Central (${CURATE_MAVEN_MIRROR:-https://repo.maven.apache.org/maven2})"
+
+// mavenMissing prints the artifacts Maven or Gradle could not find (sed -E).
+const mavenMissing = `s/.*Could not find artifact ([^ ]+).*/\1/p; s/.*Failure to find ([^ ]+).*/\1/p; s/.*Could not find ([^ ]+:[^ ]+)\.$/\1/p`
+
+// debianJDK is the JDK Debian 12 ships.
+const debianJDK = 17
+
+var (
+	javaReleaseRe = regexp.MustCompile(`<(maven\.compiler\.release|maven\.compiler\.source|maven\.compiler\.target|java\.version|release|source|target)>\s*([\d.]+)\s*</`)
+	gradleDistRe  = regexp.MustCompile(`(?m)^distributionUrl=.*gradle-([\d.]+)-(?:bin|all)\.zip`)
+	gradleJavaRe  = regexp.MustCompile(`(?:JavaLanguageVersion\.of\(|JavaVersion\.VERSION_|sourceCompatibility\s*=\s*['"]?)(1\.)?(\d+)`)
+)
+
+// javaOpens open java.base's reflection-heavy packages to old libraries.
+var javaOpens = []string{"--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+	"--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED"}
+
+// errorProneOpens let javac plugins that reach into the compiler's
+// internals (Error Prone, Lombok) run in Maven's JVM on JDK 17; harmless
+// for projects without them.
+var errorProneOpens = []string{"api", "file", "main", "model", "parser", "processing", "tree", "util", "code", "comp"}
+
 func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
-	p := &Plan{Language: "java", Toolchain: Toolchain{Name: "java", Version: "17", Why: "Debian's OpenJDK"}, Packages: []string{"openjdk-17-jdk-headless", "maven"}}
-	if tree.Has("pom.xml") {
-		p.Install = []string{`mvn -q dependency:go-offline`}
+	p := &Plan{Language: "java", Packages: []string{"openjdk-17-jdk-headless", "ca-certificates-java"}}
+	p.Toolchain = Toolchain{Name: "java", Version: fmt.Sprint(debianJDK), Why: "Debian's OpenJDK 17"}
+	// The trust store is rebuilt from the CA bundle once Java is in, so
+	// Maven reaches Central through a TLS-intercepting proxy.
+	p.ToolchainSteps = append(p.ToolchainSteps, `update-ca-certificates -f >/dev/null 2>&1; test -s /etc/ssl/certs/java/cacerts || { `+
+		failStep("deps_unreachable", "no Java trust store (/etc/ssl/certs/java/cacerts) was made from the CA bundle: Maven Central's certificate cannot be checked")+`; }`)
+	var opens []string
+	for _, pkg := range errorProneOpens {
+		opens = append(opens, "--add-opens=jdk.compiler/com.sun.tools.javac."+pkg+"=ALL-UNNAMED")
 	}
-	var classes []string
-	for _, f := range tests.Files {
-		classes = append(classes, strings.TrimSuffix(path.Base(f), path.Ext(f)))
+	// Test JVMs too (Surefire forks them): libraries of the Java 8 era
+	// reach into the JDK by reflection (cglib, old Mockito), and Byte
+	// Buddy refuses class files newer than it knows unless told to try
+	// ("Mockito cannot mock this class ... Java: 17").
+	p.Env = append(p.Env, "JAVA_TOOL_OPTIONS="+strings.Join(append([]string{"-Dnet.bytebuddy.experimental=true"}, javaOpens...), " "))
+	p.Note("JAVA_TOOL_OPTIONS lets Java 8 era test libraries run on JDK 17 (Byte Buddy experimental, java.base opened)")
+	classes := javaTestClasses(tests.Files)
+	if len(classes) == 0 {
+		return nil, fmt.Errorf("none of the PR's test files is a Java or Kotlin source (%s)", strings.Join(tests.Files, ", "))
 	}
-	sel := shellQuote(strings.Join(classes, ","))
-	p.Test = Runner{
-		Command:   "if [ -f pom.xml ]; then mvn -o test -Dtest=" + sel + " -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false; else ./gradlew --offline test; fi; st=$?; mkdir -p /logs/verifier/surefire; cp target/surefire-reports/*.xml /logs/verifier/surefire/ 2>/dev/null; test $st -eq 0",
-		Check:     `ls /logs/verifier/surefire/*.xml >/dev/null 2>&1`,
+	switch {
+	case tree.Has("pom.xml"):
+		p.Packages = append(p.Packages, "maven")
+		p.Env = append(p.Env, "MAVEN_OPTS="+strings.Join(opens, " "))
+		want := javaWanted(tree.Text("pom.xml"))
+		p.Note("JDK %d and Maven 3.8 from Debian (pom.xml: %s)", debianJDK, javaWantedText(want))
+		if want > debianJDK {
+			p.ToolchainSteps = append(p.ToolchainSteps, failStep("toolchain_mismatch", "pom.xml wants Java %d, present OpenJDK %d (Debian)", want, debianJDK))
+		}
+		mvn := "mvn -B -ntp"
+		if strings.Contains(tree.Text("pom.xml"), "javac-with-errorprone") {
+			// plexus-compiler-javac-errorprone runs Error Prone 2.x on its
+			// own Java 9 javac, which cannot read JDK 17's class files
+			// ("class file has wrong version 61.0"), even as plain javac
+			// in Maven's JVM. Error Prone only adds lint checks: javac,
+			// forked (JDK 17's own), builds the same classes.
+			p.Install = append(p.Install, `find . -name pom.xml -exec sed -i 's#<compilerId>javac-with-errorprone</compilerId>#<compilerId>javac</compilerId>#' {} +`)
+			mvn += " -Dmaven.compiler.fork=true"
+			p.Note("pom.xml compiles with javac-with-errorprone (a Java 9 javac that cannot run on JDK 17): forked plain javac in the image")
+		}
+		sel := "-Dtest=" + shellQuote(strings.Join(classes, ",")) + " -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false"
+		// A first build at the head resolves everything the test phase
+		// needs: it runs the PR's test classes (they pass at the head;
+		// failures do not fail the build), because Surefire resolves its
+		// JUnit provider only when tests run, which go-offline misses.
+		p.Install = append(p.Install, registryStep(mavenCentral, mavenMissing, mvn+" test "+sel+" -Dmaven.test.failure.ignore=true"))
+		p.Note("dependencies resolved by a first build at image build (mvn test of the PR's test classes at the head)")
+		p.Test = Runner{
+			// Reports of the image's first build must not pass for this run.
+			Command: "find . -type d -path '*/target/surefire-reports' -prune -exec rm -rf {} +; " + mvn + " -o test " + sel + "; st=$?; " +
+				surefireCollect("target/surefire-reports") + "; test $st -eq 0",
+			Check:     `grep -q '<testcase' /logs/verifier/surefire.xml`,
+			LogFormat: "surefire",
+		}
+	case tree.Has("build.gradle") || tree.Has("build.gradle.kts"):
+		build := tree.Text("build.gradle") + tree.Text("build.gradle.kts")
+		if m := gradleJavaRe.FindStringSubmatch(build); m != nil {
+			if v, n := parseVersion(m[2]); n > 0 && v[0] > debianJDK {
+				p.ToolchainSteps = append(p.ToolchainSteps, failStep("toolchain_mismatch", "the Gradle build wants Java %d, present OpenJDK %d (Debian)", v[0], debianJDK))
+			}
+		}
+		m := gradleDistRe.FindStringSubmatch(tree.Text("gradle/wrapper/gradle-wrapper.properties"))
+		switch {
+		case m != nil && tree.Has("gradlew") && strings.HasPrefix(m[1], "4.4"):
+			p.Packages = append(p.Packages, "gradle")
+			p.Note("Gradle %s from Debian (the wrapper's version)", m[1])
+			p.Install = []string{registryStep(mavenCentral, mavenMissing, "gradle --no-daemon testClasses")}
+			p.Test = gradleRunner("gradle", classes)
+		case m != nil && tree.Has("gradlew"):
+			p.Note("Gradle %s from the wrapper; its distribution comes from services.gradle.org, which must answer", m[1])
+			p.Install = []string{
+				`chmod +x gradlew; ./gradlew --no-daemon --version > /tmp/curate-gradle.log 2>&1 || { cat /tmp/curate-gradle.log; ` +
+					failStep("toolchain_mismatch", "wanted Gradle %s (gradle/wrapper/gradle-wrapper.properties), present Gradle 4.4 (Debian): the wrapper's distribution could not be downloaded", m[1]) + `; }`,
+				registryStep(mavenCentral, mavenMissing, "./gradlew --no-daemon testClasses"),
+			}
+			p.Test = gradleRunner("./gradlew", classes)
+		default:
+			return nil, fmt.Errorf("toolchain_mismatch: a Gradle build without a wrapper version (gradle/wrapper/gradle-wrapper.properties): set [repos.%q] test_command and install in curate.toml", tree.Repo)
+		}
+	default:
+		return nil, fmt.Errorf("no pom.xml or build.gradle at the repository root: set [repos.%q] test_command and install in curate.toml", tree.Repo)
+	}
+	p.Note("tests: %s (Surefire/JUnit XML reports parsed per test)", strings.Join(classes, ", "))
+	p.BuildTimeoutSec = 1800 // JDK, Maven and a first build
+	return p, nil
+}
+
+// javaTestClasses are the simple class names of the PR's test sources.
+func javaTestClasses(files []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range files {
+		if ext := path.Ext(f); ext != ".java" && ext != ".kt" {
+			continue
+		}
+		c := strings.TrimSuffix(path.Base(f), path.Ext(f))
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// javaWanted is the highest Java release a pom.xml names (1.8 is 8), 0
+// when it names none.
+func javaWanted(pom string) int {
+	want := 0
+	for _, m := range javaReleaseRe.FindAllStringSubmatch(pom, -1) {
+		v, n := parseVersion(m[2])
+		if n == 0 {
+			continue
+		}
+		major := v[0]
+		if major == 1 && n > 1 {
+			major = v[1]
+		}
+		if major > want && major < 100 {
+			want = major
+		}
+	}
+	return want
+}
+
+func javaWantedText(want int) string {
+	if want == 0 {
+		return "no Java release named"
+	}
+	return fmt.Sprintf("Java %d", want)
+}
+
+// surefireCollect copies every module's XML reports into one file in
+// /logs/verifier (the validator collects that folder's files).
+func surefireCollect(dir string) string {
+	return `find . -path '*/` + dir + `/TEST-*.xml' -exec cat {} + > /logs/verifier/surefire.xml 2>/dev/null`
+}
+
+func gradleRunner(gradle string, classes []string) Runner {
+	var sel []string
+	for _, c := range classes {
+		sel = append(sel, "--tests "+shellQuote("*"+c))
+	}
+	return Runner{
+		Command: "find . -type d -path '*/build/test-results' -prune -exec rm -rf {} +; " + gradle + " --no-daemon --offline test " + strings.Join(sel, " ") + "; st=$?; " +
+			`find . -path '*/build/test-results/*' -name 'TEST-*.xml' -exec cat {} + > /logs/verifier/surefire.xml 2>/dev/null; test $st -eq 0`,
+		Check:     `grep -q '<testcase' /logs/verifier/surefire.xml`,
 		LogFormat: "surefire",
 	}
-	return p, nil
 }

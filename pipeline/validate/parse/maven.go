@@ -9,14 +9,29 @@ var (
 	mavenMethodOld = regexp.MustCompile(`^\[(?:ERROR|INFO|WARNING)\]\s+([\w$]+)\(([\w.$]+)\)\s+Time elapsed:.*<<<\s+(FAILURE|ERROR)!`)
 	// "[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.1 s - in com.x.FooTest"
 	mavenClass = regexp.MustCompile(`Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+).*?(?:-- in|- in)\s+([\w.$]+)`)
-	mavenRan   = regexp.MustCompile(`T E S T S|Tests run: \d+`)
+	// The test sources failing to compile is a run whose tests all fail
+	// (they call what the fix adds).
+	mavenRan = regexp.MustCompile(`T E S T S|Tests run: \d+|^> Task :\S*test\b|:testCompile \(.*(?:Compilation failure|COMPILATION ERROR)|^> Task :\S*compileTest(?:Java|Kotlin) FAILED`)
 )
 
-// Maven reads surefire console output. Surefire names only failing
-// methods, so a class is one test id ("com.x.FooTest") that fails when any
-// of its methods does; failing methods are listed too
-// ("com.x.FooTest.testBar").
+// Maven reads a Maven or Gradle test run. Surefire's XML reports (test.sh
+// appends them to the log) name every method, so when the log has them
+// they are the result: "com.x.FooTest.testBar". Without them it falls
+// back to the console, which names only failing methods, so a class is
+// one test id ("com.x.FooTest") that fails when any of its methods does,
+// and failing methods are listed too.
 func Maven(log []byte) *Report {
+	console := mavenConsole(log)
+	if !console.Ran {
+		return console
+	}
+	if xml := JUnitXML(log); len(xml.Tests) > 0 {
+		return xml
+	}
+	return console
+}
+
+func mavenConsole(log []byte) *Report {
 	r := &Report{}
 	lines(log, func(l string) {
 		if mavenRan.MatchString(l) {

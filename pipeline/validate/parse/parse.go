@@ -102,6 +102,7 @@ var Parsers = []Parser{
 	{"unittest", Unittest},
 	{"gotest", GoTest},
 	{"cargo", Cargo},
+	{"jest-json", JestJSON},
 	{"jest", Jest},
 	{"maven", Maven},
 	{"junit-xml", JUnitXML},
@@ -135,4 +136,29 @@ func lines(log []byte, fn func(string)) {
 	for sc.Scan() {
 		fn(strings.TrimRight(sc.Text(), "\r"))
 	}
+}
+
+// formats maps the log formats test.sh declares (envgen's Runner
+// LogFormat, "# curate-log-format:" in test.sh, log_format in task.toml)
+// to the parser that reads them. Several runners share a format: mocha,
+// ava, node --test, node-tap and tape print TAP; vitest writes jest's
+// JSON report.
+var formats = map[string]func([]byte) *Report{
+	"pytest": Pytest, "go": GoTestJSON, "cargo": Cargo, "surefire": Maven, "maven": Maven, "gradle": Maven,
+	"jest": JestJSON, "vitest": JestJSON, "mocha": TAP, "ava": TAP, "node-test": TAP, "tap": TAP, "tape": TAP,
+	"junit-xml": JUnitXML,
+}
+
+// ForFormat parses log with the parser of a declared log format; an
+// unknown or empty format, or a parser that finds no sign of the suite,
+// falls back to Auto (a [repos] test_command may print anything).
+func ForFormat(format string, log []byte) *Report {
+	if p, ok := formats[format]; ok {
+		r := p(log)
+		r.Framework = format
+		if len(r.Tests) > 0 || r.Ran {
+			return r
+		}
+	}
+	return Auto(log)
 }

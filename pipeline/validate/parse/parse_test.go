@@ -27,7 +27,7 @@ func TestParsersOnRealShapedLogs(t *testing.T) {
 			"tests.test_calc.CalcTest.test_sub": Failed, "tests.test_calc.CalcTest.test_later": Skipped,
 			"tests.test_calc.CalcTest.test_wish": XFail}},
 		{"cargo.txt", Cargo, "cargo", map[string]Status{
-			"tests::adds": Passed, "tests::subtracts": Failed, "tests::later": Skipped}},
+			"src/lib.rs::tests::adds": Passed, "src/lib.rs::tests::subtracts": Failed, "src/lib.rs::tests::later": Skipped}},
 		{"jest.txt", Jest, "jest", map[string]Status{
 			"src/calc.test.js > calc > adds numbers":      Passed,
 			"src/calc.test.js > calc > subtracts numbers": Failed,
@@ -115,10 +115,10 @@ func FuzzPytest(f *testing.F)     { fuzzParser(f, Pytest, "pytest.txt") }
 func FuzzGoTestJSON(f *testing.F) { fuzzParser(f, GoTestJSON, "gotest-json.txt") }
 
 func FuzzUnittest(f *testing.F) { fuzzParser(f, Unittest, "unittest.txt") }
-func FuzzGoTest(f *testing.F)     { fuzzParser(f, GoTest, "gotest.txt") }
-func FuzzCargo(f *testing.F)      { fuzzParser(f, Cargo, "cargo.txt") }
-func FuzzJest(f *testing.F)       { fuzzParser(f, Jest, "jest.txt") }
-func FuzzMaven(f *testing.F)      { fuzzParser(f, Maven, "maven.txt") }
-func FuzzJUnitXML(f *testing.F)   { fuzzParser(f, JUnitXML, "junit.txt") }
-func FuzzTAP(f *testing.F)        { fuzzParser(f, TAP, "tap.txt") }
-func FuzzAuto(f *testing.F)       { fuzzParser(f, Auto, "pytest.txt") }
+func FuzzGoTest(f *testing.F)   { fuzzParser(f, GoTest, "gotest.txt") }
+func FuzzCargo(f *testing.F)    { fuzzParser(f, Cargo, "cargo.txt") }
+func FuzzJest(f *testing.F)     { fuzzParser(f, Jest, "jest.txt") }
+func FuzzMaven(f *testing.F)    { fuzzParser(f, Maven, "maven.txt") }
+func FuzzJUnitXML(f *testing.F) { fuzzParser(f, JUnitXML, "junit.txt") }
+func FuzzTAP(f *testing.F)      { fuzzParser(f, TAP, "tap.txt") }
+func FuzzAuto(f *testing.F)     { fuzzParser(f, Auto, "pytest.txt") }

@@ -6,43 +6,83 @@ import (
 )
 
 var (
-	tapLine = regexp.MustCompile(`^\s*(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?([^#]*)(#\s*(\w+).*)?$`)
-	tapPlan = regexp.MustCompile(`^\s*1\.\.\d+`)
+	tapLine    = regexp.MustCompile(`^(\s*)(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?([^#]*)(#\s*(\w+).*)?$`)
+	tapPlan    = regexp.MustCompile(`^\s*1\.\.\d+`)
+	tapSubtest = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
 )
 
 // TAP reads Test Anything Protocol output: "ok 1 - name", "not ok 2 - name",
-// with "# SKIP" and "# TODO" directives. An unnamed test is "#<number>".
+// with "# SKIP" and "# TODO" directives; mocha (--reporter tap), ava
+// (--tap), node --test (--test-reporter=tap), node-tap and tape print it.
+// Nested subtests ("# Subtest: parent", children indented) get ids
+// "parent > child"; YAML diagnostic blocks are skipped. An unnamed test
+// is "#<number>".
 func TAP(log []byte) *Report {
 	r := &Report{}
+	type level struct {
+		indent int
+		name   string
+	}
+	var open []level // "# Subtest:" lines not yet closed by their result
+	yaml := -1       // indent of an open YAML block's "---", or -1
 	lines(log, func(l string) {
-		if tapPlan.MatchString(l) || strings.HasPrefix(l, "TAP version") {
+		indent := len(l) - len(strings.TrimLeft(l, " \t"))
+		trimmed := strings.TrimSpace(l)
+		if yaml >= 0 {
+			if trimmed == "..." && indent <= yaml+2 {
+				yaml = -1
+			}
+			return
+		}
+		if trimmed == "---" {
+			yaml = indent
+			return
+		}
+		if tapPlan.MatchString(l) || strings.HasPrefix(trimmed, "TAP version") {
 			r.Ran = true
+		}
+		if m := tapSubtest.FindStringSubmatch(l); m != nil {
+			for len(open) > 0 && open[len(open)-1].indent >= indent {
+				open = open[:len(open)-1]
+			}
+			open = append(open, level{indent, strings.TrimSpace(m[2])})
+			return
 		}
 		m := tapLine.FindStringSubmatch(l)
 		if m == nil {
 			return
 		}
-		name := strings.TrimSpace(m[3])
+		name := strings.TrimSpace(m[4])
 		if name == "" {
-			if m[2] == "" {
+			if m[3] == "" {
 				return
 			}
-			name = "#" + m[2]
+			name = "#" + m[3]
 		}
-		directive := strings.ToUpper(m[5])
+		// The result closes its own "# Subtest:" and any deeper ones; the
+		// ones indented less are its parents.
+		for len(open) > 0 && open[len(open)-1].indent >= indent {
+			open = open[:len(open)-1]
+		}
+		var parts []string
+		for _, p := range open {
+			parts = append(parts, p.name)
+		}
+		id := strings.Join(append(parts, name), " > ")
+		directive := strings.ToUpper(m[6])
 		switch {
 		case directive == "SKIP":
-			r.set(name, Skipped)
+			r.set(id, Skipped)
 		case directive == "TODO":
-			if m[1] == "ok" {
-				r.set(name, Failed) // a TODO that passes is unexpected
+			if m[2] == "ok" {
+				r.set(id, Failed) // a TODO that passes is unexpected
 			} else {
-				r.set(name, XFail)
+				r.set(id, XFail)
 			}
-		case m[1] == "ok":
-			r.set(name, Passed)
+		case m[2] == "ok":
+			r.set(id, Passed)
 		default:
-			r.set(name, Failed)
+			r.set(id, Failed)
 		}
 	})
 	if !r.Ran {

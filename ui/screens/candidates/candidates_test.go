@@ -323,3 +323,21 @@ func TestFuzzyFilterRanksMatches(t *testing.T) {
 		t.Errorf("the filter line does not say the order:\n%s", uitest.Plain(c.View()))
 	}
 }
+
+// Ids sharing a long prefix stay apart on a narrow table: the ID column
+// cuts them in the middle.
+func TestLongIDsStayApartAt80Columns(t *testing.T) {
+	c := uitest.Context(t, "dark", nil)
+	c.Catalog = shared.NewCatalog([]*pipeline.Task{
+		{ID: "c_architectural_understanding_expert_020", Benchmark: "ccb_locobench"},
+		{ID: "c_architectural_understanding_expert_022", Benchmark: "ccb_locobench"},
+	}, nil)
+	s := New(c)
+	s.SetSize(80, 10)
+	v := uitest.Plain(s.View())
+	for _, want := range []string{"…g_expert_020", "…g_expert_022"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in:\n%s", want, v)
+		}
+	}
+}

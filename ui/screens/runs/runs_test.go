@@ -26,8 +26,6 @@ func runsApp(t *testing.T, r *uitest.ScriptRunner) (*uitest.Host, *workspace.Wor
 	return a, ws
 }
 
-func (a *Model) runsScreen() *Model { return a }
-
 func TestRunsValidateCurrentTask(t *testing.T) {
 	r := &uitest.ScriptRunner{Lines: uitest.Numbered(120)}
 	a, ws := runsApp(t, r)
