@@ -127,30 +127,36 @@ func Log(ctx context.Context, dir, rev string, opt Options, fn func(*Commit) err
 		return nil, err // history itself cannot be walked: report the first error
 	}
 	var skipped []Skipped
+	resume := false // after a readable commit, stream again from the next
 	for i := 0; i < len(todo) && !w.stopped; {
-		c := todo[i]
-		if err := w.runOne(c); err != nil {
+		if w.delivered[todo[i]] {
+			i++
+			continue
+		}
+		if resume {
+			err := w.run(todo[i])
+			if err == nil || w.stopped {
+				break
+			}
 			if !errors.As(err, &readErr) {
 				return skipped, err
 			}
-			skipped = append(skipped, Skipped{Commit: c, Reason: readErr.reason})
+			// The first commit not delivered is the suspect: read it on
+			// its own, then commit by commit (one git process each) until
+			// one reads again, since a partial clone used offline fails
+			// on every older commit.
+			resume = false
+			continue
+		}
+		if err := w.runOne(todo[i]); err != nil {
+			if !errors.As(err, &readErr) {
+				return skipped, err
+			}
+			skipped = append(skipped, Skipped{Commit: todo[i], Reason: readErr.reason})
+		} else {
+			resume = true
 		}
 		i++
-		if i == len(todo) || w.stopped {
-			break
-		}
-		// Resume from the next commit; on the next failure, pick up from
-		// the first commit the resumed walk did not deliver.
-		err := w.run(todo[i])
-		if err == nil || w.stopped {
-			break
-		}
-		if !errors.As(err, &readErr) {
-			return skipped, err
-		}
-		for i < len(todo) && w.delivered[todo[i]] {
-			i++
-		}
 	}
 	return skipped, nil
 }
