@@ -27,6 +27,11 @@ func CancelRun(ctx context.Context, ws *workspace.Workspace, runID string, wait 
 	if err != nil {
 		return nil, err
 	}
+	if r.Outcome == pipeline.OutcomeInterrupted {
+		// Its process died; opening the workspace (RecoverOnOpen) already
+		// stopped it and removed its containers: nothing is left to cancel.
+		return &Cancelled{Run: r}, nil
+	}
 	if r.Outcome.Finished() {
 		return nil, fmt.Errorf("run %s already finished: %s", r.ID, r.Outcome)
 	}

@@ -40,6 +40,7 @@ type ImportSummary struct {
 	Updated   []string        `json:"updated"`
 	Unchanged []string        `json:"unchanged"`
 	Failed    []ImportFailure `json:"failed"`
+	Notes     []string        `json:"notes,omitempty"`
 	Written   bool            `json:"written"`
 }
 
@@ -85,20 +86,32 @@ func ImportHarbor(ctx context.Context, ws *workspace.Workspace, paths []string, 
 	return importItems(ctx, ws, "harbor", o, items, failures)
 }
 
-// ImportSWEbench imports SWE-bench style JSONL files.
+// ImportSWEbench imports SWE-bench style JSONL files. A file that cannot
+// be opened stops the import before anything is read, as a manifest does;
+// an empty one is noted.
 func ImportSWEbench(ctx context.Context, ws *workspace.Workspace, paths []string, o ImportOptions) (*ImportSummary, error) {
+	for _, path := range paths {
+		if fi, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("import swebench: %w", err)
+		} else if fi.IsDir() {
+			return nil, fmt.Errorf("import swebench: %s is a folder, not a JSONL file", path)
+		}
+	}
 	var items []importItem
 	var failures []ImportFailure
+	var notes []string
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
-			failures = append(failures, ImportFailure{path, err.Error()})
-			continue
+			return nil, fmt.Errorf("import swebench: %w", err)
 		}
 		tasks, bad, err := swebench.Read(path, f, o.Benchmark)
 		f.Close()
 		if err != nil {
 			failures = append(failures, ImportFailure{path, err.Error()})
+		}
+		if err == nil && len(tasks) == 0 && len(bad) == 0 {
+			notes = append(notes, path+": no rows (an empty file?); a SWE-bench JSONL holds one JSON object a line")
 		}
 		for _, b := range bad {
 			failures = append(failures, ImportFailure{b.File + ":" + strconv.Itoa(b.Line), b.Err.Error()})
@@ -107,7 +120,11 @@ func ImportSWEbench(ctx context.Context, ws *workspace.Workspace, paths []string
 			items = append(items, importItem{task: t})
 		}
 	}
-	return importItems(ctx, ws, "swebench", o, items, failures)
+	sum, err := importItems(ctx, ws, "swebench", o, items, failures)
+	if sum != nil {
+		sum.Notes = notes
+	}
+	return sum, err
 }
 
 // ManifestImport is what a manifest import saved besides its tasks.
@@ -134,7 +151,7 @@ func ImportManifest(ctx context.Context, ws *workspace.Workspace, file string, o
 	var items []importItem
 	var failures []ImportFailure
 	for _, b := range bad {
-		failures = append(failures, ImportFailure{fmt.Sprintf("%s tasks[%d]", b.File, b.Index), b.Err.Error()})
+		failures = append(failures, ImportFailure{fmt.Sprintf("%s:%d tasks[%d]", b.File, b.Line, b.Index), b.Err.Error()})
 	}
 	var known []string
 	for _, e := range m.Tasks {
@@ -175,14 +192,55 @@ func importItems(ctx context.Context, ws *workspace.Workspace, kind string, o Im
 	if o.Strict && len(sum.Failed) > 0 {
 		return sum, nil
 	}
+	if err := writeDirsAndRows(ctx, ws, write, sum); err != nil {
+		return sum, err
+	}
+	sum.Written = true
+	return sum, nil
+}
+
+// writeDirsAndRows copies the task dirs and writes their rows so that a
+// kill at any moment leaves dirs and rows that agree: every dir to replace
+// is listed in a journal first (workspace.BeginJournal), new dirs are
+// staged beside their place and swapped in, the rows go in one
+// transaction, and only then are the old dirs and the journal dropped.
+// Whatever opens the workspace after a kill replays the journal
+// (workspace.RecoverImports).
+func writeDirsAndRows(ctx context.Context, ws *workspace.Workspace, write []importItem, sum *ImportSummary) error {
+	var entries []workspace.JournalEntry
+	for _, it := range write {
+		if it.copyDir == "" {
+			continue
+		}
+		staging, old := ws.StagingPaths(it.task.ID)
+		entries = append(entries, workspace.JournalEntry{ID: it.task.ID, Dir: it.task.TaskDir, Staging: staging, Old: old,
+			HadDir: dirExists(it.task.TaskDir), Digest: it.task.Digest})
+	}
+	var journal *workspace.Journal
+	if len(entries) > 0 {
+		var err error
+		if journal, err = ws.BeginJournal(entries); err != nil {
+			return err
+		}
+	}
+	entryOf := map[string]workspace.JournalEntry{}
+	for _, e := range entries {
+		entryOf[e.ID] = e
+	}
 	copyErrs := make([]error, len(write))
 	parallel(len(write), func(i int) {
 		if write[i].copyDir != "" {
-			copyErrs[i] = harbor.CopyTask(write[i].copyDir, write[i].task.TaskDir)
+			copyErrs[i] = harbor.StageTask(write[i].copyDir, entryOf[write[i].task.ID].Staging)
 		}
 	})
 	var tasks []*pipeline.Task
 	for i, it := range write {
+		if copyErrs[i] == nil && it.copyDir != "" {
+			e := entryOf[it.task.ID]
+			if err := harbor.SwapIn(e.Staging, e.Dir, e.Old); err != nil {
+				copyErrs[i] = fmt.Errorf("copy %s: %w", it.copyDir, err)
+			}
+		}
 		if copyErrs[i] != nil {
 			sum.Failed = append(sum.Failed, ImportFailure{it.copyDir, copyErrs[i].Error()})
 			sum.Imported, sum.Updated = remove(sum.Imported, it.task.ID), remove(sum.Updated, it.task.ID)
@@ -191,10 +249,13 @@ func importItems(ctx context.Context, ws *workspace.Workspace, kind string, o Im
 		tasks = append(tasks, it.task)
 	}
 	if err := ws.Store.UpsertTasks(ctx, tasks); err != nil {
-		return sum, err
+		return err // the journal stays: the next open puts the old dirs back
 	}
-	sum.Written = true
-	return sum, nil
+	if journal != nil {
+		parallel(len(entries), func(i int) { os.RemoveAll(entries[i].Old) })
+		return journal.Done()
+	}
+	return nil
 }
 
 // classify scores items and sorts them into imported, updated and

@@ -88,24 +88,31 @@ type MineOptions struct {
 	NoRequireIssue bool   // taskgen: accept PRs without a linked issue
 }
 
-// MineGit mines the merged PRs of a local clone into candidates and
-// returns them with the preset used.
-func MineGit(ctx context.Context, ws *workspace.Workspace, opt gitmine.Options, o MineOptions) ([]*pipeline.Task, string, error) {
+// GitMined is what a local mine saved, and the commits it could not read.
+type GitMined struct {
+	Tasks   []*pipeline.Task
+	Preset  string
+	Skipped []gitmine.Skipped
+}
+
+// MineGit mines the merged PRs of a local clone into candidates. A commit
+// git cannot read is skipped (and returned), not fatal.
+func MineGit(ctx context.Context, ws *workspace.Workspace, opt gitmine.Options, o MineOptions) (*GitMined, error) {
 	fc, fopt, err := MineFilter(ws, o)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	prs, err := gitmine.Mine(ctx, opt)
+	res, err := gitmine.MineAll(ctx, opt)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if fopt.Preset == "swesmith" && fc.SWESmith.MaxFileLines > 0 {
-		if err := gitmine.MeasureLines(ctx, opt.Path, prs); err != nil {
-			return nil, "", err
+		if err := gitmine.MeasureLines(ctx, opt.Path, res.PRs); err != nil {
+			return nil, err
 		}
 	}
-	tasks, err := SaveCandidates(ctx, ws, prs, fc, fopt, "git", opt.Path)
-	return tasks, fopt.Preset, err
+	tasks, err := SaveCandidates(ctx, ws, res.PRs, fc, fopt, "git", opt.Path)
+	return &GitMined{Tasks: tasks, Preset: fopt.Preset, Skipped: res.Skipped}, err
 }
 
 // GitHubMine is one `mine github`.

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"curate/pipeline/taskvalue"
 	"curate/pipeline/validate"
 	"curate/workspace"
 )
@@ -55,6 +56,7 @@ func OpenRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, w
 	for _, h := range hosts {
 		r, err := validate.NewDockerRunner(h, ws.Root)
 		if err == nil {
+			r.SetLimits(ContainerLimits(ws))
 			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			err = r.Ping(pctx)
 			cancel()
@@ -76,6 +78,18 @@ func OpenRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, w
 		return nil, fmt.Errorf("no Docker engine answers (%w); start one or pass --docker-host", errors.Join(errs...))
 	}
 	return out, nil
+}
+
+// ContainerLimits are curate.toml's [docker] memory and cpus (checked when
+// the file was read); zero values leave validate.DefaultLimits.
+func ContainerLimits(ws *workspace.Workspace) validate.Limits {
+	l := validate.Limits{CPUs: ws.Config.Docker.CPUs}
+	if m := ws.Config.Docker.Memory; m != "" {
+		if mb, err := taskvalue.Check("docker.memory", taskvalue.Spec{Kind: taskvalue.Size}, m); err == nil {
+			l.MemoryMB = int64(mb.(float64))
+		}
+	}
+	return l
 }
 
 func hostName(h string) string {

@@ -24,12 +24,7 @@ func SelectionConfig(ws *workspace.Workspace) (selection.Config, error) {
 	if err != nil {
 		return selection.Config{}, err
 	}
-	cfg := p.Selection
-	for i, q := range ws.Config.Selection.Quotas {
-		if err := selection.ValidateQuota(q); err != nil {
-			return cfg, fmt.Errorf("%s: [selection] quota %d (%s): %w", ws.ConfigPath(), i+1, selection.QuotaLabel(q), err)
-		}
-	}
+	cfg := p.Selection // curate.toml's quotas were checked when it was read
 	if b := ws.Config.Selection.Budget; b != nil {
 		cfg.Budget = b
 	}

@@ -14,7 +14,7 @@ func newDemoCmd(env *Env) *cobra.Command {
 	var noOpen bool
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Create a demo workspace (a few hundred tasks, two built from a fixture repo) and open the workbench",
+		Short: "Create a demo workspace (a few hundred tasks, four built from two fixture repositories) and open the workbench",
 		Example: `  curate demo                 # in a temp dir, opens the workbench
   curate demo --dir ./demo --no-open && cd demo && curate list`,
 		Args: cobra.NoArgs,

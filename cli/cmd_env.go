@@ -90,7 +90,7 @@ func newEnvPruneCmd(env *Env) *cobra.Command {
 			return pruneErr
 		},
 	}
-	cmd.Flags().BoolVar(&base, "base", false, "also remove base images made by `curate env bootstrap` in this workspace")
+	cmd.Flags().BoolVar(&base, "base", false, "also remove base images made by 'curate env bootstrap' in this workspace")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was removed as JSON")
 	cmd.Flags().StringArrayVar(&hosts, "docker-host", nil, "Docker engine (repeatable; default: [docker] hosts or the local engine)")
 	return cmd

@@ -12,6 +12,29 @@ import (
 	"curate/pipeline/sanitize"
 )
 
+// leftOut fails an export that had to leave selected tasks out (the rest
+// is written): every such task is named, so the curator can build or
+// re-import it, or drop it from the selection.
+func leftOut(sum *export.Summary) error {
+	if len(sum.Skipped)+len(sum.Missing) == 0 {
+		return nil
+	}
+	var parts []string
+	if len(sum.Missing) > 0 {
+		parts = append(parts, fmt.Sprintf("%d task dir(s) missing from disk (re-import or rebuild them): %s",
+			len(sum.Missing), sanitize.Line(strings.Join(sum.Missing, ", "))))
+	}
+	if n := len(sum.Skipped); n > 0 {
+		names := strings.Join(sum.Skipped[:min(n, 10)], ", ")
+		if n > 10 {
+			names += fmt.Sprintf(", and %d more", n-10)
+		}
+		parts = append(parts, fmt.Sprintf("%d task(s) have no task dir (catalogue entries; build them first, or select built tasks): %s",
+			n, sanitize.Line(names)))
+	}
+	return exitError{code: 1, msg: "export harbor: the rest was written, but " + strings.Join(parts, "; ")}
+}
+
 func newExportCmd(env *Env) *cobra.Command {
 	var format, out, name, gitURL, gitCommit, org string
 	var asJSON bool
@@ -58,15 +81,14 @@ func newExportCmd(env *Env) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return writeJSON(env.Out, sum)
+				if err := writeJSON(env.Out, sum); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(env.Out, "Exported selection %s (%d tasks) as %s to %s: %s\n", sanitize.Line(sel.Name), len(chosen), format,
+					sanitize.Line(filepath.Clean(out)), sanitize.Line(strings.Join(sum.Files, ", ")))
 			}
-			fmt.Fprintf(env.Out, "Exported selection %s (%d tasks) as %s to %s: %s\n", sanitize.Line(sel.Name), len(chosen), format,
-				sanitize.Line(filepath.Clean(out)), sanitize.Line(strings.Join(sum.Files, ", ")))
-			if len(sum.Skipped) > 0 {
-				fmt.Fprintf(env.Out, "Warning: %d selected tasks have no task dir and were left out of the dataset (e.g. %s); build them first\n",
-					len(sum.Skipped), sanitize.Line(strings.Join(sum.Skipped[:min(3, len(sum.Skipped))], ", ")))
-			}
-			return nil
+			return leftOut(sum)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "", "harbor, swebench, manifest, report or csv")

@@ -104,7 +104,7 @@ func newReplayCmd(env *Env, kind string) *cobra.Command {
 func printEvent(env *Env, e pipeline.Event) {
 	kind := ""
 	if e.Kind != pipeline.EventLabel {
-		kind = fmt.Sprintf(" [%s of #%d]", e.Kind, e.Ref)
+		kind = fmt.Sprintf(" [%s of batch %d]", e.Kind, e.Ref) // Ref is a batch; the # column is the event
 	}
 	note := ""
 	if e.Note != "" && e.Kind == pipeline.EventLabel {

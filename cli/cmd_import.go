@@ -72,6 +72,9 @@ func reportImport(env *Env, o importFlags, sum *app.ImportSummary) error {
 		for _, f := range sum.Failed {
 			fmt.Fprintf(env.Out, "  FAILED %s\n         %s\n", sanitize.Line(f.Source), sanitize.Line(f.Reason))
 		}
+		for _, n := range sum.Notes {
+			fmt.Fprintf(env.Out, "  note: %s\n", sanitize.Line(n))
+		}
 	}
 	switch {
 	case len(sum.Failed) == 0:

@@ -94,8 +94,12 @@ one and survives re-scoring. Use --difficulty none to clear a label.`,
 			if asJSON {
 				return writeJSON(env.Out, nonNilEvents(events))
 			}
+			if len(ids) == 0 {
+				fmt.Fprintf(env.Out, "No task matches %q: nothing changed.\n", filter)
+				return nil
+			}
 			if len(events) == 0 {
-				fmt.Fprintf(env.Out, "No change: %d task(s) already had these labels.\n", len(ids))
+				fmt.Fprintf(env.Out, "No change: the %d task(s) already had these labels.\n", len(ids))
 				return nil
 			}
 			for _, e := range events {

@@ -76,11 +76,17 @@ func newMineGitCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tasks, preset, err := app.MineGit(ctx, ws, opt, f.MineOptions)
+			res, err := app.MineGit(ctx, ws, opt, f.MineOptions)
 			if err != nil {
 				return err
 			}
-			return reportMined(env, tasks, f.asJSON, fmt.Sprintf("%s (%s)", opt.Path, preset))
+			what := fmt.Sprintf("%s (%s)", opt.Path, res.Preset)
+			if len(res.Skipped) > 0 {
+				what += fmt.Sprintf(", %d unreadable commits skipped", len(res.Skipped))
+			}
+			err = reportMined(env, res.Tasks, f.asJSON, what)
+			reportSkipped(env, res.Skipped, f.asJSON)
+			return err
 		},
 	}
 	f.add(cmd)
@@ -106,6 +112,23 @@ func reportMined(env *Env, tasks []*pipeline.Task, asJSON bool, what string) err
 		fmt.Fprintln(env.Out, "Next: curate build --accepted   (or curate build ID...)")
 	}
 	return nil
+}
+
+// reportSkipped names every commit mining could not read, on stderr with
+// --json so stdout stays one JSON array.
+func reportSkipped(env *Env, skipped []gitmine.Skipped, asJSON bool) {
+	if len(skipped) == 0 {
+		return
+	}
+	w := env.Out
+	if asJSON {
+		w = env.Err
+	}
+	fmt.Fprintf(w, "Skipped %d commits that could not be read (the rest was mined):\n", len(skipped))
+	for _, s := range skipped {
+		fmt.Fprintf(w, "  SKIPPED %s  %s\n", s.Commit, sanitize.Line(s.Reason))
+	}
+	fmt.Fprintln(w, "A blob-less (--filter=blob:none) clone needs its remote to read old diffs: mine it online, or clone it whole.")
 }
 
 func writeMinedTable(w io.Writer, tasks []*pipeline.Task) {

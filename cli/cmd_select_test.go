@@ -250,11 +250,9 @@ func TestExportHarborFromWorkspace(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "dataset")
 	stdout, errs, code := cliIn(t, root, "export", "--format", "harbor", "--out", out, "--git-url", "https://example.com/b.git", "--git-commit", "abc")
-	if code != 0 {
-		t.Fatal(errs)
-	}
-	if !strings.Contains(stdout, "108 selected tasks have no task dir") {
-		t.Errorf("stdout %q", stdout)
+	// Tasks left out fail the export, each named, and the rest is written.
+	if code != 1 || !strings.Contains(errs, "the rest was written, but 108 task(s) have no task dir") || !strings.Contains(stdout, "Exported selection s") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
 	}
 	data, _ := os.ReadFile(filepath.Join(out, "registry.json"))
 	var reg []struct {
@@ -270,6 +268,26 @@ func TestExportHarborFromWorkspace(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, tk.ID, "environment", "Dockerfile")); err != nil {
 			t.Errorf("%s not copied: %v", tk.ID, err)
 		}
+	}
+	// A task dir gone from disk is named; the other seven are exported.
+	// A temp dir of a killed export (a dead pid in its name) is removed.
+	os.RemoveAll(built[0].TaskDir)
+	stale := filepath.Join(filepath.Dir(out), ".dataset.tmp-999999999-123")
+	os.MkdirAll(filepath.Join(stale, "x"), 0o755)
+	stdout, errs, code = cliIn(t, root, "export", "--format", "harbor", "--out", out)
+	if code != 1 || !strings.Contains(errs, "1 task dir(s) missing from disk (re-import or rebuild them): "+built[0].ID) {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
+	}
+	if _, err := os.Stat(filepath.Join(out, built[1].ID, "task.toml")); err != nil {
+		t.Errorf("the rest was not written: %v", err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a killed export's temp dir was left")
+	}
+	// --out with a missing parent: created, as the help says.
+	deep := filepath.Join(t.TempDir(), "a", "b", "out")
+	if _, errs, code := cliIn(t, root, "export", "--format", "manifest", "--out", deep); code != 0 {
+		t.Fatalf("missing parent: %s", errs)
 	}
 }
 

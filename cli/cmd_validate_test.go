@@ -3,13 +3,16 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
 
 	"curate/internal/testenv"
 	"curate/pipeline"
@@ -126,7 +129,8 @@ func TestInterruptedRunsRecovered(t *testing.T) {
 	// pid 0x7ffffff0 does not exist.
 	ws.Store.SaveRun(ctx, &pipeline.Run{ID: "r-dead", TaskID: "x", Mode: "nop", Outcome: pipeline.OutcomeRunning, PID: 0x7ffffff0, StartedAt: time.Now()})
 	ws.Close()
-	code, _, errs := cli(t, "-w", root, "validate", "--all")
+	// Any command recovers it, not only the next validate.
+	code, _, errs := cli(t, "-w", root, "list")
 	if code != 0 || !strings.Contains(errs, "1 run(s) of a stopped curate marked interrupted, 1 container(s) removed") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -204,3 +208,69 @@ func TestValidateSeveralDockerHosts(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 }
+
+// SIGKILL of a real `curate validate` at random moments (before, while
+// and after its container starts): the next command (here `list`) marks
+// the run interrupted and removes the container; nothing is left running.
+func TestKilledValidateRecoveredByNextCommand(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	dockerCli := testenv.RequireDocker(t)
+	root := newDockerWorkspace(t)
+	dir := copyFixture(t, root, "bb-slow", img)
+	ctx := context.Background()
+	containers := func() []string {
+		list, err := dockerCli.ContainerList(ctx, container.ListOptions{All: true,
+			Filters: filters.NewArgs(filters.Arg("label", validate.LabelWorkspace+"="+root), filters.Arg("label", validate.LabelKind+"=run"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := make([]string, len(list))
+		for i, c := range list {
+			ids[i] = c.ID
+		}
+		return ids
+	}
+	// How long until the container runs (the image is built on this first run).
+	start := time.Now()
+	cmd := startCLI(t, "-w", root, "validate", dir, "--mode", "nop")
+	for len(containers()) == 0 {
+		if time.Since(start) > 90*time.Second {
+			cmd.Process.Kill()
+			t.Fatal("no container started")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	untilRunning := time.Since(start)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
+	interrupted := 0
+	for round := 0; round < validateKillRounds; round++ {
+		if round > 0 {
+			killAfter(t, time.Duration(rng.Int63n(int64(untilRunning)*3/2)), "-w", root, "validate", dir, "--mode", "nop")
+		}
+		code, _, errs := cli(t, "-w", root, "list")
+		if code != 0 {
+			t.Fatalf("round %d: exit %d: %s", round, code, errs)
+		}
+		if strings.Contains(errs, "marked interrupted") {
+			interrupted++
+		}
+		if left := containers(); len(left) > 0 {
+			time.Sleep(time.Second) // a create the engine finished after the kill
+			cli(t, "-w", root, "list")
+			if left := containers(); len(left) > 0 {
+				t.Fatalf("round %d: containers left: %v (%s)", round, left, errs)
+			}
+		}
+	}
+	_, out, _ := cli(t, "-w", root, "runs")
+	if strings.Contains(out, "running") || strings.Contains(out, "pending") || interrupted == 0 {
+		t.Fatalf("%d interrupted; runs:\n%s", interrupted, out)
+	}
+	t.Logf("%d kills, %d hit a run in flight (container up after %v)", validateKillRounds, interrupted, untilRunning)
+}
+
+// validateKillRounds is fewer than the other kill tests' 50: every round
+// that gets far enough starts a container.
+const validateKillRounds = 10

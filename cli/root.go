@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"curate/app"
 	"curate/pipeline"
 	"curate/pipeline/validate"
 	"curate/workspace"
@@ -38,6 +39,14 @@ func (e *Env) Workspace(ctx context.Context) (*workspace.Workspace, error) {
 	}
 	ws, err := workspace.Open(ctx, root)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkConfig(ws); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	if err := app.RecoverOnOpen(ctx, ws, e.Err); err != nil {
+		ws.Close()
 		return nil, err
 	}
 	e.ws = ws

@@ -49,15 +49,46 @@ func toTaskJSON(t *pipeline.Task) taskJSON {
 		Language: t.Language, Category: t.EffectiveCategory(), SDLCPhase: t.Phase(),
 		Difficulty: string(t.EffectiveDifficulty()), DifficultyImported: string(t.DifficultyImported),
 		DifficultyCalibrated: string(t.DifficultyCalibrated), DifficultyLabel: string(t.Labels.Difficulty),
-		DifficultyRule: t.DifficultyRule, Score: round4(t.Score), Breakdown: t.Breakdown,
+		DifficultyRule: t.DifficultyRule, Score: round4(finite(t.Score)), Breakdown: finiteBreakdown(t.Breakdown),
 		FilesChanged: t.Features.Int(pipeline.FeatFilesChanged), LOCChanged: t.Features.Int(pipeline.FeatLOCChanged),
-		Features: t.Features.Values, FeatureSources: t.Features.Sources,
+		Features: finiteFeatures(t.Features.Values), FeatureSources: t.Features.Sources,
 		Status: string(t.Status), Reasons: t.Reasons, Failure: t.Failure, Excluded: t.Labels.Excluded, ExcludeReason: t.Labels.ExcludeReason,
 		Pinned: t.Labels.Pinned, Note: t.Labels.Note, TaskDir: t.TaskDir, Digest: t.Digest, Body: t.Body,
 	}
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// A value JSON cannot hold (NaN, ±Inf: stored before the strict reader
+// refused them) must never break a whole listing: such a feature is left
+// out and such a score is 0.
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}
+
+func finiteFeatures(values map[string]float64) map[string]float64 {
+	for _, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			out := make(map[string]float64, len(values))
+			for k, v := range values {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					out[k] = v
+				}
+			}
+			return out
+		}
+	}
+	return values
+}
+
+func finiteBreakdown(b pipeline.ScoreBreakdown) pipeline.ScoreBreakdown {
+	b.ContextComplexity, b.CrossFileDeps = finite(b.ContextComplexity), finite(b.CrossFileDeps)
+	b.SemanticSearchPotential, b.TaskCategoryWeight = finite(b.SemanticSearchPotential), finite(b.TaskCategoryWeight)
+	return b
+}
 
 // writeJSON writes v indented, with a trailing newline.
 func writeJSON(w io.Writer, v any) error {

@@ -24,7 +24,7 @@ func TestWorkbenchRejectsBadSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errs, code = curate(t, "-w", ws, "tui")
-	if code == 0 || !strings.Contains(errs, "curate.toml: [ui.keys] frobnicate: unknown action") {
+	if code == 0 || !strings.Contains(errs, "curate.toml:") || !strings.Contains(errs, ": ui.keys.frobnicate: unknown action") {
 		t.Errorf("bad key action: code %d, %q", code, errs)
 	}
 	// Outside a terminal the workbench says what to use instead.

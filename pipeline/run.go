@@ -19,6 +19,7 @@ const (
 	OutcomeTimeout       Outcome = "timeout"
 	OutcomeFlaky         Outcome = "flaky"
 	OutcomeInfraError    Outcome = "infra_error"
+	OutcomeOOM           Outcome = "oom" // stopped by the container's memory limit
 	OutcomeInterrupted   Outcome = "interrupted"
 	OutcomeCancelled     Outcome = "cancelled"
 )

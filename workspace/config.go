@@ -3,13 +3,19 @@ package workspace
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
 	"curate/internal/tomlerr"
+	"curate/internal/tomlpos"
 	"curate/pipeline"
 	"curate/pipeline/envgen"
+	"curate/pipeline/selection"
+	"curate/pipeline/taskvalue"
 )
 
 // Config is curate.toml. Decoding is strict: an unknown key or a value of
@@ -27,6 +33,9 @@ type Config struct {
 	Selection SelectionConfig       `toml:"selection"`
 	Export    ExportConfig          `toml:"export"`
 	Repos     map[string]RepoConfig `toml:"repos"`
+
+	path      string                 // the file, for messages
+	positions map[string]tomlpos.Pos // where each key is written
 }
 
 // WorkspaceConfig names the workspace.
@@ -56,6 +65,10 @@ type DockerConfig struct {
 	// CABundle is the PEM bundle builds trust ("" = the system bundle,
 	// "none" = add none).
 	CABundle string `toml:"ca_bundle"`
+	// Memory and CPUs bound every validation container unless the task's
+	// task.toml sets its own ([environment] memory/memory_mb, cpus).
+	Memory string  `toml:"memory"`
+	CPUs   float64 `toml:"cpus"`
 }
 
 // SelectionConfig overrides the profile's selection for this workspace:
@@ -109,6 +122,9 @@ preset = "taskgen"
 # ca_bundle = "/etc/ssl/certs/ca-certificates.crt"
 concurrency = 2
 timeout = "10m"
+# Limits of each validation container whose task.toml sets none.
+# memory = "4G"
+# cpus = 2
 # hosts = ["unix:///var/run/docker.sock"]
 
 [ui]
@@ -142,35 +158,79 @@ func LoadConfig(path string) (*Config, error) {
 	return ParseConfig(path, data)
 }
 
-// ParseConfig decodes config text; path is used in messages only.
+// ParseConfig decodes config text and checks every value; path is used
+// in messages only. Every error is "path:line:col: ...".
 func ParseConfig(path string, data []byte) (*Config, error) {
 	var cfg Config
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, tomlerr.Wrap(path, err)
 	}
+	cfg.path, cfg.positions = path, tomlpos.Positions(data)
 	if err := cfg.validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	return &cfg, nil
+}
+
+// Errorf reports a bad value of key (a dotted path such as "ui.keys.undo"
+// or "selection.quotas.1.min") as "file:line:col: key: message", at the
+// key, else at its nearest written parent. Checks that need other packages
+// (the profile, the workbench's key names) report through it too.
+func (c *Config) Errorf(key, format string, args ...any) error {
+	p := tomlpos.Find(c.positions, key)
+	return fmt.Errorf("%s:%d:%d: %s: %s", c.path, p.Line, p.Col, key, fmt.Sprintf(format, args...))
 }
 
 func (c *Config) validate() error {
 	switch c.UI.Theme {
 	case "", "dark", "light", "high-contrast":
 	default:
-		return fmt.Errorf("ui.theme %q: want dark, light or high-contrast", c.UI.Theme)
+		return c.Errorf("ui.theme", "%q: want dark, light or high-contrast", c.UI.Theme)
 	}
 	switch c.Filter.Preset {
 	case "", "taskgen", "swesmith", "none":
 	default:
-		return fmt.Errorf("filter.preset %q: want taskgen, swesmith or none", c.Filter.Preset)
+		return c.Errorf("filter.preset", "%q: want taskgen, swesmith or none", c.Filter.Preset)
 	}
 	if c.Selection.Budget != nil && *c.Selection.Budget < 1 {
-		return fmt.Errorf("selection.budget %d: must be at least 1", *c.Selection.Budget)
+		return c.Errorf("selection.budget", "%d: must be at least 1", *c.Selection.Budget)
 	}
-	if c.Docker.Concurrency < 0 {
-		return fmt.Errorf("docker.concurrency %d: must be at least 1", c.Docker.Concurrency)
+	for i, q := range c.Selection.Quotas {
+		if err := selection.ValidateQuota(q); err != nil {
+			return c.Errorf(fmt.Sprintf("selection.quotas.%d", i), "quota %d (%s): %v", i+1, selection.QuotaLabel(q), err)
+		}
+	}
+	return c.validateDocker()
+}
+
+func (c *Config) validateDocker() error {
+	d := c.Docker
+	if d.Concurrency < 0 {
+		return c.Errorf("docker.concurrency", "%d: must be at least 1", d.Concurrency)
+	}
+	if d.Timeout != "" {
+		if t, err := time.ParseDuration(d.Timeout); err != nil || t <= 0 {
+			return c.Errorf("docker.timeout", "%q: want a positive duration such as \"10m\" or \"90s\"", d.Timeout)
+		}
+	}
+	for i, h := range d.Hosts {
+		if !strings.Contains(h, "://") {
+			return c.Errorf(fmt.Sprintf("docker.hosts.%d", i), "%q: want an engine address such as unix:///var/run/docker.sock or tcp://host:2376", h)
+		}
+	}
+	if d.Memory != "" {
+		if _, err := taskvalue.Check("docker.memory", taskvalue.Spec{Kind: taskvalue.Size}, d.Memory); err != nil {
+			return c.Errorf("docker.memory", "%q: want a size such as \"4G\" or \"512M\"", d.Memory)
+		}
+	}
+	if d.CPUs < 0 || math.IsNaN(d.CPUs) || math.IsInf(d.CPUs, 0) {
+		return c.Errorf("docker.cpus", "%v: want a number > 0 (0 or absent: the default)", d.CPUs)
+	}
+	for lang, img := range d.LanguageImages {
+		if strings.TrimSpace(img) == "" {
+			return c.Errorf("docker.language_images."+lang, "empty image name")
+		}
 	}
 	return nil
 }

@@ -62,8 +62,18 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown section", "[dockr]\nhosts = []\n", "curate.toml:1:2: unknown key \"dockr\""},
 		{"type error", "[docker]\nconcurrency = \"two\"\n", "curate.toml:2:"},
 		{"syntax error", "[ui\ntheme = 1\n", "curate.toml:1:"},
-		{"bad theme", "[ui]\ntheme = \"neon\"\n", "ui.theme \"neon\""},
-		{"bad preset", "[filter]\npreset = \"magic\"\n", "filter.preset"},
+		// The four value kinds that named the file but no line (issue 18).
+		{"bad theme", "[ui]\ntheme = \"neon\"\n", "curate.toml:2:1: ui.theme: \"neon\": want dark"},
+		{"bad preset", "[workspace]\nname = \"x\"\n\n[filter]\npreset = \"magic\"\n", "curate.toml:5:1: filter.preset: \"magic\""},
+		{"budget zero", "[selection]\nbudget = 0\n", "curate.toml:2:1: selection.budget: 0: must be at least 1"},
+		{"negative concurrency", "[docker]\n  concurrency = -2\n", "curate.toml:2:3: docker.concurrency: -2"},
+		// Values that were checked only when a later command used them.
+		{"bad timeout", "[docker]\ntimeout = \"10 minutes\"\n", "curate.toml:2:1: docker.timeout: \"10 minutes\": want a positive duration"},
+		{"bad quota", "[selection]\nquotas = [{ dimension = \"language\", value = \"go\", min = 1 },\n  { dimension = \"colour\", value = \"red\", min = 1 }]\n",
+			"curate.toml:3:3: selection.quotas.1: quota 2 (colour=red min 1): unknown dimension \"colour\""},
+		{"bad host", "[docker]\nhosts = [\"unix:///x\", \"localhost\"]\n", "curate.toml:2:23: docker.hosts.1: \"localhost\": want an engine address"},
+		{"bad memory", "[docker]\nmemory = \"lots\"\n", "curate.toml:2:1: docker.memory: \"lots\""},
+		{"bad cpus", "[docker]\ncpus = -1.5\n", "curate.toml:2:1: docker.cpus: -1.5"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -44,9 +44,11 @@ type File struct {
 	closed bool
 }
 
-// Create starts a file that will replace path.
+// Create starts a file that will replace path. Temporary files a killed
+// writer left beside path are removed first (RemoveDeadTemps).
 func Create(path string, perm os.FileMode) (*File, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	RemoveDeadTemps(path)
+	tmp, err := os.CreateTemp(filepath.Dir(path), TempPattern(path))
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,9 @@ func checkDest(dest string) error {
 		return fmt.Errorf("export: %w", err)
 	}
 	parent := filepath.Dir(filepath.Clean(dest))
+	if err := os.MkdirAll(parent, 0o755); err != nil { // --out's help promises it is created
+		return fmt.Errorf("export: parent folder of %s: %w", dest, unwrapPath(err))
+	}
 	fi, err := os.Stat(parent)
 	if err != nil {
 		return fmt.Errorf("export: parent folder of %s: %w", dest, err)
@@ -46,7 +49,8 @@ func WriteDir(dest string, fill func(tmp string) error) (err error) {
 		return err
 	}
 	dest = filepath.Clean(dest)
-	tmp, err := os.MkdirTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-")
+	atomicfile.RemoveDeadTemps(dest) // of an export killed part way
+	tmp, err := os.MkdirTemp(filepath.Dir(dest), atomicfile.TempPattern(dest))
 	if err != nil {
 		return fmt.Errorf("export: cannot write beside %s: %w", dest, unwrapPath(err))
 	}

@@ -79,6 +79,7 @@ type Summary struct {
 	Files   []string `json:"files"`
 	Tasks   int      `json:"tasks"`
 	Skipped []string `json:"skipped,omitempty"` // tasks without a task dir (harbor)
+	Missing []string `json:"missing,omitempty"` // tasks whose task dir is gone from disk (harbor)
 }
 
 // Write exports in to dest in format.

@@ -87,6 +87,10 @@ func writeHarbor(dest string, in *Input) (*Summary, error) {
 				sum.Skipped = append(sum.Skipped, t.ID)
 				continue
 			}
+			if fi, err := os.Stat(t.TaskDir); err != nil || !fi.IsDir() {
+				sum.Missing = append(sum.Missing, t.ID) // named by the caller; the rest is written
+				continue
+			}
 			name := dirName(t.ID)
 			if prev, ok := used[name]; ok {
 				return fmt.Errorf("export harbor: tasks %s and %s map to the same folder %s", prev, t.ID, name)

@@ -55,6 +55,7 @@ type DockerRunner struct {
 	builds map[string]*sync.Mutex // one build per image tag at a time
 	users  map[string]string      // image -> its configured user
 	failed map[string]error       // tag -> build error, so one process builds a broken env once
+	limits Limits                 // when task.toml sets none (SetLimits)
 }
 
 // NewDockerRunner connects to host ("" = DOCKER_HOST or the default
@@ -312,21 +313,9 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	for k, v := range cfg.Env {
 		env = append(env, k+"="+v)
 	}
-	network := container.NetworkMode("none")
-	if cfg.NetworkMode == "public" || spec.Oracle && cfg.AgentNetworkMode == "public" {
-		network = "bridge" // one container runs both phases: the more open one wins
-	}
-	pids := cfg.PidsLimit
-	host := &container.HostConfig{
-		NetworkMode: network,
-		Privileged:  false,
-		SecurityOpt: []string{"no-new-privileges"},
-		LogConfig:   container.LogConfig{Type: "none"}, // output is streamed, never stored by the engine
-		Resources: container.Resources{
-			NanoCPUs:  int64(cfg.CPUs * 1e9),
-			Memory:    cfg.MemoryMB << 20,
-			PidsLimit: &pids,
-		},
+	host := d.hostConfig(cfg) // contain.go: the containment model
+	if spec.Oracle && cfg.AgentNetworkMode == "public" {
+		host.NetworkMode = "bridge" // one container runs both phases: the more open one wins
 	}
 	var nonce [8]byte
 	rand.Read(nonce[:])
@@ -397,6 +386,9 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		res.ExitCode = int(w.StatusCode)
 		if w.Error != nil {
 			return res, infra("wait %s: %s", short(created.ID), w.Error.Message)
+		}
+		if d.oomKilled(ctx, created.ID) {
+			res.OOMKilledMB = d.memoryLimitMB(cfg)
 		}
 	case err := <-errCh:
 		return res, ctxOr(ctx, infra("wait %s: %w", short(created.ID), err))

@@ -49,6 +49,7 @@ type ExecResult struct {
 	TestExit               int    // exit code of test.sh; -1 when unknown
 	ExitCode               int    // exit code of the container's script
 	Container              string
+	OOMKilledMB            int64 // > 0: the OOM killer stopped a process at this memory limit
 }
 
 // BuildError is a task that cannot be set up: a failed image build (Step

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"curate/pipeline/taskvalue"
 )
 
 // TaskConfig is what validation needs from task.toml.
@@ -64,59 +64,49 @@ func ReadTaskConfig(dir string) (*TaskConfig, error) {
 	cfg := &TaskConfig{NetworkMode: "no-network", PidsLimit: DefaultPidsLimit, BuildTimeout: defaultTimeout}
 	env := table(doc, "environment")
 	ver := table(doc, "verifier")
-	bad := func(key string, v any) error {
-		return fmt.Errorf("%s: %s = %v: not a valid value", path, key, v)
+	// The importers' strict reader decides what a value may be, so a task
+	// that imported is never refused here for a value it was allowed.
+	get := func(t map[string]any, tableName, key string) (any, bool, error) {
+		v, ok := t[key]
+		if !ok {
+			return nil, false, nil
+		}
+		name := tableName + "." + key
+		cv, err := taskvalue.Check(name, taskvalue.TaskTOML[name], v)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %w", path, err)
+		}
+		return cv, true, nil
 	}
+	// Schema 1.2-1.4 keys and the network modes (taskschema.go).
 	if err := readSchema14(path, doc, cfg); err != nil {
 		return nil, err
 	}
-	if v, ok := env["cpus"]; ok {
-		f, ok := number(v)
-		if !ok || f < 0 {
-			return nil, bad("environment.cpus", v)
-		}
-		cfg.CPUs = f
-	}
-	if v, ok := env["memory_mb"]; ok {
-		f, ok := number(v)
-		if !ok || f < 0 {
-			return nil, bad("environment.memory_mb", v)
-		}
-		cfg.MemoryMB = int64(f)
-	} else if v, ok := env["memory"]; ok {
-		mb, err := parseSize(fmt.Sprint(v))
+	seconds := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+	for _, x := range []struct {
+		t          map[string]any
+		table, key string
+		set        func(float64)
+	}{
+		{env, "environment", "cpus", func(f float64) { cfg.CPUs = f }},
+		{env, "environment", "memory", func(f float64) { cfg.MemoryMB = int64(f) }},
+		{env, "environment", "memory_mb", func(f float64) { cfg.MemoryMB = int64(f) }}, // wins over memory
+		{env, "environment", "pids_limit", func(f float64) { cfg.PidsLimit = int64(f) }},
+		{env, "environment", "build_timeout_sec", func(f float64) { cfg.BuildTimeout = seconds(f) }},
+		{ver, "verifier", "timeout_sec", func(f float64) { cfg.VerifierTimeout = seconds(f) }},
+	} {
+		v, ok, err := get(x.t, x.table, x.key)
 		if err != nil {
-			return nil, bad("environment.memory", v)
+			return nil, err
 		}
-		cfg.MemoryMB = mb
+		if ok {
+			x.set(v.(float64))
+		}
 	}
-	if v, ok := env["pids_limit"]; ok {
-		f, ok := number(v)
-		if !ok || f < 1 {
-			return nil, bad("environment.pids_limit", v)
-		}
-		cfg.PidsLimit = int64(f)
-	}
-	if v, ok := env["build_timeout_sec"]; ok {
-		f, ok := number(v)
-		if !ok || f <= 0 {
-			return nil, bad("environment.build_timeout_sec", v)
-		}
-		cfg.BuildTimeout = time.Duration(f * float64(time.Second))
-	}
-	if v, ok := ver["timeout_sec"]; ok {
-		f, ok := number(v)
-		if !ok || f <= 0 {
-			return nil, bad("verifier.timeout_sec", v)
-		}
-		cfg.VerifierTimeout = time.Duration(f * float64(time.Second))
-	}
-	if v, ok := ver["user"]; ok {
-		s, ok := v.(string)
-		if !ok {
-			return nil, bad("verifier.user", v)
-		}
-		cfg.User = s
+	if v, ok, err := get(ver, "verifier", "user"); err != nil {
+		return nil, err
+	} else if ok {
+		cfg.User = v.(string)
 	}
 	if e, ok := ver["env"].(map[string]any); ok {
 		cfg.Env = map[string]string{}
@@ -140,34 +130,4 @@ func table(doc map[string]any, name string) map[string]any {
 		return t
 	}
 	return map[string]any{}
-}
-
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return float64(n), true
-	case float64:
-		return n, true
-	}
-	return 0, false
-}
-
-// parseSize reads "8G", "512M", "2048" (MB) into megabytes.
-func parseSize(s string) (int64, error) {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	s = strings.TrimSuffix(s, "B")
-	mult := 1.0
-	switch {
-	case strings.HasSuffix(s, "G"):
-		mult, s = 1024, strings.TrimSuffix(s, "G")
-	case strings.HasSuffix(s, "M"):
-		s = strings.TrimSuffix(s, "M")
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1.0/1024, strings.TrimSuffix(s, "K")
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 {
-		return 0, fmt.Errorf("bad size %q", s)
-	}
-	return int64(f * mult), nil
 }

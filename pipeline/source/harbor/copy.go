@@ -14,22 +14,47 @@ import (
 // what was there. It writes beside dst first and renames, so a failed copy
 // never leaves half a task behind.
 func CopyTask(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".import")
+	if err := StageTask(src, tmp); err != nil {
+		return err
+	}
+	if err := atomicfile.ReplaceDir(tmp, dst); err != nil {
+		os.RemoveAll(tmp)
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	tmp := filepath.Join(filepath.Dir(dst), "."+filepath.Base(dst)+".import")
+	return nil
+}
+
+// SwapIn moves an existing dst to old, then staged to dst; on a failed
+// second rename the old dir goes back. The caller removes old once the
+// change is recorded.
+func SwapIn(staged, dst, old string) error {
+	if _, err := os.Lstat(dst); err == nil {
+		os.RemoveAll(old)
+		if err := os.Rename(dst, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(staged, dst); err != nil {
+		os.Rename(old, dst)
+		return err
+	}
+	return nil
+}
+
+// StageTask copies a task dir (already checked by Read) into a new folder
+// tmp (a leftover of an interrupted import there is replaced); on failure
+// tmp is removed.
+func StageTask(src, tmp string) error {
+	if err := os.MkdirAll(filepath.Dir(tmp), 0o755); err != nil {
+		return fmt.Errorf("copy %s: %w", src, err)
+	}
 	if _, err := os.Lstat(tmp); err == nil {
 		os.RemoveAll(tmp) // left by an interrupted import
 	}
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	renamed := false
-	defer func() {
-		if !renamed {
-			os.RemoveAll(tmp)
-		}
-	}()
 	err := filepath.WalkDir(src, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -61,11 +86,8 @@ func CopyTask(src, dst string) error {
 		return nil // sockets, devices: not task content
 	})
 	if err != nil {
+		os.RemoveAll(tmp)
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
-	if err := atomicfile.ReplaceDir(tmp, dst); err != nil {
-		return fmt.Errorf("copy %s: %w", src, err)
-	}
-	renamed = true
 	return nil
 }

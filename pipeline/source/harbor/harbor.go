@@ -8,13 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"curate/pipeline"
 	"curate/pipeline/score"
 	"curate/pipeline/taskdir"
+	"curate/pipeline/taskvalue"
 )
 
 // MaxFileSize is the largest file a task dir may hold: bigger files are
@@ -61,8 +61,6 @@ type Options struct {
 	Benchmark string
 }
 
-var safeID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
-
 // genericDirs are parent folder names that say nothing about the benchmark.
 var genericDirs = map[string]bool{"tasks": true, "task": true, "benchmarks": true, "benchmark": true, "data": true,
 	"datasets": true, "dataset": true, "harbor": true, "src": true, ".": true, "/": true}
@@ -94,6 +92,9 @@ func Read(dir string, opt Options) (*pipeline.Task, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(instr) > taskvalue.MaxInstruction {
+		return nil, fmt.Errorf("%s: %d bytes is over the %d MB limit of an instruction", filepath.Join(abs, "instruction.md"), len(instr), taskvalue.MaxInstruction>>20)
+	}
 	// NUL bytes are valid UTF-8 (a task about binary data may quote them);
 	// every screen shows them as a visible placeholder.
 	if off := invalidUTF8At(instr); off >= 0 {
@@ -109,8 +110,8 @@ func Read(dir string, opt Options) (*pipeline.Task, error) {
 	if t.ID == "" {
 		t.ID = filepath.Base(abs)
 	}
-	if !safeID.MatchString(t.ID) || strings.Contains(t.ID, "..") {
-		return nil, fmt.Errorf("%s: task id %q is not usable as a folder name (letters, digits, . _ + - only)", tomlPath, t.ID)
+	if err := taskvalue.CheckID("task id", t.ID); err != nil {
+		return nil, fmt.Errorf("%s: %w", tomlPath, err)
 	}
 	if opt.Benchmark != "" {
 		t.Benchmark = opt.Benchmark

@@ -4,7 +4,8 @@
 package harbor
 
 import (
-	"math"
+	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,7 +13,8 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"curate/internal/tomlerr"
-	"curate/pipeline"
+	"curate/internal/tomlpos"
+	"curate/pipeline/taskvalue"
 )
 
 // TaskTOML is what a task.toml says, whatever its shape: schema 1.x
@@ -36,14 +38,6 @@ type TaskTOML struct {
 	Extra map[string]any
 }
 
-// featureKeys are metadata keys read as features.
-var featureKeys = map[string]bool{
-	pipeline.FeatFilesChanged: true, pipeline.FeatLOCChanged: true, pipeline.FeatLinesAdded: true,
-	pipeline.FeatLinesRemoved: true, pipeline.FeatContextLength: true, pipeline.FeatFilesCount: true,
-	pipeline.FeatSourceFiles: true, pipeline.FeatTestFiles: true, pipeline.FeatCodeRatio: true,
-	pipeline.FeatRepoCount: true, pipeline.FeatCodebaseLOC: true, pipeline.FeatBaselineRuntime: true,
-}
-
 // fieldKeys are the key paths that fill each field, first present wins.
 var fieldKeys = map[string][]string{
 	"id":         {"task.id", "metadata.task_id", "task.task_id"},
@@ -56,7 +50,9 @@ var fieldKeys = map[string][]string{
 }
 
 // ParseTaskTOML reads task.toml text; name is used in messages, which
-// give the line and column of a syntax error ("x/task.toml:3:7: ...").
+// give the line and column of a syntax error ("x/task.toml:3:7: ...") and
+// of a value the strict reader refuses ("x/task.toml:9:1: environment.cpus:
+// want a number > 0 (got -1)").
 func ParseTaskTOML(name string, data []byte) (*TaskTOML, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
@@ -64,6 +60,15 @@ func ParseTaskTOML(name string, data []byte) (*TaskTOML, error) {
 	}
 	flat := map[string]any{}
 	flatten("", doc, flat)
+	checked, err := checkValues(flat)
+	if err != nil {
+		var ve *taskvalue.Error
+		if errors.As(err, &ve) {
+			p := tomlpos.Find(tomlpos.Positions(data), ve.Key)
+			return nil, fmt.Errorf("%s:%d:%d: %w", name, p.Line, p.Col, err)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	t := &TaskTOML{Features: map[string]float64{}, Sources: map[string]string{}}
 	take := func(field string) string {
 		for _, k := range fieldKeys[field] {
@@ -88,14 +93,12 @@ func ParseTaskTOML(name string, data []byte) (*TaskTOML, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		table, leaf, _ := strings.Cut(k, ".")
-		if table != "metadata" || !featureKeys[leaf] {
+		if table != "metadata" || !taskvalue.FeatureKeys[leaf] {
 			continue
 		}
-		if f, ok := number(flat[k]); ok && f >= 0 {
-			t.Features[leaf] = f
-			t.Sources[leaf] = "task.toml " + k
-			delete(flat, k)
-		}
+		t.Features[leaf] = checked[k].(float64) // a finite number >= 0
+		t.Sources[leaf] = "task.toml " + k
+		delete(flat, k)
 	}
 	t.Extra = flat
 	return t, nil
@@ -112,28 +115,36 @@ func flatten(prefix string, m map[string]any, out map[string]any) {
 			flatten(key, sub, out)
 			continue
 		}
-		out[key] = jsonSafe(v)
+		out[key] = v
 	}
 }
 
-// jsonSafe turns TOML's nan and inf, which JSON cannot hold, into strings
-// so the task can still be stored.
-func jsonSafe(v any) any {
-	switch x := v.(type) {
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return strconv.FormatFloat(x, 'g', -1, 64)
-		}
-	case []any:
-		for i := range x {
-			x[i] = jsonSafe(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = jsonSafe(x[k])
-		}
+// checkValues runs the strict reader over every key, in key order so the
+// first refusal reported is the same on every run, and returns the known
+// keys normalised (numbers as float64); flat keeps what the file says, for
+// extra's round trip.
+func checkValues(flat map[string]any) (map[string]any, error) {
+	checked := map[string]any{}
+	keys := make([]string, 0, len(flat))
+	for k := range flat {
+		keys = append(keys, k)
 	}
-	return v
+	sort.Strings(keys)
+	for _, k := range keys {
+		spec, known := taskvalue.TaskTOML[k]
+		if !known {
+			if err := taskvalue.CheckAny(k, flat[k], 0); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		v, err := taskvalue.Check(k, spec, flat[k])
+		if err != nil {
+			return nil, err
+		}
+		checked[k] = v
+	}
+	return checked, nil
 }
 
 func scalarString(v any) (string, bool) {
@@ -146,20 +157,6 @@ func scalarString(v any) (string, bool) {
 		return strconv.FormatFloat(x, 'g', -1, 64), true
 	}
 	return "", false
-}
-
-// number accepts TOML numbers and numeric strings ("975000", "1_000").
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, x == x
-	case string:
-		f, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(x), "_", ""), 64)
-		return f, err == nil && f == f
-	}
-	return 0, false
 }
 
 func firstLine(s string) string {

@@ -12,14 +12,17 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sort"
 	"strings"
 
 	"curate/pipeline"
 	"curate/pipeline/score"
+	"curate/pipeline/taskvalue"
 )
 
-// MaxLine is the longest JSONL line read (patches can be large).
-const MaxLine = 64 << 20
+// MaxLine is the longest JSONL line read (patches can be large); a longer
+// row is refused before anything of it is decoded.
+const MaxLine = taskvalue.MaxRow
 
 // LineError is one line that could not be imported.
 type LineError struct {
@@ -101,60 +104,29 @@ func parseLine(raw []byte, benchmark string) (*pipeline.Task, error) {
 	if err := json.Unmarshal(raw, &row); err != nil {
 		return nil, fmt.Errorf("invalid JSON: %w", err)
 	}
-	str := func(k string) (string, error) {
-		v, ok := row[k]
-		if !ok || string(v) == "null" {
-			return "", nil
-		}
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return "", fmt.Errorf("%s: want a string, got %s", k, clip(v))
-		}
-		return s, nil
+	vals, err := checkRow(row)
+	if err != nil {
+		return nil, err
 	}
-	var errs []error
-	get := func(k string) string {
-		s, err := str(k)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		return s
-	}
+	str := func(k string) string { s, _ := vals[k].(string); return s }
 	t := &pipeline.Task{Source: "swebench", Status: pipeline.StatusImported, Extra: map[string]any{}}
-	t.ID = strings.TrimSpace(get("instance_id"))
-	t.Repo, t.BaseCommit = get("repo"), get("base_commit")
-	t.Body = get("problem_statement")
-	t.Language = strings.ToLower(get("repo_language"))
-	diff := get("difficulty")
-	if len(errs) > 0 {
-		return nil, errs[0]
-	}
+	t.ID = str("instance_id")
+	t.Repo, t.BaseCommit = str("repo"), str("base_commit")
+	t.Body = str("problem_statement")
+	t.Language = strings.ToLower(str("repo_language"))
 	if t.ID == "" {
 		return nil, fmt.Errorf("no instance_id")
 	}
-	if d, err := pipeline.ParseDifficulty(diff); err == nil {
-		t.DifficultyImported = d
-	} else {
-		t.Extra["difficulty"] = diff
-	}
+	t.DifficultyImported = pipeline.Difficulty(str("difficulty")) // checked: on the scale
 	t.Title = firstLine(t.Body)
-	for k, v := range row {
+	for k, v := range vals {
 		if modelled[k] {
 			continue
 		}
 		if isListColumn(k) {
-			list, err := stringList(v)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", k, err)
-			}
-			t.Extra[strings.ToLower(k)] = list
-			continue
+			k = strings.ToLower(k)
 		}
-		var x any
-		if err := json.Unmarshal(v, &x); err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
-		}
-		t.Extra[k] = x
+		t.Extra[k] = v
 	}
 	patch, _ := t.Extra["patch"].(string)
 	if st := score.CountPatch(patch); st.Files > 0 {
@@ -191,24 +163,56 @@ func isListColumn(k string) bool {
 	return false
 }
 
-// stringList accepts a JSON list of strings or a string holding one.
-func stringList(v json.RawMessage) ([]string, error) {
-	if string(v) == "null" {
-		return []string{}, nil
+// checkRow runs the strict reader over every column of a row: known
+// columns against their spec (list columns may be JSON-encoded strings),
+// every other column against the size caps. Null columns are dropped.
+func checkRow(row map[string]json.RawMessage) (map[string]any, error) {
+	keys := make([]string, 0, len(row))
+	for k := range row {
+		keys = append(keys, k)
 	}
-	var list []string
-	if err := json.Unmarshal(v, &list); err == nil {
-		return list, nil
+	sort.Strings(keys)
+	out := make(map[string]any, len(row))
+	for _, k := range keys {
+		var v any
+		if err := json.Unmarshal(row[k], &v); err != nil { // only a number beyond float64 gets here
+			return nil, &taskvalue.Error{Key: k, Reason: "want a finite number (got " + clip(row[k]) + ")"}
+		}
+		if v == nil {
+			continue
+		}
+		spec, known := taskvalue.SWEbench[k]
+		if !known {
+			if err := taskvalue.CheckAny(k, v, 0); err != nil {
+				return nil, err
+			}
+			out[k] = v
+			continue
+		}
+		if s, ok := v.(string); ok && spec.Kind == taskvalue.StringList {
+			list, err := encodedList(k, s)
+			if err != nil {
+				return nil, err
+			}
+			v = list
+		}
+		cv, err := taskvalue.Check(k, spec, v)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = cv
 	}
-	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return nil, fmt.Errorf("want a list of strings or a JSON-encoded list, got %s", clip(v))
-	}
+	return out, nil
+}
+
+// encodedList decodes a list column some datasets store as a JSON string.
+func encodedList(k, s string) (any, error) {
 	if strings.TrimSpace(s) == "" {
-		return []string{}, nil
+		return []any{}, nil
 	}
+	var list []any
 	if err := json.Unmarshal([]byte(s), &list); err != nil {
-		return nil, fmt.Errorf("string is not a JSON-encoded list of strings: %s", clip([]byte(s)))
+		return nil, &taskvalue.Error{Key: k, Reason: "string is not a JSON-encoded list of strings: " + clip([]byte(s))}
 	}
 	return list, nil
 }

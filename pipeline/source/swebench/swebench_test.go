@@ -145,3 +145,58 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// The hostile rows of issue 18: refused with file:line and the column.
+func TestReadRefusesBadValues(t *testing.T) {
+	in := `{"instance_id":"../../evil","repo":"a/b"}
+{"instance_id":"a__b-2","difficulty":"whenever"}
+{"instance_id":"a__b-3","FAIL_TO_PASS":[1,2]}
+{"instance_id":"a__b-4","hints_text":` + `"` + strings.Repeat("h", 2<<20) + `"}
+{"instance_id":"a__b-5","weight":1e400}
+{"instance_id":"a__b-6","repo":"a/b","difficulty":"1-4 hours","FAIL_TO_PASS":"[\"t1\"]"}
+{"instance_id":"` + strings.Repeat("x", 200) + `"}
+`
+	tasks, bad, err := Read("h.jsonl", strings.NewReader(in), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 1 || tasks[0].ID != "a__b-6" || tasks[0].DifficultyImported != "hard" {
+		t.Fatalf("tasks %v", tasks)
+	}
+	if l, _ := tasks[0].Extra["fail_to_pass"].([]string); len(l) != 1 {
+		t.Errorf("fail_to_pass = %#v", tasks[0].Extra["fail_to_pass"])
+	}
+	want := []string{
+		`h.jsonl:1: instance_id: id "../../evil" is not usable as a folder name`,
+		`h.jsonl:2: difficulty: want one of easy`,
+		`h.jsonl:3: FAIL_TO_PASS: want a list of strings; item 1 is 1`,
+		`h.jsonl:4: hints_text: 2.0 MB is over the 1.0 MB limit`,
+		`h.jsonl:5: weight: want a finite number (got 1e400)`,
+		`h.jsonl:7: instance_id: id of 200 bytes is over the 128-byte limit`,
+	}
+	if len(bad) != len(want) {
+		t.Fatalf("bad = %v", bad)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(bad[i].Error(), w) {
+			t.Errorf("bad[%d] = %.200q, want prefix %q", i, bad[i].Error(), w)
+		}
+	}
+}
+
+// A row over MaxLine is refused with a message, and never held in memory
+// whole: the next row is still read.
+func TestReadRefusesHugeRow(t *testing.T) {
+	huge := `{"instance_id":"big","patch":"` + strings.Repeat("p", MaxLine+10) + `"}` + "\n"
+	in := huge + `{"instance_id":"small"}` + "\n"
+	tasks, bad, err := Read("big.jsonl", strings.NewReader(in), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 1 || tasks[0].ID != "small" {
+		t.Fatalf("tasks %v", tasks)
+	}
+	if len(bad) != 1 || !strings.HasPrefix(bad[0].Error(), "big.jsonl:1: line longer than 16 MB") {
+		t.Fatalf("bad = %v", bad)
+	}
+}

@@ -1,0 +1,54 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"curate/pipeline"
+	"curate/pipeline/validate"
+	"curate/workspace"
+)
+
+// RecoverOnOpen runs whenever a command opens the workspace: it replays
+// the journal of an import that was killed (dirs and rows agree again,
+// leftover staging dirs go), and marks the runs of a curate process that
+// died as interrupted and removes their containers — whichever command
+// comes next, not only the next validate. Notes go to log.
+func RecoverOnOpen(ctx context.Context, ws *workspace.Workspace, log io.Writer) error {
+	rep, err := ws.RecoverImports(ctx)
+	if err != nil {
+		return err
+	}
+	if rep.RolledBack+rep.Kept > 0 {
+		fmt.Fprintf(log, "note: an interrupted import was finished: %d task dir(s) put back as they were, %d kept (their rows were written)\n",
+			rep.RolledBack, rep.Kept)
+	}
+	if rep.Leftovers > 0 {
+		fmt.Fprintf(log, "note: removed %d leftover staging folder(s) of an interrupted import from tasks/\n", rep.Leftovers)
+	}
+	inFlight, err := ws.Store.RunsByOutcome(ctx, pipeline.OutcomePending, pipeline.OutcomeRunning)
+	if err != nil {
+		return fmt.Errorf("runs in flight: %w", err)
+	}
+	orphaned := false
+	for _, r := range inFlight {
+		orphaned = orphaned || !ProcessAlive(r.PID)
+	}
+	if !orphaned {
+		return nil // the common case: no engine is contacted
+	}
+	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	runners, rerr := OpenRunners(dctx, ws, DockerHosts(ws, nil), nil)
+	engines := make([]validate.Runner, len(runners))
+	for i, r := range runners {
+		engines[i] = r
+		defer r.Close()
+	}
+	if rerr != nil {
+		fmt.Fprintf(log, "note: the Docker engine does not answer (%v): containers of interrupted runs stay until `curate env prune`\n", rerr)
+	}
+	return RecoverInterrupted(ctx, ws, engines, log)
+}

@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// The messages issue 18 found wrong or misleading.
+func TestNewcomerMessages(t *testing.T) {
+	ws := newWorkspace(t)
+	_, out, _ := cli(t, "-w", ws, "label", "--filter", "benchmark=nothing-like-this", "--pin")
+	if !strings.Contains(out, `No task matches "benchmark=nothing-like-this": nothing changed.`) {
+		t.Errorf("label matching nothing: %q", out)
+	}
+	_, out, _ = cli(t, "env", "prune", "--help")
+	if !strings.Contains(out, "--base ") || strings.Contains(out, "--base curate env bootstrap") {
+		t.Errorf("env prune --help shows the flag as:\n%s", out)
+	}
+	_, out, _ = cli(t, "demo", "--help")
+	if strings.Contains(out, "two built") || !strings.Contains(out, "four built") {
+		t.Errorf("demo --help: %s", out)
+	}
+}
+
+func TestUndoNamesTheBatch(t *testing.T) {
+	ws := demoWorkspace(t)
+	for _, args := range [][]string{{"label", "sgt-008", "--pin"}, {"label", "sgt-008", "sgt-025", "--difficulty", "hard"}} {
+		if code, _, errs := cli(t, append([]string{"-w", ws}, args...)...); code != 0 {
+			t.Fatal(errs)
+		}
+	}
+	_, out, _ := cli(t, "-w", ws, "undo")
+	// The undo's events have # numbers of their own; what it reverts is
+	// named as the batch (the second label call), never as an event number.
+	if !strings.Contains(out, "[undo of batch 2]") || strings.Contains(out, "of #") {
+		t.Errorf("undo: %s", out)
+	}
+}

@@ -1,0 +1,102 @@
+package validate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/docker/docker/api/types/container"
+)
+
+// The containment model of a validation container. A test suite is code
+// from a repository nobody here wrote, so its container gets:
+//   - no network unless task.toml asks for it ("public");
+//   - memory and CPU limits: the task's own ([environment] memory_mb or
+//     memory, cpus), else the workspace's ([docker] memory, cpus), else
+//     DefaultLimits; swap is not allowed beyond the memory limit, so a
+//     suite that allocates without bound is stopped by the kernel's OOM
+//     killer inside the container (outcome "oom"), not by the machine;
+//   - a pids limit, no-new-privileges, never privileged;
+//   - every capability dropped except KeptCaps;
+//   - a tmpfs /tmp (exec allowed: go test and others run binaries from
+//     it), its size counted against the memory limit;
+//   - the image's user, or [verifier] user. Images that run as root keep
+//     root, because the task files are unpacked from stdin into /tests,
+//     /solution and /logs and tests write into the repository the image
+//     owns as root; root there has only the capabilities above.
+
+// Limits are a container's memory and CPU bounds.
+type Limits struct {
+	MemoryMB int64
+	CPUs     float64
+}
+
+// DefaultLimits bound containers when neither the task nor the workspace
+// says: enough for real suites (pytest, go test, cargo test of mid-size
+// repositories), small enough that two at once leave a CI machine usable.
+var DefaultLimits = Limits{MemoryMB: 4096, CPUs: 2}
+
+// KeptCaps are the capabilities a test suite running as root needs; every
+// other one (Docker's defaults MKNOD, NET_RAW, SETFCAP, SETPCAP,
+// SYS_CHROOT, AUDIT_WRITE, and all the rest) is dropped.
+var KeptCaps = []string{
+	"CHOWN",            // tar, pip, npm and cargo set owners of what they unpack
+	"DAC_OVERRIDE",     // root writing files the image gave to another user
+	"FOWNER",           // chmod/utime on such files (git checkout, build tools)
+	"FSETID",           // keep setgid bits on directories the image made
+	"SETUID", "SETGID", // suites that drop to an unprivileged user (su, runuser, postgres tests)
+	"KILL",             // stopping child processes run as another user
+	"NET_BIND_SERVICE", // test servers on ports below 1024 (on loopback when offline)
+}
+
+// SetLimits sets the bounds of containers whose task.toml sets none.
+func (d *DockerRunner) SetLimits(l Limits) { d.limits = l }
+
+// hostConfig is the contained host configuration of one run.
+func (d *DockerRunner) hostConfig(cfg *TaskConfig) *container.HostConfig {
+	lim := d.limits
+	if lim.MemoryMB <= 0 {
+		lim.MemoryMB = DefaultLimits.MemoryMB
+	}
+	if lim.CPUs <= 0 {
+		lim.CPUs = DefaultLimits.CPUs
+	}
+	if cfg.MemoryMB > 0 {
+		lim.MemoryMB = cfg.MemoryMB
+	}
+	if cfg.CPUs > 0 {
+		lim.CPUs = cfg.CPUs
+	}
+	network := container.NetworkMode("none")
+	if cfg.NetworkMode == "public" {
+		network = "bridge"
+	}
+	pids := cfg.PidsLimit
+	mem := lim.MemoryMB << 20
+	return &container.HostConfig{
+		NetworkMode: network,
+		Privileged:  false,
+		SecurityOpt: []string{"no-new-privileges"},
+		CapDrop:     []string{"ALL"},
+		CapAdd:      KeptCaps,
+		Tmpfs:       map[string]string{"/tmp": fmt.Sprintf("rw,nosuid,nodev,exec,size=%dm,mode=1777", max(lim.MemoryMB/2, 64))},
+		LogConfig:   container.LogConfig{Type: "none"}, // output is streamed, never stored by the engine
+		Resources: container.Resources{
+			NanoCPUs:   int64(lim.CPUs * 1e9),
+			Memory:     mem,
+			MemorySwap: mem, // no swap beyond the limit
+			PidsLimit:  &pids,
+		},
+	}
+}
+
+// oomKilled reports whether the kernel's OOM killer stopped a process of
+// the (exited, not yet removed) container.
+func (d *DockerRunner) oomKilled(ctx context.Context, id string) bool {
+	info, err := d.cli.ContainerInspect(ctx, id)
+	return err == nil && info.State != nil && info.State.OOMKilled
+}
+
+// memoryLimitMB is the limit hostConfig gave a task, for messages.
+func (d *DockerRunner) memoryLimitMB(cfg *TaskConfig) int64 {
+	return d.hostConfig(cfg).Memory >> 20
+}

@@ -1,0 +1,71 @@
+package validate_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"curate/internal/testenv"
+	"curate/pipeline"
+	. "curate/pipeline/validate"
+)
+
+// Without limits in task.toml, the workspace's (else the default) memory
+// and CPU bound the container; capabilities are dropped to KeptCaps; /tmp
+// is a tmpfs where binaries can still run.
+func TestContainerDefaultsAndCapabilities(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	v, r := testValidator(t)
+	r.SetLimits(Limits{MemoryMB: 300, CPUs: 0.5})
+	dir := fixtureTask(t, "bb-valid", img)
+	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("schema_version = \"1.0\"\n[verifier]\ntimeout_sec = 60\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tests", "test.sh"), []byte(`#!/bin/bash
+echo "mem: $(cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes)"
+echo "cpu: $(cat /sys/fs/cgroup/cpu.max 2>/dev/null || cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us)"
+echo "capeff: $(grep CapEff /proc/self/status)"
+echo "tmp: $(grep ' /tmp ' /proc/mounts)"
+cp /bin/busybox /tmp/true && /tmp/true && echo "tmp exec: ok"
+mknod /tmp/dev c 1 3 2>/dev/null && echo "mknod: allowed" || echo "mknod: refused"
+echo 0 > /logs/verifier/reward.txt
+`), 0o755)
+	run := validateOne(t, v, dir, ModeNop)
+	log := logOf(t, run)
+	// 0x4fb: the bits of CHOWN DAC_OVERRIDE FOWNER FSETID KILL SETGID SETUID NET_BIND_SERVICE.
+	for _, want := range []string{"mem: 314572800", "tmp: tmpfs /tmp tmpfs", "tmp exec: ok", "mknod: refused", "CapEff: 00000000000004fb"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+	if !strings.Contains(log, "cpu: 50000") {
+		t.Errorf("half a CPU: log\n%s", log)
+	}
+	if run.Outcome != pipeline.OutcomeOK {
+		t.Errorf("outcome %s (%s)", run.Outcome, run.Detail)
+	}
+}
+
+// A suite that allocates without bound is stopped by the memory limit and
+// classed oom, quickly, with the limit and the fix in the detail.
+func TestUnboundedAllocationIsOOM(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	v, _ := testValidator(t)
+	dir := fixtureTask(t, "bb-valid", img)
+	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("schema_version = \"1.0\"\n[verifier]\ntimeout_sec = 120\n[environment]\nmemory_mb = 64\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tests", "test.sh"), []byte(`#!/bin/bash
+mkdir -p /logs/verifier; echo 0 > /logs/verifier/reward.txt
+echo "allocating without bound"
+awk 'BEGIN { s = "x"; while (1) s = s s }'
+echo "survived?"
+echo 1 > /logs/verifier/reward.txt
+`), 0o755)
+	start := time.Now()
+	run := validateOne(t, v, dir, ModeNop)
+	if run.Outcome != pipeline.OutcomeOOM || !strings.Contains(run.Detail, "memory limit (64 MB)") || !strings.Contains(run.Detail, "memory_mb") {
+		t.Fatalf("outcome %s (%s)\nlog:\n%s", run.Outcome, run.Detail, logOf(t, run))
+	}
+	if d := time.Since(start); d > 60*time.Second {
+		t.Errorf("took %v: the limit should stop it at once", d)
+	}
+}
