@@ -120,6 +120,13 @@ var migrations = []string{
 		value TEXT NOT NULL,
 		PRIMARY KEY (task_id, key)
 	);`,
+
+	// 6: the human review (SWE-bench Verified shape), as label columns.
+	`ALTER TABLE tasks ADD COLUMN review_underspecified TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN review_false_negative TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN review_fix_time TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN review_comment TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN reviewer TEXT NOT NULL DEFAULT '';`,
 }
 
 // backfills run in the same transaction right after the migration of the

@@ -160,6 +160,7 @@ func writeReport(w io.Writer, in *Input) error {
 		pct = 100
 	}
 	p("| **Total** | **%d** | **%.0f%%** |\n", total, pct)
+	writeReviewSection(p, in)
 	return bw.Flush()
 }
 
