@@ -69,9 +69,11 @@ var actions = []Action{
 	{"note", []string{"n"}, "set note", "label"},
 	{"exclude", []string{"x"}, "exclude (reason) / include", "label"},
 	{"pin", []string{"p"}, "pin / unpin", "label"},
+	{"review", []string{"r"}, "review (scores, fix time, comment)", "label"},
 
 	{"next_task", []string{"J"}, "next task", "Task"},
 	{"prev_task", []string{"K"}, "previous task", "Task"},
+	{"review_queue", []string{"Q"}, "review queue (unreviewed valid tasks)", "Task"},
 
 	{"show_bug", []string{"b"}, "bug.patch", "Diff"},
 	{"show_fix", []string{"F"}, "fix.patch", "Diff"},
