@@ -111,6 +111,11 @@ func TestReviewQueue(t *testing.T) {
 		if !strings.Contains(view, want) || !strings.Contains(view, "Review ") {
 			t.Fatalf("step %d: want %q and an open form:\n%s", i, want, view)
 		}
+		// The page and the form are on the same task, the one Candidates points at.
+		id := a.ctx.CurrentID
+		if !strings.Contains(view, "Review "+id+" ") || !strings.Contains(view, "\n"+id+"  ") || !contains(valid, id) {
+			t.Fatalf("step %d: current %s; page and form disagree:\n%s", i, id, view)
+		}
 		press(t, a, "0", "1", "1", "enter")
 	}
 	for _, id := range valid {
@@ -122,4 +127,13 @@ func TestReviewQueue(t *testing.T) {
 	if view := a.View(); strings.Contains(view, "Review queue") {
 		t.Fatalf("the queue should end when empty:\n%s", view)
 	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

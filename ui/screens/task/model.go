@@ -172,7 +172,7 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 			return shared.StatusCmd("review queue: left", false)
 		}
 		s.queue = true
-		return s.queueStep(s.id, true)
+		return s.queueStep(s.id, true, "")
 	default:
 		if s.id != "" {
 			_, cmd := s.label.Handle(m, []string{s.id}, true)

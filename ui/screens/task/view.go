@@ -31,7 +31,7 @@ func (s *Model) build() {
 	section := func(title string) { add("", st.Title.Render(title)) }
 
 	if s.queue {
-		add(st.Label.Render("Review queue") + st.Muted.Render(fmt.Sprintf(" · %d unreviewed valid task(s) left · enter saves and moves on · Q leaves", queueLeft(s.ctx.Catalog))))
+		add(st.Label.Render("Review queue") + st.Muted.Render(fmt.Sprintf(" · %d unreviewed valid task(s) left · enter saves and moves on · Q leaves", queueLeft(s.ctx.Catalog, s.ctx.Table.Rows))))
 	}
 	add(st.Title.Render(frame.CleanLine(t.ID)) + "  " + st.Base.Render(frame.CleanLine(t.Title)))
 	field("benchmark", frame.CleanLine(t.Benchmark))
