@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,20 +13,44 @@ import (
 
 func newLabelCmd(env *Env) *cobra.Command {
 	var difficulty, phase, category, note, filter string
+	var underspecified, falseNegative, fixTime, comment string
 	var exclude, include, pin, unpin, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "label [ID...]",
 		Short: "Set the curator's labels on tasks (one undoable step)",
 		Long: `Set the curator's labels. Each call is one step in the event log that
 ` + "`curate undo`" + ` reverts. The curator's difficulty always wins over the calibrated
-one and survives re-scoring. Use --difficulty none to clear a label.`,
+one and survives re-scoring. Use --difficulty none to clear a label.
+
+The review flags record a human quality review in the shape of SWE-bench
+Verified, with $USER as reviewer: --underspecified and --false-negative score
+0-3 (2 or more flags the task), --fix-time is one of <15m, 15m-1h, 1h-4h, >4h.`,
 		Example: `  curate label sgt-008 --difficulty critical --note "110 files"
   curate label instance_navidrome__navidrome-4a2 --exclude --note "flaky network test"
-  curate label --filter 'benchmark=ccb_dibench language=csharp' --pin`,
+  curate label --filter 'benchmark=ccb_dibench language=csharp' --pin
+  curate label sgt-008 --underspecified 1 --false-negative 0 --fix-time 15m-1h --comment "clear issue, tests fair"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if exclude && include || pin && unpin {
 				return fmt.Errorf("--exclude/--include and --pin/--unpin are opposites; give one of each pair")
+			}
+			review := app.Review{}
+			for _, r := range []struct {
+				flag string
+				v    *string
+				dst  **string
+			}{{"underspecified", &underspecified, &review.Underspecified}, {"false-negative", &falseNegative, &review.FalseNegative},
+				{"fix-time", &fixTime, &review.FixTime}, {"comment", &comment, &review.Comment}} {
+				if cmd.Flags().Changed(r.flag) {
+					if *r.v == "none" {
+						*r.v = ""
+					}
+					*r.dst = r.v
+				}
+			}
+			// Check the review before touching the workspace: a bad value is one message.
+			if _, err := app.ReviewChanges(nil, review, ""); err != nil {
+				return err
 			}
 			if len(args) == 0 && filter == "" {
 				return fmt.Errorf("name tasks by ID or --filter")
@@ -70,12 +95,12 @@ one and survives re-scoring. Use --difficulty none to clear a label.`,
 				fields = append(fields, [2]string{pipeline.FieldPinned, fmt.Sprint(pin)})
 			}
 			// A note alone is a note label; with other changes it is their reason.
-			noteOnly := len(fields) == 0 && cmd.Flags().Changed("note")
+			noteOnly := len(fields) == 0 && review.Empty() && cmd.Flags().Changed("note")
 			if noteOnly {
 				fields = append(fields, [2]string{pipeline.FieldNote, note})
 			}
-			if len(fields) == 0 {
-				return fmt.Errorf("nothing to change: give --difficulty, --phase, --category, --note, --exclude/--include or --pin/--unpin")
+			if len(fields) == 0 && review.Empty() {
+				return fmt.Errorf("nothing to change: give --difficulty, --phase, --category, --note, --exclude/--include, --pin/--unpin or a review (--underspecified, --false-negative, --fix-time, --comment)")
 			}
 			var changes []pipeline.Change
 			for _, id := range ids {
@@ -87,6 +112,11 @@ one and survives re-scoring. Use --difficulty none to clear a label.`,
 					changes = append(changes, c)
 				}
 			}
+			reviewChanges, err := app.ReviewChanges(ids, review, workspace.Actor())
+			if err != nil {
+				return err
+			}
+			changes = append(changes, reviewChanges...)
 			events, err := ws.Store.Label(ctx, workspace.Actor(), changes)
 			if err != nil {
 				return err
@@ -118,6 +148,10 @@ one and survives re-scoring. Use --difficulty none to clear a label.`,
 	f.BoolVar(&include, "include", false, "lift an exclusion")
 	f.BoolVar(&pin, "pin", false, "always select")
 	f.BoolVar(&unpin, "unpin", false, "lift a pin")
+	f.StringVar(&underspecified, "underspecified", "", "review: how unclear the instruction is, 0-3, or none")
+	f.StringVar(&falseNegative, "false-negative", "", "review: how likely the tests reject a correct solution, 0-3, or none")
+	f.StringVar(&fixTime, "fix-time", "", "review: time an engineer needs: "+strings.Join(pipeline.FixTimes, ", ")+", or none")
+	f.StringVar(&comment, "comment", "", "review: a free comment")
 	f.StringVarP(&filter, "filter", "f", "", "label every task matching this filter expression")
 	f.BoolVar(&asJSON, "json", false, "print the events written as JSON")
 	return cmd

@@ -119,6 +119,7 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	}
 	line("flags", strings.Join(flags, ", "))
 	line("note", t.Labels.Note)
+	line("review", reviewLine(t.Labels))
 	line("task dir", t.TaskDir)
 	if t.Digest != "" {
 		line("digest", "sha256:"+t.Digest) // as Harbor's dataset.toml writes it
@@ -179,3 +180,17 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// reviewLine is the human review in one line, or "" when not reviewed.
+func reviewLine(l pipeline.Labels) string {
+	if !l.Reviewed() {
+		return ""
+	}
+	s := fmt.Sprintf("%s: underspecified %s, false_negative %s, fix_time %s, by %s",
+		l.ReviewState(), orDash(l.Underspecified), orDash(l.FalseNegative), orDash(l.FixTime), orDash(l.Reviewer))
+	if l.ReviewComment != "" {
+		s += " — " + l.ReviewComment
+	}
+	return s
+}
+

@@ -41,6 +41,10 @@ type taskJSON struct {
 	TaskDir              string                  `json:"task_dir"`
 	Digest               string                  `json:"digest,omitempty"`
 	Body                 string                  `json:"body,omitempty"`
+	// Review is "unreviewed", "reviewed" or "flagged"; the review's
+	// columns follow, absent when not reviewed.
+	Review string `json:"review"`
+	pipeline.ReviewColumns
 }
 
 func toTaskJSON(t *pipeline.Task) taskJSON {
@@ -54,6 +58,7 @@ func toTaskJSON(t *pipeline.Task) taskJSON {
 		Features: finiteFeatures(t.Features.Values), FeatureSources: t.Features.Sources,
 		Status: string(t.Status), Reasons: t.Reasons, Failure: t.Failure, Excluded: t.Labels.Excluded, ExcludeReason: t.Labels.ExcludeReason,
 		Pinned: t.Labels.Pinned, Note: t.Labels.Note, TaskDir: t.TaskDir, Digest: t.Digest, Body: t.Body,
+		Review: t.Labels.ReviewState(), ReviewColumns: t.Labels.Columns(),
 	}
 }
 

@@ -17,7 +17,7 @@ const (
 )
 
 // LabelFields lists the fields a curator can label.
-var LabelFields = []string{FieldDifficulty, FieldPhase, FieldCategory, FieldNote, FieldExcluded, FieldPinned}
+var LabelFields = append([]string{FieldDifficulty, FieldPhase, FieldCategory, FieldNote, FieldExcluded, FieldPinned}, ReviewFields...)
 
 // Event kinds: a curator's change, the inverse appended by undo, and the
 // re-application appended by redo. History is never deleted.
@@ -63,8 +63,12 @@ func NormalizeLabel(field, value string) (string, error) {
 			return "", nil
 		}
 		return ParsePhase(value)
-	case FieldCategory, FieldNote:
+	case FieldCategory, FieldNote, FieldReviewComment, FieldReviewer:
 		return value, nil
+	case FieldUnderspecified, FieldFalseNegative:
+		return normalizeScore(field, value)
+	case FieldFixTime:
+		return normalizeFixTime(value)
 	case FieldExcluded, FieldPinned:
 		switch value {
 		case "true", "false":

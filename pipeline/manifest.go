@@ -49,4 +49,6 @@ type ManifestTask struct {
 	MCPBreakdown       *ScoreBreakdown `json:"mcp_breakdown"`
 	SelectionRationale string          `json:"selection_rationale"`
 	TaskDir            string          `json:"task_dir"`
+	// The curator's review (absent when not reviewed).
+	ReviewColumns
 }

@@ -12,6 +12,9 @@ type Quota struct {
 	Target    *int     `json:"target,omitempty" toml:"target,omitempty"`
 	MinShare  *float64 `json:"min_share,omitempty" toml:"min_share,omitempty"`
 	MaxShare  *float64 `json:"max_share,omitempty" toml:"max_share,omitempty"`
+	// Remove, in curate.toml, drops the profile's quota on the same
+	// dimension and value (it carries no bounds).
+	Remove bool `json:"remove,omitempty" toml:"remove,omitempty"`
 }
 
 // SelectedTask is a chosen task with the rule that chose it.

@@ -17,4 +17,6 @@ type SWEBenchInstance struct {
 	PassToPass             []string `json:"PASS_TO_PASS"`
 	EnvironmentSetupCommit string   `json:"environment_setup_commit"`
 	Difficulty             string   `json:"difficulty,omitempty"`
+	// The curator's review, on export (absent when not reviewed).
+	ReviewColumns
 }

@@ -66,6 +66,13 @@ type Labels struct {
 	Excluded      bool       `json:"excluded"`
 	ExcludeReason string     `json:"exclude_reason,omitempty"`
 	Pinned        bool       `json:"pinned"`
+
+	// The human review (see review.go); "" means not reviewed.
+	Underspecified string `json:"underspecified,omitempty"`
+	FalseNegative  string `json:"false_negative,omitempty"`
+	FixTime        string `json:"fix_time,omitempty"`
+	ReviewComment  string `json:"review_comment,omitempty"`
+	Reviewer       string `json:"reviewer,omitempty"`
 }
 
 // EffectiveDifficulty is the curator's label when set, else the calibrated

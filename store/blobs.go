@@ -97,7 +97,7 @@ func (s *Store) attachBlobs(ctx context.Context, tasks map[string]*pipeline.Task
 // backfillBlobs moves the large Extra values of rows written before
 // task_blobs existed (migration 5) into it.
 func backfillBlobs(ctx context.Context, tx *sql.Tx) error {
-	tasks, err := scanAll(ctx, tx, "SELECT "+taskColumns+" FROM tasks WHERE length(extra) >= ?", BlobMin)
+	tasks, err := scanAll(ctx, tx, "SELECT "+backfillColumns+" FROM tasks WHERE length(extra) >= ?", BlobMin)
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,12 @@ var labelColumn = map[string]string{
 	pipeline.FieldNote:       "label_note",
 	pipeline.FieldExcluded:   "excluded",
 	pipeline.FieldPinned:     "pinned",
+
+	pipeline.FieldUnderspecified: "review_underspecified",
+	pipeline.FieldFalseNegative:  "review_false_negative",
+	pipeline.FieldFixTime:        "review_fix_time",
+	pipeline.FieldReviewComment:  "review_comment",
+	pipeline.FieldReviewer:       "reviewer",
 }
 
 // Label applies the changes as one batch (one undo step) in one

@@ -126,6 +126,12 @@ var migrations = []string{
 	// task is next written.
 	`ALTER TABLE runs ADD COLUMN failure TEXT NOT NULL DEFAULT '';
 	ALTER TABLE tasks ADD COLUMN failure TEXT NOT NULL DEFAULT '';`,
+	// 7: the human review (SWE-bench Verified shape), as label columns.
+	`ALTER TABLE tasks ADD COLUMN review_underspecified TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN review_false_negative TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN review_fix_time TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN review_comment TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN reviewer TEXT NOT NULL DEFAULT '';`,
 }
 
 // backfills run in the same transaction right after the migration of the

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"curate/pipeline"
@@ -23,7 +24,10 @@ const packVersion = "1"
 // listColumns are what Tasks reads, in scanListed's order.
 // created_at is read from its own column: an upsert keeps the first one,
 // which the packed copy cannot know.
-const listColumns = `id, benchmark, packed, label_difficulty, label_phase, label_category, label_note, excluded, exclude_reason, pinned, created_at`
+const listColumns = `id, benchmark, packed, label_difficulty, label_phase, label_category, label_note, excluded, exclude_reason, pinned, created_at, ` + reviewColumns
+
+// reviewColumns hold the review labels, in Labels' order.
+const reviewColumns = `review_underspecified, review_false_negative, review_fix_time, review_comment, reviewer`
 
 func packTask(t *pipeline.Task, created, updated string) (string, error) {
 	features, breakdown, reasons, extra, err := encodeTaskJSON(t)
@@ -116,7 +120,8 @@ func scanListed(r scanner) (*pipeline.Task, error) {
 	var packed, dLab, created string
 	var excluded, pinned int
 	if err := r.Scan(&t.ID, &t.Benchmark, &packed, &dLab, &t.Labels.Phase, &t.Labels.Category, &t.Labels.Note,
-		&excluded, &t.Labels.ExcludeReason, &pinned, &created); err != nil {
+		&excluded, &t.Labels.ExcludeReason, &pinned, &created,
+		&t.Labels.Underspecified, &t.Labels.FalseNegative, &t.Labels.FixTime, &t.Labels.ReviewComment, &t.Labels.Reviewer); err != nil {
 		return nil, err
 	}
 	if err := unpackTask(packed, &t); err != nil {
@@ -131,7 +136,7 @@ func scanListed(r scanner) (*pipeline.Task, error) {
 // backfillPacked fills the packed column of rows written before it existed
 // (migration 4), from the plain columns.
 func backfillPacked(ctx context.Context, tx *sql.Tx) error {
-	tasks, err := scanAll(ctx, tx, "SELECT "+taskColumns+" FROM tasks")
+	tasks, err := scanAll(ctx, tx, "SELECT "+backfillColumns+" FROM tasks")
 	if err != nil {
 		return err
 	}
@@ -146,6 +151,10 @@ func backfillPacked(ctx context.Context, tx *sql.Tx) error {
 	}
 	return nil
 }
+
+// backfillColumns are taskColumns with the review columns (migration 7)
+// read as empty, for backfills that run before those columns exist.
+var backfillColumns = strings.Replace(taskColumns, reviewColumns, "'', '', '', '', ''", 1)
 
 // scanAll reads every row of a query over taskColumns (bodies left out),
 // for migrations' backfills.

@@ -23,6 +23,7 @@ const taskColumns = `id, benchmark, source, source_path, repo, pr, base_commit, 
 	language, category, sdlc_phase, phase_rule, features, score, breakdown,
 	difficulty_imported, difficulty_calibrated, difficulty_rule,
 	label_difficulty, label_phase, label_category, label_note, excluded, exclude_reason, pinned,
+	` + reviewColumns + `,
 	status, reasons, task_dir, digest, extra, created_at, updated_at`
 
 // UpsertTasks inserts tasks or updates what a source or a re-score computes,
@@ -243,6 +244,7 @@ func scanTask(r scanner, withBody bool) (*pipeline.Task, error) {
 		&t.Language, &t.Category, &t.SDLCPhase, &t.PhaseRule, &features, &t.Score, &breakdown,
 		&dImp, &dCal, &t.DifficultyRule,
 		&dLab, &t.Labels.Phase, &t.Labels.Category, &t.Labels.Note, &excluded, &t.Labels.ExcludeReason, &pinned,
+		&t.Labels.Underspecified, &t.Labels.FalseNegative, &t.Labels.FixTime, &t.Labels.ReviewComment, &t.Labels.Reviewer,
 		&status, &reasons, &t.TaskDir, &t.Digest, &extra, &created, &updated}
 	if withBody {
 		dest = append(dest, &failure, &t.Body)

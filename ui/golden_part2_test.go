@@ -82,6 +82,12 @@ func TestGoldenPart2(t *testing.T) {
 		{"quotas-nudged", func(t *testing.T, a *App) {
 			press(t, a, "shift+tab", "shift+tab", "j", "j", "j", "j", "+")
 		}},
+		{"quotas-shares", func(t *testing.T, a *App) {
+			// The go row: a max share typed in percent, then a min share nudged.
+			press(t, a, "shift+tab", "shift+tab", "j", "j", "j", "j", "j", "]", "]", "]", "]", "enter")
+			typeText(t, a, "40")
+			press(t, a, "enter", "[", "+")
+		}},
 		{"export", func(t *testing.T, a *App) { press(t, a, "shift+tab", "right", "space") }},
 	}
 	for _, theme := range []string{"dark", "light"} {

@@ -134,6 +134,9 @@ func selectionLines(budget *int, quotas []pipeline.Quota) []string {
 				parts = append(parts, f.k+" = "+strconv.FormatFloat(*f.v, 'g', -1, 64))
 			}
 		}
+		if q.Remove {
+			parts = append(parts, "remove = true")
+		}
 		out = append(out, "  { "+strings.Join(parts, ", ")+" },")
 	}
 	return append(out, "]")

@@ -10,7 +10,7 @@ import (
 // CSVHeader is the column order of the CSV export.
 var CSVHeader = []string{"task_id", "benchmark", "sdlc_phase", "language", "difficulty", "category", "repo",
 	"mcp_benefit_score", "context_complexity", "cross_file_deps", "semantic_search_potential", "task_category_weight",
-	"selection_rationale", "task_dir"}
+	"selection_rationale", "task_dir", "underspecified", "false_negative", "fix_time", "review_comment", "reviewer"}
 
 func writeCSV(w io.Writer, in *Input) error {
 	cw := csv.NewWriter(w)
@@ -23,6 +23,8 @@ func writeCSV(w io.Writer, in *Input) error {
 		row := []string{t.ID, t.Benchmark, t.Phase(), t.Language, string(t.EffectiveDifficulty()), t.EffectiveCategory(), t.Repo,
 			f(t.Score, 4), f(t.Breakdown.ContextComplexity, 3), f(t.Breakdown.CrossFileDeps, 3),
 			f(t.Breakdown.SemanticSearchPotential, 3), f(t.Breakdown.TaskCategoryWeight, 3), it.Rationale, t.TaskDir}
+		rc := t.Labels.Columns()
+		row = append(row, intOrEmpty(rc.Underspecified), intOrEmpty(rc.FalseNegative), rc.FixTime, rc.ReviewComment, rc.Reviewer)
 		for i, v := range row {
 			row[i] = defuse(v)
 		}
@@ -32,6 +34,13 @@ func writeCSV(w io.Writer, in *Input) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+func intOrEmpty(n *int) string {
+	if n == nil {
+		return ""
+	}
+	return strconv.Itoa(*n)
 }
 
 // defuse keeps a spreadsheet from running a cell as a formula: text from

@@ -161,6 +161,7 @@ func writeReport(w io.Writer, in *Input) error {
 	}
 	p("| **Total** | **%d** | **%.0f%%** |\n", total, pct)
 	writeFunnel(p, in.Funnel)
+	writeReviewSection(p, in)
 	return bw.Flush()
 }
 

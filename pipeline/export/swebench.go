@@ -45,6 +45,7 @@ func writeSWEBench(w io.Writer, in *Input) error {
 			PassToPass:             lists("PASS_TO_PASS", "pass_to_pass"),
 			EnvironmentSetupCommit: firstNonEmpty(get("environment_setup_commit"), t.BaseCommit),
 			Difficulty:             get("difficulty"),
+			ReviewColumns:          t.Labels.Columns(),
 		}
 		if err := enc.Encode(inst); err != nil {
 			return err

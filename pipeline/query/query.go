@@ -31,9 +31,10 @@ type term struct {
 }
 
 // Fields lists the fields a term may name.
-var Fields = []string{"id", "benchmark", "repo", "language", "category", "phase", "difficulty", "status", "score", "files", "loc", "excluded", "pinned", "labelled", "source"}
+var Fields = []string{"id", "benchmark", "repo", "language", "category", "phase", "difficulty", "status", "score", "files", "loc", "excluded", "pinned", "labelled", "source",
+	"review", "underspecified", "false_negative", "fix_time"}
 
-var numeric = map[string]bool{"score": true, "files": true, "loc": true}
+var numeric = map[string]bool{"score": true, "files": true, "loc": true, "underspecified": true, "false_negative": true}
 
 // String returns the expression the query was parsed from.
 func (q Query) String() string { return q.src }
@@ -118,7 +119,7 @@ func parseTerm(s string) (term, error) {
 	switch op {
 	case ">", ">=", "<", "<=":
 		if !numeric[t.field] {
-			return t, fmt.Errorf("%s is not numeric; %s needs one of score, files, loc", t.field, op)
+			return t, fmt.Errorf("%s is not numeric; %s needs one of score, files, loc, underspecified, false_negative", t.field, op)
 		}
 		n, err := strconv.ParseFloat(val, 64)
 		if err != nil {
@@ -129,8 +130,31 @@ func parseTerm(s string) (term, error) {
 		for _, v := range strings.Split(val, ",") {
 			t.values = append(t.values, strings.ToLower(strings.TrimSpace(v)))
 		}
+		if allowed := closedValues[t.field]; allowed != nil && op != "~" {
+			for _, v := range t.values {
+				if !contains(allowed, v) {
+					return t, fmt.Errorf("%s: %q is not one of %s", t.field, v, strings.Join(allowed, ", "))
+				}
+			}
+		}
 	}
 	return t, nil
+}
+
+// closedValues are the only values some fields can hold, so a typo is an
+// error instead of an empty list.
+var closedValues = map[string][]string{
+	"review":   {"unreviewed", "reviewed", "flagged"},
+	"fix_time": append([]string{""}, pipeline.FixTimes...),
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if strings.EqualFold(x, y) {
+			return true
+		}
+	}
+	return false
 }
 
 // findOp finds the first operator, preferring two-character ones.
@@ -178,14 +202,9 @@ func (tm *term) match(t *pipeline.Task) bool {
 		return containsFold(t.ID, w) || containsFold(t.Repo, w) || containsFold(t.Title, w) || containsFold(t.EffectiveCategory(), w) || containsFold(t.Benchmark, w)
 	}
 	if numeric[tm.field] {
-		var v float64
-		switch tm.field {
-		case "score":
-			v = t.Score
-		case "files":
-			v = float64(t.Features.Int(pipeline.FeatFilesChanged))
-		case "loc":
-			v = float64(t.Features.Int(pipeline.FeatLOCChanged))
+		v, ok := numberOf(t, tm.field)
+		if !ok {
+			return false // an unreviewed task has no score to compare
 		}
 		switch tm.op {
 		case ">":
@@ -214,6 +233,26 @@ func (tm *term) match(t *pipeline.Task) bool {
 		return false
 	}
 	return false
+}
+
+// numberOf is a task's value for a numeric field; false when it has none.
+func numberOf(t *pipeline.Task, field string) (float64, bool) {
+	switch field {
+	case "score":
+		return t.Score, true
+	case "files":
+		return float64(t.Features.Int(pipeline.FeatFilesChanged)), true
+	case "loc":
+		return float64(t.Features.Int(pipeline.FeatLOCChanged)), true
+	case "underspecified", "false_negative":
+		s := t.Labels.Underspecified
+		if field == "false_negative" {
+			s = t.Labels.FalseNegative
+		}
+		n, err := strconv.Atoi(s)
+		return float64(n), err == nil
+	}
+	return 0, false
 }
 
 func (tm *term) eqAny(got string) bool {
@@ -252,6 +291,10 @@ func FieldValue(t *pipeline.Task, field string) string {
 		return strconv.FormatBool(t.Labels.Pinned)
 	case "labelled":
 		return strconv.FormatBool(t.Labels.Difficulty != "")
+	case "review":
+		return t.Labels.ReviewState()
+	case "fix_time":
+		return t.Labels.FixTime
 	}
 	return ""
 }

@@ -244,6 +244,13 @@ func ValidateQuota(q pipeline.Quota) error {
 	if q.Value == "" {
 		return fmt.Errorf("value is empty")
 	}
+	bounded := q.Min != nil || q.Max != nil || q.Target != nil || q.MinShare != nil || q.MaxShare != nil
+	if q.Remove {
+		if bounded {
+			return fmt.Errorf("remove = true drops the profile's quota; it cannot carry bounds")
+		}
+		return nil
+	}
 	for name, p := range map[string]*int{"min": q.Min, "max": q.Max, "target": q.Target} {
 		if p != nil && *p < 0 {
 			return fmt.Errorf("%s %d: must not be negative", name, *p)
@@ -263,8 +270,8 @@ func ValidateQuota(q pipeline.Quota) error {
 	if q.Target != nil && (q.Min != nil || q.Max != nil) {
 		return fmt.Errorf("target cannot be combined with min or max")
 	}
-	if q.Min == nil && q.Max == nil && q.Target == nil && q.MinShare == nil && q.MaxShare == nil {
-		return fmt.Errorf("no bound: set min, max, target, min_share or max_share")
+	if !bounded {
+		return fmt.Errorf("no bound: set min, max, target, min_share or max_share (or remove = true to drop the profile's quota)")
 	}
 	return nil
 }
@@ -273,6 +280,9 @@ func ValidateQuota(q pipeline.Quota) error {
 func QuotaLabel(q pipeline.Quota) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s=%s", q.Dimension, q.Value)
+	if q.Remove {
+		b.WriteString(" removed")
+	}
 	if q.Target != nil {
 		fmt.Fprintf(&b, " target %d", *q.Target)
 	}
@@ -290,6 +300,9 @@ func QuotaLabel(q pipeline.Quota) string {
 	}
 	return b.String()
 }
+
+// Bounds is the count range a quota allows for a budget: lo <= n <= hi.
+func Bounds(q pipeline.Quota, budget int) (lo, hi int) { return bounds(q, budget) }
 
 // bounds turns a quota into count bounds for a budget: lo <= n <= hi.
 func bounds(q pipeline.Quota, budget int) (lo, hi int) {

@@ -2,6 +2,7 @@ package selection
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"curate/pipeline"
@@ -21,6 +22,10 @@ func TestMergeQuotas(t *testing.T) {
 		{"replaced", []pipeline.Quota{lang, phase}, []pipeline.Quota{{Dimension: "language", Value: "go", Min: n(7)}},
 			[]pipeline.Quota{{Dimension: "language", Value: "go", Min: n(7)}, phase}},
 		{"two overrides of one value both stay", nil, []pipeline.Quota{lang, lang}, []pipeline.Quota{lang, lang}},
+		{"removed", []pipeline.Quota{lang, phase}, []pipeline.Quota{{Dimension: "language", Value: "go", Remove: true}},
+			[]pipeline.Quota{phase}},
+		{"removing what the profile lacks is a no-op", []pipeline.Quota{phase}, []pipeline.Quota{{Dimension: "language", Value: "go", Remove: true}},
+			[]pipeline.Quota{phase}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -28,5 +33,16 @@ func TestMergeQuotas(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestRemoveQuotaValidation(t *testing.T) {
+	n := 2
+	if err := ValidateQuota(pipeline.Quota{Dimension: "language", Value: "go", Remove: true}); err != nil {
+		t.Errorf("a bare removal: %v", err)
+	}
+	err := ValidateQuota(pipeline.Quota{Dimension: "language", Value: "go", Remove: true, Min: &n})
+	if err == nil || !strings.Contains(err.Error(), "cannot carry bounds") {
+		t.Errorf("a removal with a bound: %v", err)
 	}
 }

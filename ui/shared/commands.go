@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"curate/app"
 	"curate/pipeline"
 	"curate/store"
 )
@@ -25,6 +26,19 @@ func (c *Context) LabelCmd(changes []pipeline.Change, what string) tea.Cmd {
 	return c.Job(func() tea.Msg {
 		evs, err := st.Label(context.Background(), actor, changes)
 		return reloadAfter(st, evs, err, what)
+	})
+}
+
+// ReviewCmd records a review on ids as one undo step, through the
+// operation `curate label --underspecified ...` uses (app.SetReview).
+func (c *Context) ReviewCmd(ids []string, r app.Review) tea.Cmd {
+	st, actor := c.Store, c.Actor
+	if st == nil {
+		return StatusCmd("no workspace: the review cannot be saved", true)
+	}
+	return c.Job(func() tea.Msg {
+		evs, err := app.SetReview(context.Background(), st, actor, ids, r)
+		return reloadAfter(st, evs, err, "review")
 	})
 }
 

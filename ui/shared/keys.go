@@ -69,9 +69,11 @@ var actions = []Action{
 	{"note", []string{"n"}, "set note", "label"},
 	{"exclude", []string{"x"}, "exclude (reason) / include", "label"},
 	{"pin", []string{"p"}, "pin / unpin", "label"},
+	{"review", []string{"r"}, "review (scores, fix time, comment)", "label"},
 
 	{"next_task", []string{"J"}, "next task", "Task"},
 	{"prev_task", []string{"K"}, "previous task", "Task"},
+	{"review_queue", []string{"Q"}, "review queue (unreviewed valid tasks)", "Task"},
 
 	{"show_bug", []string{"b"}, "bug.patch", "Diff"},
 	{"show_fix", []string{"F"}, "fix.patch", "Diff"},
@@ -102,9 +104,10 @@ var actions = []Action{
 
 	{"nudge_up", []string{"+", "=", "right", "l"}, "raise the value by one", "Quotas"},
 	{"nudge_down", []string{"-", "left", "h"}, "lower the value by one", "Quotas"},
-	{"next_field", []string{"]", "L"}, "next column (min / target / max)", "Quotas"},
+	{"next_field", []string{"]", "L"}, "next column (min / target / max / min% / max%)", "Quotas"},
 	{"prev_field", []string{"[", "H"}, "previous column", "Quotas"},
 	{"type_value", []string{"enter"}, "type a number (empty clears)", "Quotas"},
+	{"remove_quota", []string{"x"}, "remove the quota (a profile's stays removed once saved)", "Quotas"},
 	{"save_quotas", []string{"S"}, "save budget and quotas to curate.toml", "Quotas"},
 	{"discard_quotas", []string{"D"}, "discard unsaved changes", "Quotas"},
 

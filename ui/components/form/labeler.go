@@ -22,7 +22,11 @@ type Labeler struct {
 	input  textinput.Model
 	choice int
 	ids    []string
+	review reviewForm
 	Width  int // of the prompt line
+	// AfterReview, when set, follows a saved review (the Task screen's
+	// review queue moves on to the next task with it).
+	AfterReview func(ids []string) tea.Cmd
 }
 
 type labelPrompt int
@@ -33,6 +37,7 @@ const (
 	promptCategory
 	promptNote
 	promptExclude
+	promptReview
 )
 
 // NewLabeler makes the labelling prompts over c.
@@ -47,7 +52,7 @@ func (l *Labeler) Active() bool { return l.prompt != promptNone }
 
 // Bindings are the labelling keys, for help.
 func (l *Labeler) Bindings() []key.Binding {
-	return l.ctx.Keys.List(append(shared.DifficultyActions, "clear_difficulty", "phase", "category", "note", "exclude", "pin")...)
+	return l.ctx.Keys.List(append(shared.DifficultyActions, "clear_difficulty", "phase", "category", "note", "exclude", "pin", "review")...)
 }
 
 // Handle reacts to a labelling key on ids. advance moves to the next task
@@ -89,6 +94,8 @@ func (l *Labeler) Handle(m tea.KeyMsg, ids []string, advance bool) (bool, tea.Cm
 			v = first.EffectiveCategory()
 		}
 		return true, l.open(promptCategory, ids, v)
+	case k.Is(m, "review"):
+		return true, l.OpenReview(ids)
 	case k.Is(m, "note"):
 		v := ""
 		if first != nil {
@@ -136,6 +143,9 @@ func (l *Labeler) updatePrompt(m tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	ids := l.ids
+	if l.prompt == promptReview {
+		return l.updateReview(m)
+	}
 	if l.prompt == promptPhase {
 		n := len(pipeline.SDLCPhases) + 1 // last row clears the label
 		switch {
@@ -205,6 +215,8 @@ func (l *Labeler) View(w int) string {
 		return strings.TrimRight(b.String(), "\n")
 	case promptCategory, promptNote, promptExclude:
 		return l.input.View() + "\n" + st.Muted.Render("enter saves · esc cancels")
+	case promptReview:
+		return l.reviewView(w, target)
 	}
 	return ""
 }
@@ -216,6 +228,8 @@ func (l *Labeler) Lines() int {
 		return 0
 	case promptPhase:
 		return len(pipeline.SDLCPhases) + 2
+	case promptReview:
+		return reviewFieldCount + 1
 	}
 	return 2
 }

@@ -48,7 +48,7 @@ type Model struct {
 
 	rows   []quotaRow
 	list   scroller.Model
-	field  int // 0 min, 1 target, 2 max
+	field  int // 0 min, 1 target, 2 max, 3 min_share, 4 max_share
 	typing bool
 	input  textinput.Model
 	w, h   int
@@ -95,7 +95,7 @@ func (s *Model) ShortHelp() []key.Binding {
 
 func (s *Model) FullHelp() [][]key.Binding {
 	k := s.ctx.Keys
-	return [][]key.Binding{k.List("up", "down", "page_up", "page_down", "nudge_up", "nudge_down", "next_field", "prev_field", "type_value", "save_quotas", "discard_quotas")}
+	return [][]key.Binding{k.List("up", "down", "page_up", "page_down", "nudge_up", "nudge_down", "next_field", "prev_field", "type_value", "remove_quota", "save_quotas", "discard_quotas")}
 }
 
 func (s *Model) loadCmd() tea.Cmd {
@@ -321,9 +321,11 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 	case k.Is(m, "bottom"):
 		s.move(len(s.rows))
 	case k.Is(m, "next_field"):
-		s.field = (s.field + 1) % 3
+		s.field = (s.field + 1) % fieldCount
 	case k.Is(m, "prev_field"):
-		s.field = (s.field + 2) % 3
+		s.field = (s.field + fieldCount - 1) % fieldCount
+	case k.Is(m, "remove_quota"):
+		return s.remove()
 	case k.Is(m, "nudge_up"):
 		return s.nudge(1)
 	case k.Is(m, "nudge_down"):
@@ -361,6 +363,9 @@ func (s *Model) nudge(d int) tea.Cmd {
 	if r.quota >= 0 {
 		q = s.quotas[r.quota]
 	}
+	if isShareField(s.field) {
+		return s.nudgeShare(r, q, d)
+	}
 	p := quotaField(&q, s.field)
 	v := d
 	if *p != nil {
@@ -383,6 +388,21 @@ func (s *Model) nudge(d int) tea.Cmd {
 // typed sets the value under the cursor; empty clears it.
 func (s *Model) typed(text string) tea.Cmd {
 	r := s.rows[s.list.Cursor]
+	if r.dim != "" && isShareField(s.field) {
+		if r.value == "" {
+			return shared.StatusCmd("tasks without a "+r.dim+" cannot carry a quota", true)
+		}
+		v, err := parseShare(text)
+		if err != nil {
+			return shared.StatusCmd(err.Error(), true)
+		}
+		q := pipeline.Quota{Dimension: r.dim, Value: r.value}
+		if r.quota >= 0 {
+			q = s.quotas[r.quota]
+		}
+		*shareField(&q, s.field) = v
+		return s.setQuota(r, q)
+	}
 	var v *int
 	if text != "" {
 		n, err := strconv.Atoi(text)
@@ -449,6 +469,7 @@ func (s *Model) save() tea.Cmd {
 			over = append(over, q)
 		}
 	}
+	over = append(over, s.removedProfileQuotas()...)
 	var budget *int
 	if s.savedBudget != nil || s.profile.Budget == nil || *s.profile.Budget != s.budget {
 		b := s.budget
@@ -460,12 +481,15 @@ func (s *Model) save() tea.Cmd {
 
 func hasQuota(qs []pipeline.Quota, q pipeline.Quota) bool {
 	for _, x := range qs {
-		if selection.QuotaLabel(x) == selection.QuotaLabel(q) && eqInt(x.Min, q.Min) && eqInt(x.Max, q.Max) && eqInt(x.Target, q.Target) {
+		if selection.QuotaLabel(x) == selection.QuotaLabel(q) && eqInt(x.Min, q.Min) && eqInt(x.Max, q.Max) && eqInt(x.Target, q.Target) &&
+			eqFloat(x.MinShare, q.MinShare) && eqFloat(x.MaxShare, q.MaxShare) {
 			return true
 		}
 	}
 	return false
 }
+
+func eqFloat(a, b *float64) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
 
 func eqInt(a, b *int) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"curate/pipeline/selection"
 	"curate/ui/components/frame"
 	"curate/ui/components/scroller"
 	"curate/ui/shared"
@@ -14,14 +15,20 @@ import (
 // columns of a quota row: dimension, value, the bar (what is left), then
 // selected, min, target, max and eligible.
 func (s *Model) valueWidth() int {
-	if s.w >= 120 {
+	switch {
+	case s.w >= 120:
 		return 24
+	case s.w >= 100:
+		return 16
 	}
-	return 16
+	return 12
 }
 
+// rightWidth is the width of the count columns after the bar.
+const rightWidth = 5 + 4*7 + 2*6
+
 func (s *Model) barWidth() int {
-	return max(min(s.w-(2+11+1+s.valueWidth()+1)-34, 40), 6)
+	return max(min(s.w-(2+11+1+s.valueWidth()+1)-rightWidth-1, 40), 6)
 }
 
 // View: the verdict line, the editable rows with bars, entered/left and
@@ -58,13 +65,13 @@ func (s *Model) View() string {
 		b.WriteString(st.Warn.Render(" · unsaved (S saves, D discards)"))
 	}
 	b.WriteString("\n")
-	cols := []string{"MIN", "TARGET", "MAX"}
+	cols := []string{"MIN", "TARGET", "MAX", "MIN%", "MAX%"}
 	for i := range cols {
 		if i == s.field {
 			cols[i] = "[" + cols[i] + "]"
 		}
 	}
-	b.WriteString(st.Header.Render(frame.PadRight(fmt.Sprintf("  %-11s %-*s %-*s %6s %6s %6s %6s", "DIMENSION", s.valueWidth(), "VALUE", s.barWidth()+5, "SELECTED", cols[0], cols[1], cols[2], "ELIG"), s.w)) + "\n")
+	b.WriteString(st.Header.Render(frame.PadRight(fmt.Sprintf("  %-11s %-*s %-*s %6s %6s %6s %5s %5s %6s", "DIMENSION", s.valueWidth(), "VALUE", s.barWidth()+5, "SELECTED", cols[0], cols[1], cols[2], cols[3], cols[4], "ELIG"), s.w)) + "\n")
 	scale := s.scales()
 	rows := s.listRows()
 	from, to := scroller.Window(s.list.Offset, len(s.rows), rows)
@@ -84,7 +91,7 @@ func (s *Model) View() string {
 	if s.typing {
 		b.WriteString(s.input.View())
 	} else {
-		b.WriteString(st.Muted.Render("↑/↓ row · +/- or ←/→ nudge · [ ] column · enter types a number (empty clears) · S save to curate.toml · D discard"))
+		b.WriteString(st.Muted.Render("↑/↓ row · +/- or ←/→ nudge · [ ] column · enter types a number or percent (empty clears) · x removes · S save to curate.toml · D discard"))
 	}
 	return frame.Fit(b.String(), s.w, s.h)
 }
@@ -125,7 +132,7 @@ func (s *Model) rowView(i int, scale map[string]int) string {
 		}
 		val = frame.TruncateMiddle(val, vw)
 	}
-	cells := []string{"", "", ""}
+	cells := []string{"", "", "", "", ""}
 	met := true
 	if r.dim == "" {
 		cells[1] = fmt.Sprint(s.res.Budget)
@@ -136,9 +143,9 @@ func (s *Model) rowView(i int, scale map[string]int) string {
 				cells[j] = fmt.Sprint(*p)
 			}
 		}
-		if q.Min != nil && r.have < *q.Min || q.Max != nil && r.have > *q.Max {
-			met = false
-		}
+		cells[fieldMinShare], cells[fieldMaxShare] = shareText(q.MinShare), shareText(q.MaxShare)
+		lo, hi := selection.Bounds(q, s.res.Budget)
+		met = r.have >= lo && r.have <= hi
 	}
 	for j := range cells {
 		if cells[j] == "" {
@@ -156,7 +163,7 @@ func (s *Model) rowView(i int, scale map[string]int) string {
 		cur = "> "
 		cells[s.field] = "‹" + cells[s.field] + "›"
 		if r.dim == "" {
-			cells = []string{"", "‹" + fmt.Sprint(s.res.Budget) + "›", ""}
+			cells = []string{"", "‹" + fmt.Sprint(s.res.Budget) + "›", "", "", ""}
 		}
 	}
 	eligible := fmt.Sprint(r.eligible)
@@ -165,7 +172,7 @@ func (s *Model) rowView(i int, scale map[string]int) string {
 	}
 	vw := s.valueWidth()
 	left := fmt.Sprintf("%s%-11s %s ", cur, dim, frame.PadRight(val, vw))
-	right := fmt.Sprintf(" %4d %6s %6s %6s %6s", r.have, cells[0], cells[1], cells[2], eligible)
+	right := fmt.Sprintf(" %4d %6s %6s %6s %5s %5s %6s", r.have, cells[0], cells[1], cells[2], cells[3], cells[4], eligible)
 	if i == s.list.Cursor {
 		left = st.Cursor.Render(left)
 	}

@@ -27,6 +27,9 @@ type Model struct {
 	lines  []string // the page, built in Update, sliced in View
 	scroll scroller.Model
 	label  form.Labeler
+	// queue is the review queue mode: a saved review moves on to the next
+	// unreviewed valid task with the form open again.
+	queue bool
 
 	rendered map[string][]string // the instruction's rows by task, width and theme
 }
@@ -54,7 +57,9 @@ func (instructionMsg) Target() shared.TabID { return shared.TabTask }
 
 // New builds the screen; it loads when it is shown.
 func New(c *shared.Context) *Model {
-	return &Model{ctx: c, label: form.NewLabeler(c), rendered: map[string][]string{}}
+	s := &Model{ctx: c, label: form.NewLabeler(c), rendered: map[string][]string{}}
+	s.label.AfterReview = s.afterReview
+	return s
 }
 
 func (s *Model) Title() string   { return "Task" }
@@ -68,12 +73,12 @@ func (s *Model) SetSize(w, h int) {
 }
 
 func (s *Model) ShortHelp() []key.Binding {
-	return s.ctx.Keys.List("down", "up", "next_task", "prev_task", "easy", "exclude", "undo", "diff")
+	return s.ctx.Keys.List("down", "up", "next_task", "prev_task", "easy", "exclude", "review", "review_queue", "undo", "diff")
 }
 
 func (s *Model) FullHelp() [][]key.Binding {
 	k := s.ctx.Keys
-	return [][]key.Binding{k.List("up", "down", "page_up", "page_down", "top", "bottom", "next_task", "prev_task", "diff"), s.label.Bindings()}
+	return [][]key.Binding{k.List("up", "down", "page_up", "page_down", "top", "bottom", "next_task", "prev_task", "diff", "review_queue"), s.label.Bindings()}
 }
 
 func (s *Model) task() *pipeline.Task { return s.ctx.Catalog.Task(s.id) }
@@ -124,6 +129,11 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 			s.scrollBy(3)
 		}
 		return nil
+	case queueNextMsg:
+		if !s.queue {
+			return nil
+		}
+		return s.queueStep(m.done, false, m.done)
 	case tea.KeyMsg:
 		return s.key(m)
 	}
@@ -155,6 +165,14 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 		return shared.MsgCmd(shared.StepTaskMsg{Delta: -1})
 	case k.Is(m, "diff"):
 		return shared.MsgCmd(shared.OpenTaskMsg{ID: s.id, Tab: shared.TabDiff})
+	case k.Is(m, "review_queue"):
+		if s.queue {
+			s.queue = false
+			s.build()
+			return shared.StatusCmd("review queue: left", false)
+		}
+		s.queue = true
+		return s.queueStep(s.id, true, "")
 	default:
 		if s.id != "" {
 			_, cmd := s.label.Handle(m, []string{s.id}, true)

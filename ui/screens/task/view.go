@@ -30,6 +30,9 @@ func (s *Model) build() {
 	}
 	section := func(title string) { add("", st.Title.Render(title)) }
 
+	if s.queue {
+		add(st.Label.Render("Review queue") + st.Muted.Render(fmt.Sprintf(" · %d unreviewed valid task(s) left · enter saves and moves on · Q leaves", queueLeft(s.ctx.Catalog, s.ctx.Table.Rows))))
+	}
 	add(st.Title.Render(frame.CleanLine(t.ID)) + "  " + st.Base.Render(frame.CleanLine(t.Title)))
 	field("benchmark", frame.CleanLine(t.Benchmark))
 	repo := frame.CleanLine(t.Repo)
@@ -65,6 +68,7 @@ func (s *Model) build() {
 	if len(flagsLine) > 0 {
 		field("curator", strings.Join(flagsLine, " · "))
 	}
+	field("review", reviewText(st, t.Labels))
 
 	section("Difficulty")
 	rule := ""
@@ -158,7 +162,7 @@ func (s *Model) build() {
 		add(st.Muted.Render("  no label changes yet"))
 	default:
 		for _, e := range s.data.events {
-			add(fmt.Sprintf("  %s  %-5s %-10s %s → %s  %s", e.Time.Local().Format("01-02 15:04"), e.Kind, e.Field, orNone(frame.CleanLine(e.Old)), orNone(frame.CleanLine(e.New)), st.Muted.Render(frame.CleanLine(e.Actor+" "+e.Note))))
+			add(fmt.Sprintf("  %s  %-5s %-14s %s → %s  %s", e.Time.Local().Format("01-02 15:04"), e.Kind, e.Field, orNone(frame.CleanLine(e.Old)), orNone(frame.CleanLine(e.New)), st.Muted.Render(frame.CleanLine(e.Actor+" "+e.Note))))
 		}
 	}
 
@@ -178,6 +182,24 @@ func (s *Model) build() {
 	}
 	s.lines = out
 	s.scrollBy(0)
+}
+
+// reviewText is the human review in one line ("-" when not reviewed).
+func reviewText(st *themes.Styles, l pipeline.Labels) string {
+	if !l.Reviewed() {
+		return st.Muted.Render("unreviewed  (r reviews)")
+	}
+	state := st.Good.Render("reviewed")
+	if l.Flagged() {
+		state = st.Bad.Render("flagged")
+	}
+	dash := func(v string) string { return orNone(frame.CleanLine(v)) }
+	text := fmt.Sprintf("%s · underspecified %s · false_negative %s · fix %s · by %s", state,
+		dash(l.Underspecified), dash(l.FalseNegative), dash(l.FixTime), dash(l.Reviewer))
+	if l.ReviewComment != "" {
+		text += " — " + frame.CleanLine(l.ReviewComment)
+	}
+	return text
 }
 
 func labelled(computed, label string) string {
