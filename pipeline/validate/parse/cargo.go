@@ -46,7 +46,7 @@ func Cargo(log []byte) *Report {
 		if m == nil {
 			return
 		}
-		id := m[1]
+		id := strings.TrimSuffix(m[1], " - should panic")
 		if target != "" {
 			id = target + "::" + id
 		}
