@@ -274,7 +274,7 @@ func TestExportHarborFromWorkspace(t *testing.T) {
 	os.RemoveAll(built[0].TaskDir)
 	stale := filepath.Join(filepath.Dir(out), ".dataset.tmp-999999999-123")
 	os.MkdirAll(filepath.Join(stale, "x"), 0o755)
-	stdout, errs, code = cliIn(t, root, "export", "--format", "harbor", "--out", out)
+	stdout, errs, code = cliIn(t, root, "export", "--format", "harbor", "--org", "acme", "--out", out)
 	if code != 1 || !strings.Contains(errs, "1 task dir(s) missing from disk (re-import or rebuild them): "+built[0].ID) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
 	}

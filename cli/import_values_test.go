@@ -43,7 +43,7 @@ func TestImportHostileValuesKeepListingsWorking(t *testing.T) {
 	write("good", "[metadata]\ncodebase_loc = 1200\ndifficulty = \"hard\"\n")
 	out, _, code := curate(t, "-w", ws, "import", "harbor", src, "--json")
 	s := summaryOf(t, out)
-	if code != 0 || len(s.Imported) != 1 || s.Imported[0] != "good" || len(s.Failed) != len(hostileTaskTOMLs) {
+	if code != 1 || len(s.Imported) != 1 || s.Imported[0] != "good" || len(s.Failed) != len(hostileTaskTOMLs) { // exit 1: something failed, the good task imported all the same
 		t.Fatalf("harbor: code %d summary %+v", code, s)
 	}
 	for _, f := range s.Failed {
@@ -65,7 +65,7 @@ func TestImportHostileValuesKeepListingsWorking(t *testing.T) {
 `), 0o644)
 	out, _, code = curate(t, "-w", ws, "import", "swebench", jsonl, "--json")
 	s = summaryOf(t, out)
-	if code != 0 || len(s.Imported) != 1 || len(s.Failed) != 4 || !strings.HasSuffix(s.Failed[0].Source, "rows.jsonl:1") ||
+	if code != 1 || len(s.Imported) != 1 || len(s.Failed) != 4 || !strings.HasSuffix(s.Failed[0].Source, "rows.jsonl:1") ||
 		!strings.Contains(s.Failed[0].Reason, "instance_id:") {
 		t.Fatalf("swebench: code %d summary %+v", code, s)
 	}
@@ -77,7 +77,7 @@ func TestImportHostileValuesKeepListingsWorking(t *testing.T) {
 	os.WriteFile(manifest, []byte(`{"tasks": [{"task_id": "m-1", "mcp_benefit_score": "high"}, {"task_id": "m-2", "difficulty": "hard"}]}`), 0o644)
 	out, _, code = curate(t, "-w", ws, "import", "manifest", manifest, "--json")
 	s = summaryOf(t, out)
-	if code != 0 || len(s.Imported) != 1 || len(s.Failed) != 1 || !strings.Contains(s.Failed[0].Source, "m.json:1 tasks[1]") {
+	if code != 1 || len(s.Imported) != 1 || len(s.Failed) != 1 || !strings.Contains(s.Failed[0].Source, "m.json:1 tasks[1]") {
 		t.Fatalf("manifest: code %d summary %+v", code, s)
 	}
 

@@ -22,17 +22,17 @@ const (
 // ctrfReports maps a runner's log format to ctrf.py's kind and the report
 // the runner writes (see each language's Runner command).
 var ctrfReports = map[string][2]string{
-	"pytest":      {"pytest-junit", "/logs/verifier/junit.xml"},
-	"gotest-json": {"gotest-json", "/logs/verifier/go-test.json"},
-	"cargo":       {"cargo", "/logs/verifier/cargo-test.txt"},
-	"jest":        {"jest-json", "/logs/verifier/jest.json"},
-	"vitest":      {"jest-json", "/logs/verifier/vitest.json"},
-	"surefire":    {"junit", "/logs/verifier/surefire.xml"},
-	"mocha":       {"tap", "/logs/verifier/tap.txt"},
-	"ava":         {"tap", "/logs/verifier/tap.txt"},
-	"tap":         {"tap", "/logs/verifier/tap.txt"},
-	"tape":        {"tap", "/logs/verifier/tap.txt"},
-	"node-test":   {"tap", "/logs/verifier/tap.txt"},
+	"pytest":    {"pytest-junit", "/logs/verifier/junit.xml"},
+	"go":        {"gotest-json", "/logs/verifier/go-test.json"},
+	"cargo":     {"cargo", "/logs/verifier/cargo-test.txt"},
+	"jest":      {"jest-json", "/logs/verifier/jest.json"},
+	"vitest":    {"jest-json", "/logs/verifier/vitest.json"},
+	"surefire":  {"junit", "/logs/verifier/surefire.xml"},
+	"mocha":     {"tap", "/logs/verifier/tap.txt"},
+	"ava":       {"tap", "/logs/verifier/tap.txt"},
+	"tap":       {"tap", "/logs/verifier/tap.txt"},
+	"tape":      {"tap", "/logs/verifier/tap.txt"},
+	"node-test": {"tap", "/logs/verifier/tap.txt"},
 }
 
 // CTRFStep is the test.sh lines that turn the runner's report into

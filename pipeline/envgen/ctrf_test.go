@@ -25,12 +25,12 @@ type ctrfCase struct {
 }
 
 var ctrfCases = []ctrfCase{
-	{"pytest", "pytest", "junit.xml", []string{"stdout.txt", "junit.xml"}},              // pytest 9.2 -rA, junit_family=xunit1
-	{"gotest-json", "gotest", "go-test.json", []string{"go-test.json", "go-test.json"}}, // go 1.26, two packages
-	{"cargo", "cargo", "cargo-test.txt", []string{"cargo-test.txt", "cargo-test.txt"}},  // cargo 1.95, lib + tests/
-	{"jest", "jest", "jest.json", []string{"stdout.txt", "jest.json"}},                  // jest --verbose --json shape
-	{"surefire", "surefire", "surefire.xml", []string{"stdout.txt", "surefire.xml"}},    // two TEST-*.xml concatenated
-	{"node-test", "tap", "tap.txt", []string{"tap.txt", "tap.txt"}},                     // node 20 --test-reporter=tap
+	{"pytest", "pytest", "junit.xml", []string{"stdout.txt", "junit.xml"}},             // pytest 9.2 -rA, junit_family=xunit1
+	{"go", "gotest", "go-test.json", []string{"go-test.json", "go-test.json"}},         // go 1.26, two packages
+	{"cargo", "cargo", "cargo-test.txt", []string{"cargo-test.txt", "cargo-test.txt"}}, // cargo 1.95, lib + tests/
+	{"jest", "jest", "jest.json", []string{"stdout.txt", "jest.json"}},                 // jest --verbose --json shape
+	{"surefire", "surefire", "surefire.xml", []string{"stdout.txt", "surefire.xml"}},   // two TEST-*.xml concatenated
+	{"node-test", "tap", "tap.txt", []string{"tap.txt", "tap.txt"}},                    // node 20 --test-reporter=tap
 }
 
 // runCTRF runs the embedded ctrf.py as test.sh does, on a copy of the

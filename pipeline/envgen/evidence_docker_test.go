@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"curate/internal/testenv"
 	"curate/pipeline/envgen"
@@ -31,7 +32,9 @@ func TestBadInputEvidenceInDocker(t *testing.T) {
 	deadProxy := host
 	deadProxy.Env = append(append([]string{}, host.Env...), "GOPROXY=http://127.0.0.1:9")
 	noIndex := host
-	noIndex.Env = append(append([]string{}, host.Env...), "PIP_INDEX_URL=http://127.0.0.1:9/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=3")
+	noIndex.Env = append(append([]string{}, host.Env...), // A dead index unique to this run: the fallback build succeeds up to
+		// the repository, and a cached layer would not print what it installs.
+		fmt.Sprintf("PIP_INDEX_URL=http://127.0.0.1:9/simple-%d", time.Now().UnixNano()), "PIP_RETRIES=0", "PIP_TIMEOUT=3")
 	cases := []struct {
 		lang, want string
 		files      map[string]string

@@ -35,6 +35,9 @@ func (r logRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*ExecRe
 func TestNopRewardZeroWithoutSuiteIsNotOK(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "task.toml"), []byte(""), 0o644)
+	// A generated test.sh names its log format; only those are checked.
+	os.MkdirAll(filepath.Join(dir, "tests"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tests", "test.sh"), []byte("#!/bin/bash\n# curate-log-format: pytest\n"), 0o644)
 	notRun := "ImportError while loading conftest '/app/tests/conftest.py'.\nE   ModuleNotFoundError: No module named 'click'\n"
 	ran := "tests/test_a.py::test_one FAILED\n=========================== short test summary info ============================\nFAILED tests/test_a.py::test_one - assert 1 == 2\n============================== 1 failed in 0.01s ===============================\n"
 	for _, c := range []struct {

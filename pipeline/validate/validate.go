@@ -361,8 +361,11 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 			return attempt{outcome: o, detail: msg}
 		}
 		a := judgeReward(job.Mode, res)
-		if job.Mode == ModeNop && a.outcome == pipeline.OutcomeOK && res.HasTestLog {
-			if rep := parse.ForFormat(logFormat(job.TaskDir), res.TestLog); len(rep.Tests) == 0 && !rep.Ran {
+		// Only a test.sh that names its log format (curate's generated ones)
+		// can be checked for a suite that never ran; an imported task's
+		// own test.sh is judged by its reward alone, as Harbor does.
+		if format := logFormat(job.TaskDir); job.Mode == ModeNop && a.outcome == pipeline.OutcomeOK && res.HasTestLog && format != "" {
+			if rep := parse.ForFormat(format, res.TestLog); len(rep.Tests) == 0 && !rep.Ran {
 				a.outcome, a.detail = pipeline.OutcomeNopNotRun, "NOP reward 0, but the log shows no sign the test suite ran"
 			}
 		}
