@@ -193,4 +193,3 @@ func reviewLine(l pipeline.Labels) string {
 	}
 	return s
 }
-
