@@ -90,7 +90,7 @@ func newSelectCmd(env *Env) *cobra.Command {
 func printSolve(env *Env, name string, res *selection.Result, st *stats.Stats) {
 	fmt.Fprintf(env.Out, "Selection %s: %d of %d tasks (budget %d)\n", sanitize.Line(name), len(res.Picks), st.TotalAvailable, res.Budget)
 	if res.Feasible {
-		fmt.Fprintln(env.Out, "Feasible: every quota met")
+		fmt.Fprintln(env.Out, "Quotas: every quota met") // benchmark takes are judged apart (Shortfall lines)
 	} else {
 		fmt.Fprintln(env.Out, "Infeasible:")
 		for _, v := range res.Violations {
@@ -125,7 +125,7 @@ func newSelectDiffCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "diff A B",
 		Short:   "Show which tasks entered and left between two saved selections",
-		Example: "  curate select diff default small\n  curate select diff default small --json",
+		Example: "  curate select diff base small\n  curate select diff base small --json",
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ws, err := env.Workspace(cmd.Context())
