@@ -71,12 +71,13 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	// rev is the tree the task's environment holds: the PR head, or the
 	// snapshot the PR is mirrored onto.
 	rev, strategy, method := t.HeadCommit, pipeline.AtMerge, ""
+	var dropped []string // inert files a mirror left out
 	if cfg.Snapshot != "" {
 		m, err := patch.Mirror(ctx, t.SourcePath, cfg.Snapshot, set)
 		if err != nil {
 			return nil, err
 		}
-		set, rev, strategy, method = m.Set, m.Snapshot, pipeline.AtSnapshot, m.Method
+		set, rev, strategy, method, dropped = m.Set, m.Snapshot, pipeline.AtSnapshot, m.Method, m.Dropped
 	}
 	var reasons []string
 	installs, removes := []string{}, []string{}
@@ -174,6 +175,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		Network: touchesAny(set.SourceFiles, plan.Manifests) || touchesAny(testPaths(set.TestFiles), plan.Manifests)}
 	if strategy == pipeline.AtSnapshot {
 		plan.Note("snapshot build: the PR mirrored onto %s (%s)", rev[:12], method)
+		if len(dropped) > 0 {
+			plan.Note("mirrored without the PR's change to %s: the whole fix conflicts at the snapshot, and docs, CI and manifests do not change what the tests see there", strings.Join(dropped, ", "))
+		}
 	}
 	image := cfg.Image(t.Repo, lang)
 	if err := WriteEnvironment(env, t.ID, image, tr, plan, cfg.Network, rc, len(set.HideTests) > 0); err != nil {

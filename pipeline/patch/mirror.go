@@ -37,6 +37,9 @@ type Mirrored struct {
 	TestMethod string
 	// Tests are the PR's test files that exist at the snapshot.
 	Tests []string
+	// Dropped are the PR's inert files (docs, CI, manifests: see Inert)
+	// left out because the whole fix did not reverse at the snapshot.
+	Dropped []string
 }
 
 // Conflict is a PR whose fix (or test change) does not reverse at the
@@ -104,7 +107,10 @@ func Mirror(ctx context.Context, repo, snapshot string, s *Set) (*Mirrored, erro
 		return nil, err
 	}
 	if m.Method, err = reverseApply(ctx, w, g, tmp, "fix.patch", s.Fix); err != nil {
-		return nil, err
+		if m.Method, m.Dropped, err = reverseCode(ctx, repo, w, g, tmp, s, err); err != nil {
+			return nil, err
+		}
+		m.SourceFiles, _ = splitInert(s.SourceFiles)
 	}
 	bugTree, err := writeTree(g)
 	if err != nil {
@@ -210,6 +216,26 @@ func (m *Mirrored) roundTrip(ctx context.Context, w string, g func(...string) ([
 		}
 	}
 	return nil
+}
+
+// reverseCode retries a fix that conflicted (conflict) without the PR's
+// inert files: when only docs, CI or manifest hunks were in the way, the
+// code change alone reverses. It returns the method and the files left
+// out, or the conflict of the code change alone (the hunks that matter).
+func reverseCode(ctx context.Context, repo, w string, g func(...string) ([]byte, error), tmp string, s *Set, conflict error) (string, []string, error) {
+	code, inert := splitInert(s.SourceFiles)
+	if _, ok := IsRejection(conflict); !ok || len(code) == 0 || len(inert) == 0 {
+		return "", nil, conflict
+	}
+	fix, err := diff(ctx, repo, s.Base, s.Head, code)
+	if err != nil {
+		return "", nil, err
+	}
+	method, err := reverseApply(ctx, w, g, tmp, "fix-code.patch", fix)
+	if err != nil {
+		return "", nil, err
+	}
+	return method, inert, nil
 }
 
 // reverseApply reverses patch in the work tree w, trying each method in

@@ -179,3 +179,65 @@ func TestMirrorConflict(t *testing.T) {
 		t.Errorf("at the merge commit: method %s, bug equal %v, hide equal %v", m.Method, bytes.Equal(m.Bug, set.Bug), bytes.Equal(m.HideTests, set.HideTests))
 	}
 }
+
+// TestMirrorLeavesOutInertFiles: cobra's "More linting" PR (#2099) changes
+// .golangci.yml, whose lines moved since, and Go code that still reverses.
+// Mirrored onto the bundle's tip it reverses without the lint config
+// (Dropped names it) and round-trips; a PR whose Go code conflicts
+// (#2231, completions.go) stays a patch_conflict naming that file.
+func TestMirrorLeavesOutInertFiles(t *testing.T) {
+	ctx := context.Background()
+	repo := realRepo(t, "spf13+cobra")
+	pr := func(n string) *Set {
+		t.Helper()
+		out, err := exec.Command("git", "-C", repo, "log", "--first-parent", "--format=%H", "--grep", "(#"+n+")", "HEAD").Output()
+		c := strings.Fields(string(out))
+		if err != nil || len(c) == 0 {
+			t.Fatalf("no commit of PR #%s: %v", n, err)
+		}
+		set, err := Make(ctx, repo, c[0]+"^1", c[0], isTest, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return set
+	}
+	m, err := Mirror(ctx, repo, "HEAD", pr("2099"))
+	if err != nil {
+		t.Fatalf("#2099: %v", err)
+	}
+	if strings.Join(m.Dropped, ",") != ".golangci.yml" {
+		t.Errorf("#2099 dropped %q, want .golangci.yml", m.Dropped)
+	}
+	if files, _ := Paths("bug.patch", m.Bug); len(files) == 0 || strings.Contains(strings.Join(files, " "), ".golangci.yml") {
+		t.Errorf("#2099 bug.patch files = %v: want Go files only", files)
+	}
+	head := revParse(t, repo, "HEAD")
+	tree := extract(t, repo, head)
+	want := snapshot(t, tree)
+	applyFile(t, tree, m.Bug)
+	applyFile(t, tree, m.Fix)
+	got := snapshot(t, tree)
+	for p, data := range want {
+		if !bytes.Equal(got[p], data) {
+			t.Errorf("#2099: %s differs after bug.patch then fix.patch", p)
+		}
+	}
+	_, err = Mirror(ctx, repo, "HEAD", pr("2231"))
+	if reasons, ok := IsRejection(err); !ok || !strings.Contains(reasons[0], "completions.go hunk") {
+		t.Errorf("#2231: err = %v, want a patch_conflict naming completions.go", err)
+	}
+}
+
+func TestInert(t *testing.T) {
+	for p, want := range map[string]bool{
+		"README.md": true, "docs/index.rst": true, ".github/workflows/main.yml": true, ".golangci.yml": true,
+		"CHANGES.txt": true, "CHANGELOG": true, "go.mod": true, "go.sum": true, "package.json": true, "js/package.json": true,
+		"pyproject.toml": true, "Cargo.toml": true, "pom.xml": true,
+		"doc/man_docs.go": false, "docs/conf.py": false, "index.js": false, "src/click/core.py": false, "history.go": false,
+		"changes.py": false, "index.d.ts": false, "src/lib.rs": false, "requirements/tests.in": false,
+	} {
+		if got := Inert(p); got != want {
+			t.Errorf("Inert(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
