@@ -157,13 +157,22 @@ type Yield struct {
 	Wall   time.Duration // build and validation
 }
 
-// RunYield builds and validates ids with the defaults (no [repos]
-// profile, no --base-image) and reads the funnel of exactly those tasks.
+// RunYield checks the repository's environment (unless CURATE_YIELD_AT is
+// merge), builds and validates ids with the defaults (no [repos] profile,
+// no --base-image) and reads the funnel of exactly those tasks.
 func RunYield(ctx context.Context, c *Curate, repo string, ids []string) (*Yield, error) {
 	start := time.Now()
 	build := []string{"build"}
-	if at := os.Getenv("CURATE_YIELD_AT"); at != "" { // merge, snapshot, auto (the default)
+	at := os.Getenv("CURATE_YIELD_AT") // merge, snapshot, auto (the default)
+	if at != "" {
 		build = append(build, "--at", at)
+	}
+	if at != "merge" {
+		// As the README's workflow: the repository's environment check
+		// first, so auto mirrors the PRs that mirror onto its snapshot.
+		if _, err := c.Run(ctx, "env", "check", repo); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := c.Run(ctx, append(build, ids...)...); err != nil {
 		return nil, err
