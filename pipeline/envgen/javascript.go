@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"curate/pipeline"
 )
 
 // javascript plans JavaScript and TypeScript tasks: node's version from
@@ -134,7 +136,7 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 		return fallback
 	}
 	var install, why, shown string
-	const relaxedNote = " (a version the manifests pin that the registry lacks: its newest instead, in package.json and in place of the lockfile's entries of it, the rest of the lockfile kept; the build log's curate: note says which)"
+	const relaxedNote = " (a version the manifests pin that the registry lacks: its newest instead, the rest of the lockfile kept)"
 	switch {
 	case tree.Has("package-lock.json") || tree.Has("npm-shrinkwrap.json"):
 		// npm ci refuses a lockfile out of step with package.json; npm
@@ -199,10 +201,10 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 // their 404 lines must not explain a later, unrelated failure; a package
 // the registry lacks entirely, or one no manifest names, skips the retry.
 func npmRelaxed(attempts, retry string) string {
-	return `{ { { ` + attempts + `; } > /tmp/curate-npm.log 2>&1 && cat /tmp/curate-npm.log; } || { ` +
+	return `nf=${CURATE_BUILD_NOTES:-` + pipeline.BuildNotesFile + `}; { { { ` + attempts + `; } > /tmp/curate-npm.log 2>&1 && cat /tmp/curate-npm.log; } || { ` +
 		`pkgs=$(sed -n -E ` + shellQuote(npmMissingPackage) + ` /tmp/curate-npm.log | sed 's#%2[fF]#/#g' | sort -u); bad=; for p in $pkgs; do ` +
 		`v=$(npm view "$p" version 2>/dev/null); test -n "$v" || { bad=1; break; }; ` +
-		`node -e ` + shellQuote(npmRelax) + ` "$p" "$v" || { bad=1; break; }; done; ` +
+		`node -e ` + shellQuote(npmRelax) + ` "$p" "$v" "$nf" || { bad=1; break; }; done; ` +
 		`test -n "$pkgs" && test -z "$bad" && rm -rf node_modules && { ` + retry + `; }; } || { cat /tmp/curate-npm.log; false; }; }`
 }
 
@@ -212,17 +214,20 @@ func npmRelaxed(attempts, retry string) string {
 // back like the first attempts'.
 const npmRetry = `{ npm install --no-audit --no-fund > /tmp/curate-npm-retry.log 2>&1 && cat /tmp/curate-npm-retry.log; } || { ` +
 	`why=$(sed -n -E 's/^npm error ((path|command sh -c) .*)/\1/p' /tmp/curate-npm-retry.log | head -n 2 | tr '\n' ' '); test -n "$why" || why=$(grep -m 1 '^npm error' /tmp/curate-npm-retry.log); ` +
-	`echo "curate: note: npm install failed (${why% }); installing again with --ignore-scripts"; npm install --no-audit --no-fund --ignore-scripts; }`
+	`note="curate: note: npm install failed (${why% }); installing again with --ignore-scripts"; echo "$note"; mkdir -p "$(dirname "$nf")" && echo "$note" >> "$nf"; ` +
+	`npm install --no-audit --no-fund --ignore-scripts; }`
 
-// npmRelax (node -e SCRIPT NAME VERSION, one line: the step runs in sh)
+// npmRelax (node -e SCRIPT NAME VERSION NOTES, one line: the step runs in sh)
 // sets NAME to VERSION where package.json's dependencies,
 // devDependencies or optionalDependencies name it (and in the lockfile's
 // root entry), deletes the lockfile's entries of NAME (packages
 // ".../node_modules/NAME" with what is nested under them; lockfile v1
 // "dependencies"), and prints one note of what it changed; it fails when
-// nothing names NAME (a retry would fail the same way).
+// nothing names NAME (a retry would fail the same way). The note goes to
+// the file NOTES too (pipeline.BuildNotesFile: validation runs print it,
+// and curate show lists it with the environment's notes).
 var npmRelax = strings.Join([]string{
-	`const fs = require("fs"), [p, v] = process.argv.slice(1), did = [];`,
+	`const fs = require("fs"), path = require("path"), [p, v, notes] = process.argv.slice(1), did = [];`,
 	`const read = f => { try { return JSON.parse(fs.readFileSync(f, "utf8")); } catch (e) { return null; } };`,
 	`const set = (m, f) => { for (const k of ["dependencies", "devDependencies", "optionalDependencies"]) { const s = m && m[k] && m[k][p]; if (typeof s === "string" && !s.includes(":") && s !== v) { if (f) did.push(f + " " + k + " " + s + " -> " + v); m[k][p] = v; } } };`,
 	`const m = read("package.json"); set(m, "package.json"); if (did.length) fs.writeFileSync("package.json", JSON.stringify(m, null, 2) + "\n");`,
@@ -232,7 +237,8 @@ var npmRelax = strings.Join([]string{
 	`walk(l.dependencies, ""); if (l.packages) set(l.packages[""]);`,
 	`if (gone.length) { did.push(f + " without " + gone.join(", ") + ", the rest kept"); fs.writeFileSync(f, JSON.stringify(l, null, 2) + "\n"); } }`,
 	`if (!did.length) { console.log("curate: note: the npm registry has no version of " + p + " that the install asked for, and no manifest names it"); process.exit(1); }`,
-	`console.log("curate: note: the npm registry has no version of " + p + " that the manifests pin; its newest, " + v + ", installed instead (" + did.join("; ") + ")");`,
+	`const note = "curate: note: the npm registry has no version of " + p + " that the manifests pin; its newest, " + v + ", installed instead (" + did.join("; ") + ")";`,
+	`console.log(note); if (notes) { fs.mkdirSync(path.dirname(notes), { recursive: true }); fs.appendFileSync(notes, note + "\n"); }`,
 }, " ")
 
 // npmMissingPackage prints the package names (without version) of npm's

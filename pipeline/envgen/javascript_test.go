@@ -56,7 +56,7 @@ func TestJavaScriptPackageManager(t *testing.T) {
 		{map[string]string{"yarn.lock": "", ".yarnrc.yml": "yarnPath: .yarn/releases/yarn-4.1.0.cjs\n", ".yarn/releases/yarn-4.1.0.cjs": ""}, "node '.yarn/releases/yarn-4.1.0.cjs' install --immutable"},
 		{map[string]string{"pnpm-lock.yaml": "lockfileVersion: '6.0'\n"}, "npm install -g --no-audit --no-fund pnpm@8 "},
 		{map[string]string{"pnpm-lock.yaml": "lockfileVersion: '9.0'\n", "package.json": `{"packageManager":"pnpm@9.4.0+sha256.abc","devDependencies":{"mocha":"10"}}`}, "npm install -g --no-audit --no-fund pnpm@9.4.0 "},
-		{map[string]string{}, "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts (a version the manifests pin that the registry lacks: its newest instead) (no lockfile)"},
+		{map[string]string{}, "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts (a version the manifests pin that the registry lacks: its newest instead, the rest of the lockfile kept) (no lockfile)"},
 	}
 	for _, c := range cases {
 		files := map[string]string{"package.json": pkg}
@@ -208,8 +208,10 @@ esac
 		}
 		cmd := exec.Command("sh", "-c", npmRelaxed("npm ci || npm install --no-audit", npmRetry))
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
+		notesFile := filepath.Join(dir, "notes", "build-notes")
+		cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"), "CURATE_BUILD_NOTES="+notesFile)
 		out, err := cmd.CombinedOutput()
+		notes, _ := os.ReadFile(notesFile)
 		pkg, _ := os.ReadFile(filepath.Join(dir, "package.json"))
 		lock, _ := os.ReadFile(filepath.Join(dir, "package-lock.json"))
 		calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
@@ -217,6 +219,12 @@ esac
 			if !strings.Contains(string(out), n) {
 				t.Errorf("%s: want %q in the output:\n%s", c.name, n, out)
 			}
+			if c.ok && !strings.Contains(string(notes), n) {
+				t.Errorf("%s: want %q in the build notes file:\n%s", c.name, n, notes)
+			}
+		}
+		if !c.ok && len(notes) > 0 {
+			t.Errorf("%s: a failed install wrote build notes:\n%s", c.name, notes)
 		}
 		for _, k := range c.lockKeeps {
 			if !strings.Contains(string(lock), k) {
