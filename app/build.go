@@ -182,6 +182,9 @@ func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cf
 	}
 	switch reasons, rejected := patch.IsRejection(err); {
 	case err == nil:
+		if t.Digest != res.Digest {
+			delete(t.Extra, pipeline.ExtraBuildNotes) // another image: its build decides anew
+		}
 		t.Status, t.TaskDir, t.Digest, t.Reasons = pipeline.StatusBuilt, res.Dir, res.Digest, nil
 		t.Language = res.Language
 		t.Extra[EnvironmentNotesKey] = res.Notes
@@ -271,21 +274,24 @@ func ShortRev(s string) string {
 }
 
 // EnvironmentNotes are the notes the last build recorded on t (fresh, or
-// decoded from the store).
+// decoded from the store), then what its image build decided, as the last
+// validation run printed it ("image build: ...", pipeline.ExtraBuildNotes).
 func EnvironmentNotes(t *pipeline.Task) []string {
+	var out []string
 	switch l := t.Extra[EnvironmentNotesKey].(type) {
 	case []string:
-		return l
+		out = append(out, l...)
 	case []any:
-		out := make([]string, 0, len(l))
 		for _, x := range l {
 			if s, ok := x.(string); ok {
 				out = append(out, s)
 			}
 		}
-		return out
 	}
-	return nil
+	for _, n := range pipeline.BuildNotes(t) {
+		out = append(out, "image build: "+n)
+	}
+	return out
 }
 
 func prefixAll(p string, ss []string) []string {

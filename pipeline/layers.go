@@ -23,4 +23,36 @@ const (
 	ExtraSnapshot      = "snapshot"       // the snapshot commit (snapshot strategy)
 	ExtraMirrorMethod  = "mirror_method"  // reverse, 3way or fuzz
 	ExtraRepoImage     = "repo_image"     // the repository environment image the task stands on
+	// ExtraBuildNotes are what the image build decided that the plan could
+	// not know (a version the registry lacked and the one installed in its
+	// place, lifecycle scripts left out): the lines a dependency step wrote
+	// to BuildNotesFile, which every validation run prints after
+	// BuildNotePrefix; validate keeps the last run's on the task, a build
+	// that changes the task's digest drops them.
+	ExtraBuildNotes = "build_notes"
 )
+
+// BuildNotesFile is where a dependency step writes its "curate: note: "
+// lines in the image; BuildNotePrefix starts each when a run prints them.
+const (
+	BuildNotesFile  = "/var/lib/curate/build-notes"
+	BuildNotePrefix = "curate: build note: "
+)
+
+// BuildNotes are the build notes recorded on t (ExtraBuildNotes: fresh,
+// or decoded from the store).
+func BuildNotes(t *Task) []string {
+	switch l := t.Extra[ExtraBuildNotes].(type) {
+	case []string:
+		return l
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}

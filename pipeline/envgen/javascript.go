@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"curate/pipeline"
 )
 
 // javascript plans JavaScript and TypeScript tasks: node's version from
@@ -134,12 +136,12 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 		return fallback
 	}
 	var install, why, shown string
-	const relaxedNote = " (a version the manifests pin that the registry lacks: its newest instead)"
+	const relaxedNote = " (a version the manifests pin that the registry lacks: its newest instead, the rest of the lockfile kept)"
 	switch {
 	case tree.Has("package-lock.json") || tree.Has("npm-shrinkwrap.json"):
 		// npm ci refuses a lockfile out of step with package.json; npm
 		// install then reconciles them.
-		install, why = npmRelaxed("npm ci --no-audit --no-fund || npm ci --no-audit --no-fund --ignore-scripts || npm install --no-audit --no-fund --ignore-scripts", "npm install --no-audit --no-fund --ignore-scripts"), "package-lock.json"
+		install, why = npmRelaxed("npm ci --no-audit --no-fund || npm ci --no-audit --no-fund --ignore-scripts || npm install --no-audit --no-fund --ignore-scripts", npmRetry), "package-lock.json"
 		shown = "npm ci --no-audit --no-fund || npm ci --no-audit --no-fund --ignore-scripts || npm install --no-audit --no-fund --ignore-scripts" + relaxedNote
 	case tree.Has("pnpm-lock.yaml"):
 		v := pmVersion("pnpm", pnpmForLockfile(tree.Text("pnpm-lock.yaml")))
@@ -156,7 +158,7 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 			install, why = "npm install -g --no-audit --no-fund yarn@1 && (yarn install --frozen-lockfile || yarn install)", "yarn.lock: yarn 1"
 		}
 	default:
-		install, why = npmRelaxed("npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts", "npm install --no-audit --no-fund --ignore-scripts"), "no lockfile"
+		install, why = npmRelaxed("npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts", npmRetry), "no lockfile"
 		shown = "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts" + relaxedNote
 	}
 	if shown == "" {
@@ -187,21 +189,57 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 // npmRelaxed runs npm install attempts; when they fail because the
 // registry has no version the manifests pin of a package (unpublished, or
 // a registry mirror that lacks it: jshttp/cookie pins top-sites 1.1.225,
-// the registry here has 1.1.222), the manifests take the newest version
-// the registry has of each such package, the lockfile goes, and retry
-// runs on a fresh node_modules (npm 10 fails on what the failed attempts
-// left: "Cannot read properties of null (reading 'edgesOut')"). What changed
-// is printed ("curate: note: ..."). The attempts'
-// output is shown only when the retry fails too: their 404 lines must not
-// explain a later, unrelated failure.
+// the registry here has 1.1.222), npmRelax points the manifests at the
+// newest version the registry has of each such package and drops the
+// lockfile's entries of it (and only those), and retry runs on a fresh
+// node_modules. The rest of the lockfile stays: without it npm resolves
+// the whole tree anew, to other versions than the PR's, and npm 10's
+// arborist crashed doing so on jshttp/cookie's vitest 4 peer set
+// ("Cannot read properties of null (reading 'edgesOut')" in loadPeerSet,
+// on a fresh node_modules too). What changed is printed ("curate: note:
+// ..."). The attempts' output is shown only when the retry fails too:
+// their 404 lines must not explain a later, unrelated failure; a package
+// the registry lacks entirely, or one no manifest names, skips the retry.
 func npmRelaxed(attempts, retry string) string {
-	return `{ { { ` + attempts + `; } > /tmp/curate-npm.log 2>&1 && cat /tmp/curate-npm.log; } || { ` +
+	return `nf=${CURATE_BUILD_NOTES:-` + pipeline.BuildNotesFile + `}; { { { ` + attempts + `; } > /tmp/curate-npm.log 2>&1 && cat /tmp/curate-npm.log; } || { ` +
 		`pkgs=$(sed -n -E ` + shellQuote(npmMissingPackage) + ` /tmp/curate-npm.log | sed 's#%2[fF]#/#g' | sort -u); bad=; for p in $pkgs; do ` +
 		`v=$(npm view "$p" version 2>/dev/null); test -n "$v" || { bad=1; break; }; ` +
-		`for f in dependencies devDependencies optionalDependencies; do if npm pkg get "$f.$p" | grep -q '^"'; then npm pkg set "$f.$p=$v"; fi; done; ` +
-		`echo "curate: note: the npm registry has no version of $p that the manifests pin; its newest, $v, installed instead"; done; ` +
-		`test -n "$pkgs" && test -z "$bad" && rm -rf package-lock.json npm-shrinkwrap.json node_modules && ` + retry + `; } || { cat /tmp/curate-npm.log; false; }; }`
+		`node -e ` + shellQuote(npmRelax) + ` "$p" "$v" "$nf" || { bad=1; break; }; done; ` +
+		`test -n "$pkgs" && test -z "$bad" && rm -rf node_modules && { ` + retry + `; }; } || { cat /tmp/curate-npm.log; false; }; }`
 }
+
+// npmRetry installs after npmRelax: with lifecycle scripts, else without
+// them, saying why (a dependency's postinstall that downloads from its own
+// site: top-sites fetches moz.com); the failed attempt's output is held
+// back like the first attempts'.
+const npmRetry = `{ npm install --no-audit --no-fund > /tmp/curate-npm-retry.log 2>&1 && cat /tmp/curate-npm-retry.log; } || { ` +
+	`why=$(sed -n -E 's/^npm error ((path|command sh -c) .*)/\1/p' /tmp/curate-npm-retry.log | head -n 2 | tr '\n' ' '); test -n "$why" || why=$(grep -m 1 '^npm error' /tmp/curate-npm-retry.log); ` +
+	`note="curate: note: npm install failed (${why% }); installing again with --ignore-scripts"; echo "$note"; mkdir -p "$(dirname "$nf")" && echo "$note" >> "$nf"; ` +
+	`npm install --no-audit --no-fund --ignore-scripts; }`
+
+// npmRelax (node -e SCRIPT NAME VERSION NOTES, one line: the step runs in sh)
+// sets NAME to VERSION where package.json's dependencies,
+// devDependencies or optionalDependencies name it (and in the lockfile's
+// root entry), deletes the lockfile's entries of NAME (packages
+// ".../node_modules/NAME" with what is nested under them; lockfile v1
+// "dependencies"), and prints one note of what it changed; it fails when
+// nothing names NAME (a retry would fail the same way). The note goes to
+// the file NOTES too (pipeline.BuildNotesFile: validation runs print it,
+// and curate show lists it with the environment's notes).
+var npmRelax = strings.Join([]string{
+	`const fs = require("fs"), path = require("path"), [p, v, notes] = process.argv.slice(1), did = [];`,
+	`const read = f => { try { return JSON.parse(fs.readFileSync(f, "utf8")); } catch (e) { return null; } };`,
+	`const set = (m, f) => { for (const k of ["dependencies", "devDependencies", "optionalDependencies"]) { const s = m && m[k] && m[k][p]; if (typeof s === "string" && !s.includes(":") && s !== v) { if (f) did.push(f + " " + k + " " + s + " -> " + v); m[k][p] = v; } } };`,
+	`const m = read("package.json"); set(m, "package.json"); if (did.length) fs.writeFileSync("package.json", JSON.stringify(m, null, 2) + "\n");`,
+	`for (const f of ["package-lock.json", "npm-shrinkwrap.json"]) { const l = read(f); if (!l) continue; const gone = [];`,
+	`for (const k of Object.keys(l.packages || {})) { if (("/" + k + "/").includes("/node_modules/" + p + "/")) { gone.push(k + (l.packages[k].version ? "@" + l.packages[k].version : "")); delete l.packages[k]; } }`,
+	`const walk = (d, at) => { for (const k of Object.keys(d || {})) { if (k === p) { if (!l.packages) gone.push(at + k + "@" + d[k].version); delete d[k]; } else walk(d[k].dependencies, at + k + " > "); } };`,
+	`walk(l.dependencies, ""); if (l.packages) set(l.packages[""]);`,
+	`if (gone.length) { did.push(f + " without " + gone.join(", ") + ", the rest kept"); fs.writeFileSync(f, JSON.stringify(l, null, 2) + "\n"); } }`,
+	`if (!did.length) { console.log("curate: note: the npm registry has no version of " + p + " that the install asked for, and no manifest names it"); process.exit(1); }`,
+	`const note = "curate: note: the npm registry has no version of " + p + " that the manifests pin; its newest, " + v + ", installed instead (" + did.join("; ") + ")";`,
+	`console.log(note); if (notes) { fs.mkdirSync(path.dirname(notes), { recursive: true }); fs.appendFileSync(notes, note + "\n"); }`,
+}, " ")
 
 // npmMissingPackage prints the package names (without version) of npm's
 // "no such version" errors (sed -E).

@@ -56,7 +56,7 @@ func TestJavaScriptPackageManager(t *testing.T) {
 		{map[string]string{"yarn.lock": "", ".yarnrc.yml": "yarnPath: .yarn/releases/yarn-4.1.0.cjs\n", ".yarn/releases/yarn-4.1.0.cjs": ""}, "node '.yarn/releases/yarn-4.1.0.cjs' install --immutable"},
 		{map[string]string{"pnpm-lock.yaml": "lockfileVersion: '6.0'\n"}, "npm install -g --no-audit --no-fund pnpm@8 "},
 		{map[string]string{"pnpm-lock.yaml": "lockfileVersion: '9.0'\n", "package.json": `{"packageManager":"pnpm@9.4.0+sha256.abc","devDependencies":{"mocha":"10"}}`}, "npm install -g --no-audit --no-fund pnpm@9.4.0 "},
-		{map[string]string{}, "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts (a version the manifests pin that the registry lacks: its newest instead) (no lockfile)"},
+		{map[string]string{}, "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts (a version the manifests pin that the registry lacks: its newest instead, the rest of the lockfile kept) (no lockfile)"},
 	}
 	for _, c := range cases {
 		files := map[string]string{"package.json": pkg}
@@ -147,45 +147,96 @@ func TestRangeAllowsMajor(t *testing.T) {
 	}
 }
 
-// TestNpmRelaxed runs the install fallback with a stand-in npm: the
-// registry lacks the pinned top-sites 1.1.225 (as for jshttp/cookie), so
-// the manifest takes its newest version and the install runs again; a
-// package the registry lacks entirely still fails.
+// TestNpmRelaxed runs the install fallback with a stand-in npm (and the
+// host's node for npmRelax): the registry lacks the pinned top-sites
+// 1.1.225 (as for jshttp/cookie), so package.json takes its newest
+// version, the lockfile loses its entries of top-sites and only those, and
+// the install runs again; a package the registry lacks entirely, or one
+// nothing names, still fails, without a retry.
 func TestNpmRelaxed(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node on this machine")
+	}
+	const lockV3 = `{"name":"x","lockfileVersion":3,"packages":{"":{"devDependencies":{"top-sites":"^1.1.225","vitest":"^4.1.9"}},` +
+		`"node_modules/top-sites":{"version":"1.1.225","resolved":"https://registry.npmjs.org/top-sites/-/top-sites-1.1.225.tgz"},` +
+		`"node_modules/top-sites/node_modules/got":{"version":"11.8.6"},` +
+		`"node_modules/vitest":{"version":"4.1.9"},"node_modules/not-top-sites":{"version":"2.0.0"}}}`
+	const lockTransitive = `{"lockfileVersion":3,"packages":{"":{"devDependencies":{"a":"1.0.0"}},"node_modules/a":{"version":"1.0.0"},` +
+		`"node_modules/a/node_modules/top-sites":{"version":"1.1.225"}}}`
+	const lockV1 = `{"lockfileVersion":1,"dependencies":{"a":{"version":"1.0.0","dependencies":{"top-sites":{"version":"1.1.225"}}},"vitest":{"version":"4.1.9"}}}`
 	for _, c := range []struct {
-		name, views string
-		ok          bool
+		name, pkg, lock, views string
+		scriptsFail            bool
+		ok                     bool
+		notes                  []string // in the output
+		lockKeeps              []string // still in the lockfile
 	}{
-		{"pinned version missing", "1.1.222", true},
-		{"package missing", "", false},
+		{name: "pinned version missing, no lockfile", pkg: `{"devDependencies":{"top-sites":"1.1.225"}}`, views: "1.1.222", ok: true,
+			notes: []string{"curate: note: the npm registry has no version of top-sites that the manifests pin; its newest, 1.1.222, installed instead (package.json devDependencies 1.1.225 -> 1.1.222)"}},
+		{name: "pinned version missing, lockfile kept but for it", pkg: `{"devDependencies":{"top-sites":"1.1.225","vitest":"^4.1.9"}}`, lock: lockV3, views: "1.1.222", ok: true,
+			notes:     []string{"its newest, 1.1.222, installed instead (package.json devDependencies 1.1.225 -> 1.1.222; package-lock.json without node_modules/top-sites@1.1.225, node_modules/top-sites/node_modules/got@11.8.6, the rest kept)"},
+			lockKeeps: []string{`"node_modules/vitest"`, `"node_modules/not-top-sites"`, `"top-sites": "1.1.222"`}},
+		{name: "a lifecycle script fails on the retry", pkg: `{"devDependencies":{"top-sites":"1.1.225"}}`, lock: lockV3, views: "1.1.222", scriptsFail: true, ok: true,
+			notes: []string{"curate: note: npm install failed (path /app/node_modules/top-sites command sh -c node scripts/postinstall); installing again with --ignore-scripts"}},
+		{name: "locked only, under another package", pkg: `{"devDependencies":{"a":"1.0.0"}}`, lock: lockTransitive, views: "1.1.222", ok: true,
+			notes: []string{"installed instead (package-lock.json without node_modules/a/node_modules/top-sites@1.1.225, the rest kept)"}, lockKeeps: []string{`"node_modules/a"`}},
+		{name: "lockfile v1", pkg: `{"devDependencies":{"a":"1.0.0"}}`, lock: lockV1, views: "1.1.222", ok: true,
+			notes: []string{"installed instead (package-lock.json without a > top-sites@1.1.225, the rest kept)"}, lockKeeps: []string{`"vitest"`}},
+		{name: "package missing", pkg: `{"devDependencies":{"top-sites":"1.1.225"}}`, lock: lockV3},
+		{name: "named nowhere", pkg: `{"devDependencies":{"a":"1.1.225"}}`, views: "1.1.222", notes: []string{"and no manifest names it"}},
 	} {
 		dir := t.TempDir()
+		scripts := ""
+		if c.scriptsFail {
+			scripts = `case "$*" in *--ignore-scripts*) ;; *) printf 'npm error code 1\nnpm error path /app/node_modules/top-sites\nnpm error command failed\nnpm error command sh -c node scripts/postinstall\n'; exit 1;; esac; `
+		}
 		fake := `#!/bin/sh
 echo "$*" >> calls
 case "$1" in
-install|ci) if grep -q '1.1.225' package.json; then echo 'npm error 404 Not Found - GET https://registry.npmjs.org/top-sites/-/top-sites-1.1.225.tgz - Not found'; exit 1; fi; echo installed;;
+install|ci) if grep -qs '1.1.225' package.json package-lock.json; then echo 'npm error 404 Not Found - GET https://registry.npmjs.org/top-sites/-/top-sites-1.1.225.tgz - Not found'; exit 1; fi; ` + scripts + `echo installed;;
 view) test -n "` + c.views + `" && echo "` + c.views + `";;
-pkg) if [ "$2" = get ]; then case "$3" in devDependencies.top-sites) echo '"1.1.225"';; *) echo '{}';; esac; else sed -i "s/1.1.225/${3#*=}/" package.json; fi;;
 esac
 `
-		if err := os.WriteFile(filepath.Join(dir, "npm"), []byte(fake), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"devDependencies":{"top-sites":"1.1.225"}}`), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command("sh", "-c", npmRelaxed("npm ci || npm install --no-audit", "npm install --no-audit"))
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"), "TMPDIR="+dir)
-		out, err := cmd.CombinedOutput()
-		pkg, _ := os.ReadFile(filepath.Join(dir, "package.json"))
-		if c.ok {
-			if err != nil || !strings.Contains(string(pkg), `"1.1.222"`) || !strings.Contains(string(out), "curate: note: the npm registry has no version of top-sites that the manifests pin; its newest, 1.1.222, installed instead") ||
-				strings.Contains(string(out), "404 Not Found") || !strings.Contains(string(out), "installed") {
-				t.Errorf("%s: err %v, package.json %s, output:\n%s", c.name, err, pkg, out)
+		files := map[string]string{"npm": fake, "package.json": c.pkg, "package-lock.json": c.lock}
+		for name, text := range files {
+			if text == "" {
+				continue
 			}
-		} else if err == nil || !strings.Contains(string(out), "404 Not Found - GET https://registry.npmjs.org/top-sites/") {
-			t.Errorf("%s: want the install to fail with npm's own 404 line shown: err %v, output:\n%s", c.name, err, out)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command("sh", "-c", npmRelaxed("npm ci || npm install --no-audit", npmRetry))
+		cmd.Dir = dir
+		notesFile := filepath.Join(dir, "notes", "build-notes")
+		cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"), "CURATE_BUILD_NOTES="+notesFile)
+		out, err := cmd.CombinedOutput()
+		notes, _ := os.ReadFile(notesFile)
+		pkg, _ := os.ReadFile(filepath.Join(dir, "package.json"))
+		lock, _ := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+		calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
+		for _, n := range c.notes {
+			if !strings.Contains(string(out), n) {
+				t.Errorf("%s: want %q in the output:\n%s", c.name, n, out)
+			}
+			if c.ok && !strings.Contains(string(notes), n) {
+				t.Errorf("%s: want %q in the build notes file:\n%s", c.name, n, notes)
+			}
+		}
+		if !c.ok && len(notes) > 0 {
+			t.Errorf("%s: a failed install wrote build notes:\n%s", c.name, notes)
+		}
+		for _, k := range c.lockKeeps {
+			if !strings.Contains(string(lock), k) {
+				t.Errorf("%s: want %s still in the lockfile:\n%s", c.name, k, lock)
+			}
+		}
+		if c.ok {
+			if err != nil || strings.Contains(string(pkg)+string(lock), "1.1.225\"") || strings.Contains(string(out), "404 Not Found") || !strings.Contains(string(out), "installed") {
+				t.Errorf("%s: err %v, package.json %s, lockfile %s, output:\n%s", c.name, err, pkg, lock, out)
+			}
+		} else if err == nil || !strings.Contains(string(out), "404 Not Found - GET https://registry.npmjs.org/top-sites/") || strings.Count(string(calls), "install") > 1 {
+			t.Errorf("%s: want the install to fail with npm's own 404 line shown and no retry: err %v, calls %q, output:\n%s", c.name, err, calls, out)
 		}
 	}
 }

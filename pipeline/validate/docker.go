@@ -297,6 +297,7 @@ func script(oracle, fromStdin, keepTestLog bool, nonce string, cfg *TaskConfig) 
 		b.WriteString("tar -x -f - -C / || { echo 'curate: could not unpack the task files' >&2; exit 97; }\n")
 	}
 	b.WriteString("mkdir -p /logs/verifier /logs/agent /logs/curate 2>/dev/null\n")
+	b.WriteString(buildNotesScript)
 	b.WriteString(healthcheckScript(cfg.Healthcheck))
 	if len(cfg.Steps) > 0 {
 		b.WriteString(stepsScript(oracle, cfg))

@@ -1,12 +1,15 @@
 package validate
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"curate/pipeline"
@@ -99,6 +102,13 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 				t.Digest = r.Digest
 				touched = true
 			}
+			if notes := runBuildNotes(r); len(notes) > 0 && r.Digest == t.Digest && !slices.Equal(notes, pipeline.BuildNotes(t)) {
+				if t.Extra == nil {
+					t.Extra = map[string]any{}
+				}
+				t.Extra[pipeline.ExtraBuildNotes] = notes
+				touched = true
+			}
 			if r.Mode == ModeGold && r.Outcome == pipeline.OutcomeOK {
 				if t.Extra == nil {
 					t.Extra = map[string]any{}
@@ -129,6 +139,36 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 		return nil
 	}
 	return st.UpsertTasks(ctx, changed)
+}
+
+// buildNotesScript prints the notes the image build left
+// (pipeline.BuildNotesFile), each after pipeline.BuildNotePrefix, so that
+// every run's log has them, a cached build's too; RecordResults keeps them
+// on the task.
+var buildNotesScript = "if [ -f " + pipeline.BuildNotesFile + " ]; then sed -n 's/^curate: note: /" + pipeline.BuildNotePrefix + "/p' " + pipeline.BuildNotesFile + "; fi\n"
+
+// runBuildNotes are the build notes a run's log printed (buildNotesScript),
+// without BuildNotePrefix, each once.
+func runBuildNotes(r *pipeline.Run) []string {
+	if r.LogPath == "" {
+		return nil
+	}
+	f, err := os.Open(r.LogPath)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var notes []string
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		if n, ok := strings.CutPrefix(sc.Text(), pipeline.BuildNotePrefix); ok && !seen[n] {
+			seen[n] = true
+			notes = append(notes, n)
+		}
+	}
+	return notes
 }
 
 // withRuns adds the batch's runs to the stored ones (a batch run replaces

@@ -145,6 +145,7 @@ func agentScript(oracle, fromStdin bool, nonce string, cfg *TaskConfig) string {
 		b.WriteString("tar -x -f - -C / || { echo 'curate: could not unpack the task files' >&2; exit 97; }\n")
 	}
 	b.WriteString("mkdir -p /logs/verifier /logs/agent /logs/curate " + artifactsDir + " 2>/dev/null\n")
+	b.WriteString(buildNotesScript)
 	b.WriteString(healthcheckScript(cfg.Healthcheck))
 	if oracle {
 		b.WriteString("echo 'curate: oracle: bash /solution/solve.sh'\n")
