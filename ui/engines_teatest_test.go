@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"curate/app"
+	"curate/pipeline"
+	"curate/pipeline/validate"
 	"curate/ui/uitest"
 )
 
@@ -82,5 +84,32 @@ func TestProgramOneEngineDownNamesIt(t *testing.T) {
 	finish(t, tm)
 	if n := r.Execs.Load(); n != 1 {
 		t.Fatalf("%d runs, want 1", n)
+	}
+}
+
+// A validation that fails at once leaves its error on the status bar, not
+// the start line.
+func TestProgramValidationErrorStaysOnStatusBar(t *testing.T) {
+	ws := uitest.Workspace(t)
+	uitest.CompleteTaskDir(t, ws.Root+"/tasks/fixture-calc")
+	c := uitest.Context(t, "dark", ws)
+	c.Name, c.Mouse = "teatest", false
+	svc := uitest.ScriptServices(&uitest.ScriptRunner{}, ws)
+	svc.Validate = func(context.Context, []validate.Job, app.ValidateOptions) ([]*pipeline.Run, error) {
+		return nil, errors.New("record results: disk full")
+	}
+	a := New(Options{Context: c, Services: svc})
+	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(200, 45))
+	t.Cleanup(func() { tm.Quit() })
+	waitFor(t, tm.Output(), "26/26 tasks")
+	send(tm, "/")
+	tm.Type("fixture")
+	send(tm, "enter", "f4", "v")
+	waitFor(t, tm.Output(), "Start a validation")
+	send(tm, "enter")
+	waitFor(t, tm.Output(), "validate: record results: disk full")
+	time.Sleep(300 * time.Millisecond)
+	if fm := finish(t, tm); fm.status != "" && fm.status != "validate: record results: disk full" {
+		t.Fatalf("status bar: %q", fm.status)
 	}
 }

@@ -538,9 +538,11 @@ func (s *Model) launch(ids []string, f runForm, problem string) tea.Cmd {
 		msg += fmt.Sprintf(" · skipped %d without a task dir", len(skips))
 	}
 	if problem != "" {
-		return tea.Batch(shared.StatusCmd(problem, true), s.waitBatch(b.id))
+		msg = problem
 	}
-	return tea.Batch(shared.StatusCmd(msg, false), s.waitBatch(b.id))
+	// In order: a batch that fails at once (its error on the status bar)
+	// must not be followed by the start line.
+	return tea.Sequence(shared.StatusCmd(msg, problem != ""), s.waitBatch(b.id))
 }
 
 func queuedKey(batch int, j validate.Job) string {
