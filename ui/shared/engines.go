@@ -20,10 +20,10 @@ type EnginesMsg struct {
 // answer, in the background (never in View); nil when the workbench has no
 // engine check (tests, no workspace).
 func CheckEnginesCmd(c *Context, quiet bool) tea.Cmd {
-	check := c.Services.CheckEngines
-	if check == nil {
+	if c.Services == nil || c.Services.CheckEngines == nil {
 		return nil
 	}
+	check := c.Services.CheckEngines
 	return func() tea.Msg { return EnginesMsg{Report: check(context.Background()), Quiet: quiet} }
 }
 
