@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"time"
 
 	"curate/pipeline/validate"
 	"curate/workspace"
@@ -19,25 +22,69 @@ type BootstrapOptions struct {
 	Log      io.Writer
 }
 
-// Bootstrap builds a base image (debootstrap) into one engine, labelled as
-// this workspace's.
+// Bootstrap builds a base image (debootstrap) into one engine. In a
+// workspace (ws not nil) the image is labelled as the workspace's and the
+// root file system is made under its cache; without one (ws nil) the image
+// belongs to no workspace (no `env prune` removes it) and the work folder
+// is BootstrapCacheDir's.
 func Bootstrap(ctx context.Context, ws *workspace.Workspace, o BootstrapOptions) error {
-	runners, err := OpenRunners(ctx, ws, []string{o.Host}, o.Log)
-	if err != nil {
-		return err
+	var r *validate.DockerRunner
+	if ws != nil {
+		runners, err := OpenRunners(ctx, ws, []string{o.Host}, o.Log)
+		if err != nil {
+			return err
+		}
+		r = runners[0]
+	} else {
+		var err error
+		if r, err = openEngine(ctx, o.Host); err != nil {
+			return err
+		}
 	}
-	r := runners[0]
 	defer r.Close()
 	pkgs := o.Packages
 	if pkgs == nil {
 		pkgs = validate.DefaultBasePackages
 	}
-	_, err = validate.Bootstrap(ctx, r.Client(), validate.BootstrapOptions{
+	labels := r.Labels("base", nil)
+	if ws == nil {
+		delete(labels, validate.LabelWorkspace)
+	}
+	_, err := validate.Bootstrap(ctx, r.Client(), validate.BootstrapOptions{
 		Name: o.Name, Packages: pkgs, Mirror: o.Mirror, Force: o.Force, Log: o.Log,
-		WorkDir: filepath.Join(ws.CachePath(), "bootstrap"),
-		Labels:  r.Labels("base", nil),
+		WorkDir: BootstrapCacheDir(ws),
+		Labels:  labels,
 	})
 	return err
+}
+
+// BootstrapCacheDir is where env bootstrap makes its root file system: the
+// workspace's cache, else the user's cache folder (curate/bootstrap in
+// os.UserCacheDir), else the temporary folder.
+func BootstrapCacheDir(ws *workspace.Workspace) string {
+	if ws != nil {
+		return filepath.Join(ws.CachePath(), "bootstrap")
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "curate", "bootstrap")
+	}
+	return filepath.Join(os.TempDir(), "curate-bootstrap")
+}
+
+// openEngine connects to one engine outside any workspace and checks that
+// it answers.
+func openEngine(ctx context.Context, host string) (*validate.DockerRunner, error) {
+	r, err := validate.NewDockerRunner(host, "")
+	if err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := r.Ping(pctx); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("no Docker engine answers (%w); start one or pass --docker-host", err)
+	}
+	return r, nil
 }
 
 // Prune removes the containers and environment images curate made for this

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"curate/app"
 	"curate/pipeline/sanitize"
 	"curate/pipeline/validate"
+	"curate/workspace"
 )
 
 func newEnvCmd(env *Env) *cobra.Command {
@@ -34,13 +36,19 @@ func newEnvBootstrapCmd(env *Env) *cobra.Command {
 (--variant=minbase, from the Debian mirror apt uses) and imports it into the
 engine, so tasks whose Dockerfiles start FROM it validate on machines that
 cannot pull images. It installs debootstrap with apt-get when missing and
-does nothing when the image exists, unless --force.`,
+does nothing when the image exists, unless --force. It needs no workspace:
+outside one, the root file system is made under the user's cache folder
+(curate/bootstrap in $XDG_CACHE_HOME, else ~/.cache) and the image belongs
+to no workspace.`,
 		Example: `  curate env bootstrap
   curate env bootstrap --name curate/base:rust --packages python3,cargo,git,patch,bash`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			ws, err := env.Workspace(ctx)
+			if errors.Is(err, workspace.ErrNoWorkspace) {
+				ws, err = nil, nil // the image goes to the engine; the cache to the user's
+			}
 			if err != nil {
 				return err
 			}

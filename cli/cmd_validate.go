@@ -226,9 +226,5 @@ func runLine(r *pipeline.Run) string {
 	if r.Failure != nil {
 		class = " [" + r.Failure.Class + "]"
 	}
-	retry := ""
-	if r.Retry != "" {
-		retry = " (" + r.Retry + ")"
-	}
-	return sanitize.Line(fmt.Sprintf("%s  %-7s %-22s %s%s%s%s%s%s", r.ID, r.Mode, r.TaskID, r.Outcome, reward, gold, class, detail, retry))
+	return sanitize.Line(fmt.Sprintf("%s  %-7s %-22s %s%s%s%s%s%s", r.ID, r.Mode, r.TaskID, r.Outcome, reward, gold, class, detail, r.RetryNote()))
 }

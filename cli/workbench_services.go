@@ -24,6 +24,12 @@ func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger) *u
 		},
 		Cancel:      func(runID string) error { return app.RequestCancel(ws, runID) },
 		Concurrency: max(ws.Config.Docker.Concurrency, 1),
+		CheckEngines: func(ctx context.Context) app.EngineReport {
+			if env.engines != nil {
+				return app.CheckRunners(ctx, env.engines)
+			}
+			return app.CheckEngines(ctx, ws, nil)
+		},
 		Selection: func() (selection.Config, workspace.SelectionConfig, error) {
 			return app.SelectionSettings(ws)
 		},

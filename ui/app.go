@@ -127,18 +127,25 @@ func (a *App) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// dockerProbe pings the engine in the background; never in View.
+// dockerProbe pings the engines in the background; never in View. With
+// the workbench's engine check wired, it asks the engines validation would
+// use ([docker] hosts), else the environment's.
 func (a *App) dockerProbe() tea.Cmd {
+	if check := a.ctx.Services.CheckEngines; check != nil {
+		return func() tea.Msg { return dockerMsg{state: shared.DockerStateOf(check(context.Background()))} }
+	}
 	return func() tea.Msg {
 		cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
 		if err != nil {
-			return dockerMsg{up: false}
+			return dockerMsg{state: shared.DockerDown}
 		}
 		defer cli.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_, err = cli.Ping(ctx)
-		return dockerMsg{up: err == nil}
+		if _, err = cli.Ping(ctx); err != nil {
+			return dockerMsg{state: shared.DockerDown}
+		}
+		return dockerMsg{state: shared.DockerUp}
 	}
 }
 
@@ -206,11 +213,14 @@ func (a *App) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case shared.SolvedMsg:
 		return a, a.broadcast(m)
 	case dockerMsg:
-		a.ctx.Docker = shared.DockerDown
-		if m.up {
-			a.ctx.Docker = shared.DockerUp
-		}
+		a.ctx.Docker = m.state
 		return a, tea.Tick(30*time.Second, func(t time.Time) tea.Msg { return dockerTickMsg(t) })
+	case shared.EnginesMsg:
+		a.ctx.Docker = shared.DockerStateOf(m.Report)
+		if p := m.Report.Problem(); p != "" && !m.Quiet {
+			return a, a.setStatus(p, true)
+		}
+		return a, nil
 	case dockerTickMsg:
 		return a, a.dockerProbe()
 	case shared.OpenTaskMsg:
@@ -364,7 +374,7 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 		return a.ctx.Long.Key()
 	case k.Is(m, "jobs") && !bindsKey(scr, m):
 		a.jobsOpen = true
-		return nil
+		return shared.CheckEnginesCmd(a.ctx, false) // its jobs build and validate
 	case k.Is(m, "screen_1"), k.Is(m, "screen_2"), k.Is(m, "screen_3"), k.Is(m, "screen_4"), k.Is(m, "screen_5"), k.Is(m, "screen_6"), k.Is(m, "screen_7"):
 		for i := range a.screens {
 			if k.Is(m, fmt.Sprintf("screen_%d", i+1)) {
@@ -492,6 +502,8 @@ func (a *App) statusBar(w int) string {
 		docker = st.StatusOK.Render(" docker ✓")
 	case shared.DockerDown:
 		docker = st.StatusBad.Render(" docker ✗")
+	case shared.DockerSome:
+		docker = st.StatusBad.Render(" docker ✓✗") // several engines, some down
 	}
 	name := c.Name
 	if name == "" {

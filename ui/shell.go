@@ -23,6 +23,6 @@ func NewKeyMap(overrides map[string]string) (*shared.KeyMap, error) {
 // NewCatalog indexes tasks and runs (see shared.NewCatalog).
 var NewCatalog = shared.NewCatalog
 
-type dockerMsg struct{ up bool }
+type dockerMsg struct{ state shared.DockerState }
 
 type dockerTickMsg time.Time

@@ -77,6 +77,7 @@ func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (boo
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return false, fmt.Errorf("bootstrap: %w", err)
 	}
+	fmt.Fprintf(o.Log, "cache: %s (the root file system is made there and removed after the import)\n", parent)
 	root, err := os.MkdirTemp(parent, "rootfs-")
 	if err != nil {
 		return false, fmt.Errorf("bootstrap: %w", err)

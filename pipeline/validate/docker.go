@@ -51,12 +51,12 @@ type DockerRunner struct {
 	Progress io.Writer
 
 	mu     sync.Mutex
-	baseMu sync.Mutex             // one bootstrap at a time
-	builds map[string]*sync.Mutex // one build per image tag at a time
-	users  map[string]string      // image -> its configured user
-	failed map[string]error       // tag -> build error, so one process builds a broken env once
-	limits Limits                 // when task.toml sets none (SetLimits)
-	user   string                 // for images that run as root (SetUser)
+	baseMu sync.Mutex              // one bootstrap at a time
+	builds map[string]*sync.Mutex  // one build per image tag at a time
+	users  map[string]string       // image -> its configured user
+	failed map[string]*failedBuild // tag -> build error and output, so one process builds a broken env once
+	limits Limits                  // when task.toml sets none (SetLimits)
+	user   string                  // for images that run as root (SetUser)
 }
 
 // NewDockerRunner connects to host ("" = DOCKER_HOST or the default
@@ -71,7 +71,7 @@ func NewDockerRunner(host, workspace string) (*DockerRunner, error) {
 	if name == "" {
 		name = cli.DaemonHost()
 	}
-	return &DockerRunner{cli: cli, host: name, workspace: workspace, builds: map[string]*sync.Mutex{}, users: map[string]string{}, failed: map[string]error{}}, nil
+	return &DockerRunner{cli: cli, host: name, workspace: workspace, builds: map[string]*sync.Mutex{}, users: map[string]string{}, failed: map[string]*failedBuild{}}, nil
 }
 
 // NewClient opens an SDK client for host ("" = from the environment).
@@ -156,11 +156,8 @@ func (d *DockerRunner) dirImage(ctx context.Context, envDir string, out io.Write
 	lock := d.buildLock(tag)
 	lock.Lock()
 	defer lock.Unlock()
-	d.mu.Lock()
-	prev := d.failed[tag]
-	d.mu.Unlock()
-	if prev != nil {
-		return "", false, prev
+	if err := d.failedBefore(tag, out); err != nil {
+		return "", false, err
 	}
 	if _, err := d.cli.ImageInspect(ctx, tag); err == nil {
 		return tag, false, nil
@@ -218,15 +215,18 @@ func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]
 		return infra("build %s: %w", tag, err)
 	}
 	defer resp.Body.Close()
-	if err := readBuildStream(resp.Body, out); err != nil {
+	tail := &tailBuffer{max: maxReplayLog}
+	var w io.Writer = tail
+	if out != nil {
+		w = io.MultiWriter(out, tail)
+	}
+	if err := readBuildStream(resp.Body, w); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		var be *BuildError
 		if errors.As(err, &be) {
-			d.mu.Lock()
-			d.failed[tag] = err
-			d.mu.Unlock()
+			d.rememberFailed(tag, err, tail.Bytes())
 		}
 		return err
 	}

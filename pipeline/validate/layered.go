@@ -141,11 +141,8 @@ func (d *DockerRunner) repoImage(ctx context.Context, envDir, envTag string, l *
 	lock := d.buildLock(envTag)
 	lock.Lock()
 	defer lock.Unlock()
-	d.mu.Lock()
-	prev := d.failed[envTag]
-	d.mu.Unlock()
-	if prev != nil {
-		return prev
+	if err := d.failedBefore(envTag, out); err != nil {
+		return err
 	}
 	if _, err := d.cli.ImageInspect(ctx, envTag); err == nil {
 		if out != nil {

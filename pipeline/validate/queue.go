@@ -175,7 +175,7 @@ func (v *Validator) runItem(parent context.Context, q *queue, e *engine, it *ite
 	}
 	if it.from != "" {
 		it.run.DockerHost = host
-		it.run.Retry = fmt.Sprintf("retried on %s after %s stopped answering", host, it.from)
+		it.run.Retry = pipeline.RetrySentence(host, it.from)
 		it.log.Line("curate: " + it.run.Retry)
 		v.save(parent, it.run)
 	}

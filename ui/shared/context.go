@@ -91,4 +91,5 @@ const (
 	DockerUnknown DockerState = iota
 	DockerUp
 	DockerDown
+	DockerSome // several engines, some of them down
 )

@@ -35,6 +35,9 @@ type Services struct {
 	Cancel func(runID string) error
 	// Concurrency is the [docker] default of a validation.
 	Concurrency int
+	// CheckEngines asks the engines a validation would use whether they
+	// answer (app.CheckEngines); nil: no check.
+	CheckEngines func(ctx context.Context) app.EngineReport
 
 	// Selection is the profile's [selection] and curate.toml's overrides.
 	Selection func() (profile selection.Config, overrides workspace.SelectionConfig, err error)

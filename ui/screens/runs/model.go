@@ -249,9 +249,11 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 	case shared.CurrentMsg:
 		if s.ctx.Active == shared.TabRuns { // every visit: runs of `curate validate` elsewhere show up
 			s.loaded = true
-			return s.loadRunsCmd()
+			return tea.Batch(s.loadRunsCmd(), shared.CheckEnginesCmd(s.ctx, false))
 		}
 		return nil
+	case enginesCheckedMsg:
+		return s.enginesChecked(m)
 	case runsLoadedMsg:
 		return s.loadedRuns(m)
 	case shared.StartValidationMsg:
@@ -460,11 +462,21 @@ func (s *Model) waitBatch(id int) tea.Cmd {
 }
 
 // startValidation validates ids in form's modes through validate.Jobs and
-// a validate.Validator, as `curate validate` does.
+// a validate.Validator, as `curate validate` does, once the engines have
+// been asked whether they answer (engines.go).
 func (s *Model) startValidation(ids []string, f runForm) tea.Cmd {
 	if s.svc.Validate == nil {
 		return shared.StatusCmd("validation needs a Docker engine: none is configured", true)
 	}
+	if s.svc.CheckEngines != nil {
+		return s.checkEnginesThenStart(ids, f)
+	}
+	return s.launch(ids, f, "")
+}
+
+// launch starts the validation; problem, when not "", is the engine check's
+// line (some engines do not answer), shown in place of the start line.
+func (s *Model) launch(ids []string, f runForm, problem string) tea.Cmd {
 	modes, _ := validate.ParseModes(runModes[f.modes])
 	var tasks []*pipeline.Task
 	for _, id := range ids {
@@ -525,7 +537,12 @@ func (s *Model) startValidation(ids []string, f runForm) tea.Cmd {
 	if len(skips) > 0 {
 		msg += fmt.Sprintf(" · skipped %d without a task dir", len(skips))
 	}
-	return tea.Batch(shared.StatusCmd(msg, false), s.waitBatch(b.id))
+	if problem != "" {
+		msg = problem
+	}
+	// In order: a batch that fails at once (its error on the status bar)
+	// must not be followed by the start line.
+	return tea.Sequence(shared.StatusCmd(msg, problem != ""), s.waitBatch(b.id))
 }
 
 func queuedKey(batch int, j validate.Job) string {

@@ -59,7 +59,7 @@ func (s *Model) listView() string {
 	for i := from; i < to; i++ {
 		e := v[i]
 		line := fmt.Sprintf("%-10s %-19s %s %-7s %-14s %s", stateText(e), e.run.ID, frame.PadRight(frame.CleanLine(e.run.TaskID), tw),
-			e.run.Mode, outcomeText(e), frame.CleanLine(e.run.Detail))
+			e.run.Mode, outcomeText(e), frame.CleanLine(e.run.Detail+e.run.RetryNote()))
 		if i == s.list.Cursor {
 			line = st.Cursor.Render(frame.PadRight("> "+line, s.w))
 		} else {
@@ -203,7 +203,12 @@ func (s *Model) logView() string {
 	case s.matrix != nil:
 		b.WriteString(st.Muted.Render(frame.Truncate(s.matrixHint(), s.w)))
 	default:
-		b.WriteString(st.Muted.Render("v validate · r rerun · x cancel · f review class · enter log focus · m gold matrix · w wrap · / search · E first error · e/t/s edit Dockerfile/test.sh/solve.sh"))
+		hint := "v validate · r rerun · x cancel · f review class · enter log focus · m gold matrix · w wrap · / search · E first error · e/t/s edit Dockerfile/test.sh/solve.sh"
+		if e != nil && e.run.Retry != "" { // the selected run moved engines: say so in full, as `curate runs show` does
+			b.WriteString(frame.Truncate(st.Warn.Render(frame.CleanLine(e.run.Retry))+st.Muted.Render(" · "+hint), s.w))
+			break
+		}
+		b.WriteString(st.Muted.Render(hint))
 	}
 	return b.String()
 }

@@ -154,7 +154,7 @@ func (s *Model) build() {
 			if r.Outcome == pipeline.OutcomeOK {
 				os = st.Good
 			}
-			add(fmt.Sprintf("  %s  %-6s #%d  %s  %s%s", r.StartedAt.Format("2006-01-02 15:04"), frame.CleanLine(r.Mode), r.Attempt, os.Render(o), frame.CleanLine(r.Detail), stale))
+			add(fmt.Sprintf("  %s  %-6s #%d  %s  %s%s", r.StartedAt.Format("2006-01-02 15:04"), frame.CleanLine(r.Mode), r.Attempt, os.Render(o), frame.CleanLine(r.Detail+r.RetryNote()), stale))
 		}
 	}
 
