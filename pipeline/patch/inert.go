@@ -6,8 +6,8 @@ import (
 )
 
 // Inert says whether a PR's change to p can be left out when the PR is
-// mirrored onto a snapshot: documentation, CI and lint configuration, and
-// the dependency manifests and lockfiles. None of them changes what the
+// mirrored onto a snapshot: documentation, CI, lint and tox/nox
+// configuration, and the dependency manifests and lockfiles. None of them changes what the
 // tests see at the snapshot: the environment there is built from the
 // snapshot's own manifests, so reversing a version bump in go.mod or
 // package.json would only break the shared environment. Mirror leaves
@@ -34,7 +34,7 @@ func Inert(p string) bool {
 	}
 	switch lower {
 	case ".golangci.yml", ".golangci.yaml", ".travis.yml", ".gitignore", ".gitattributes", ".editorconfig",
-		".pre-commit-config.yaml", ".eslintrc", ".eslintrc.json", ".eslintrc.js", ".prettierrc", ".npmignore",
+		".pre-commit-config.yaml", "tox.ini", "noxfile.py", ".coveragerc", ".flake8", "mypy.ini", ".pylintrc", "ruff.toml", ".ruff.toml", "renovate.json", ".renovaterc", "dependabot.yml", ".eslintrc", ".eslintrc.json", ".eslintrc.js", ".prettierrc", ".npmignore",
 		"appveyor.yml", "codecov.yml", ".codecov.yml", "readthedocs.yml", ".readthedocs.yml", ".readthedocs.yaml",
 		"go.mod", "go.sum", "go.work", "go.work.sum",
 		"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",

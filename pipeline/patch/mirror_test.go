@@ -232,7 +232,7 @@ func TestInert(t *testing.T) {
 	for p, want := range map[string]bool{
 		"README.md": true, "docs/index.rst": true, ".github/workflows/main.yml": true, ".golangci.yml": true,
 		"CHANGES.txt": true, "CHANGELOG": true, "go.mod": true, "go.sum": true, "package.json": true, "js/package.json": true,
-		"pyproject.toml": true, "Cargo.toml": true, "pom.xml": true,
+		"pyproject.toml": true, "Cargo.toml": true, "pom.xml": true, "tox.ini": true, "noxfile.py": true,
 		"doc/man_docs.go": false, "docs/conf.py": false, "index.js": false, "src/click/core.py": false, "history.go": false,
 		"changes.py": false, "index.d.ts": false, "src/lib.rs": false, "requirements/tests.in": false,
 	} {
