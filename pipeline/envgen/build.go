@@ -72,12 +72,13 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	// snapshot the PR is mirrored onto.
 	rev, strategy, method := t.HeadCommit, pipeline.AtMerge, ""
 	var dropped []string // inert files a mirror left out
+	testMethod := ""     // how a mirror hid the PR's test change
 	if cfg.Snapshot != "" {
 		m, err := patch.Mirror(ctx, t.SourcePath, cfg.Snapshot, set)
 		if err != nil {
 			return nil, err
 		}
-		set, rev, strategy, method, dropped = m.Set, m.Snapshot, pipeline.AtSnapshot, m.Method, m.Dropped
+		set, rev, strategy, method, dropped, testMethod = m.Set, m.Snapshot, pipeline.AtSnapshot, m.Method, m.Dropped, m.TestMethod
 	}
 	var reasons []string
 	installs, removes := []string{}, []string{}
@@ -175,6 +176,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		Network: touchesAny(set.SourceFiles, plan.Manifests) || touchesAny(testPaths(set.TestFiles), plan.Manifests)}
 	if strategy == pipeline.AtSnapshot {
 		plan.Note("snapshot build: the PR mirrored onto %s (%s)", rev[:12], method)
+		if testMethod == patch.MethodBase {
+			plan.Note("the PR's test change does not reverse at the snapshot: the agent sees its test files as they were at the PR's base; verification restores the snapshot's")
+		}
 		if len(dropped) > 0 {
 			plan.Note("mirrored without the PR's change to %s: the whole fix conflicts at the snapshot, and docs, CI and manifests do not change what the tests see there", strings.Join(dropped, ", "))
 		}

@@ -23,6 +23,9 @@ const (
 	MethodReverse = "reverse" // git apply -R
 	Method3Way    = "3way"    // git apply -3 -R, with the repository's objects
 	MethodFuzz    = "fuzz"    // GNU patch -R, hunk by hunk, fuzz 3
+	// MethodBase hides a test change that does not reverse: the test
+	// files as they were at the PR's base.
+	MethodBase = "base"
 )
 
 // Mirrored is a PR ported onto a snapshot revision: the patches of the
@@ -157,7 +160,9 @@ func Mirror(ctx context.Context, repo, snapshot string, s *Set) (*Mirrored, erro
 		}
 		if len(reversible) > 0 {
 			if m.TestMethod, err = reverseApply(ctx, w, g, tmp, "test.patch", bytes.Join(reverse, nil)); err != nil {
-				return nil, err
+				if m.TestMethod, err = hideAtBase(ctx, repo, w, g, s.Base, reversible, err); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if hiddenTree, err = writeTree(g); err != nil {
@@ -216,6 +221,32 @@ func (m *Mirrored) roundTrip(ctx context.Context, w string, g func(...string) ([
 		}
 	}
 	return nil
+}
+
+// hideAtBase hides the PR's changed test files when their change does
+// not reverse at the snapshot (conflict): each goes back to its content at
+// the PR's base. The agent sees the older file instead of the snapshot's
+// minus the PR's tests; verification restores the snapshot's file
+// (test.patch) either way, so what is tested is the same.
+func hideAtBase(ctx context.Context, repo, w string, g func(...string) ([]byte, error), base string, paths []string, conflict error) (string, error) {
+	if _, ok := IsRejection(conflict); !ok {
+		return "", conflict
+	}
+	for _, p := range paths {
+		data, err := gitOut(ctx, repo, nil, "cat-file", "blob", base+":"+p)
+		if err != nil {
+			return "", conflict // not a blob at the base: keep the conflict
+		}
+		dst := filepath.Join(w, filepath.FromSlash(p))
+		mode := os.FileMode(0o644)
+		if fi, err := os.Stat(dst); err == nil {
+			mode = fi.Mode().Perm()
+		}
+		if err := os.WriteFile(dst, data, mode); err != nil {
+			return "", err
+		}
+	}
+	return MethodBase, nil
 }
 
 // reverseCode retries a fix that conflicted (conflict) without the PR's

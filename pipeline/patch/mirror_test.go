@@ -241,3 +241,44 @@ func TestInert(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrorHidesTestsAtBase: attrs PR #1201 changed tests/test_slots.py,
+// which moved on since, so its test change does not reverse at the
+// bundle's tip. The agent then sees the file as it was at the PR's base,
+// and bug, hide-tests, test and fix still round-trip to the snapshot.
+func TestMirrorHidesTestsAtBase(t *testing.T) {
+	ctx := context.Background()
+	repo := realRepo(t, "python-attrs+attrs")
+	out, err := exec.Command("git", "-C", repo, "log", "--first-parent", "--format=%H", "--grep", "(#1201)", "HEAD").Output()
+	c := strings.Fields(string(out))
+	if err != nil || len(c) == 0 {
+		t.Fatalf("no commit of PR #1201: %v", err)
+	}
+	set, err := Make(ctx, repo, c[0]+"^1", c[0], isTest, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Mirror(ctx, repo, "HEAD", set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TestMethod != MethodBase {
+		t.Errorf("test method = %q, want %q", m.TestMethod, MethodBase)
+	}
+	tree := extract(t, repo, revParse(t, repo, "HEAD"))
+	want := snapshot(t, tree)
+	applyFile(t, tree, m.Bug)
+	applyFile(t, tree, m.HideTests)
+	baseFile, _ := exec.Command("git", "-C", repo, "show", c[0]+"^1:tests/test_slots.py").Output()
+	if got := snapshot(t, tree)["tests/test_slots.py"]; !bytes.Equal(got, baseFile) {
+		t.Errorf("hidden tests/test_slots.py is not the PR base's")
+	}
+	applyFile(t, tree, m.Test)
+	applyFile(t, tree, m.Fix)
+	got := snapshot(t, tree)
+	for p, data := range want {
+		if !bytes.Equal(got[p], data) {
+			t.Errorf("%s differs after the round trip", p)
+		}
+	}
+}
