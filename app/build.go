@@ -153,11 +153,17 @@ func buildAt(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cfg
 		}
 	}
 	r, err := buildOne(ctx, ws, t, cfg)
-	if err == nil && strategy == pipeline.AtAuto && r.Class == patch.ConflictClass {
+	// auto falls back to the merge commit whenever the snapshot build is
+	// refused: the PR does not mirror, or its test files are gone at the
+	// snapshot (moved or deleted since).
+	if err == nil && strategy == pipeline.AtAuto && cfg.Snapshot != "" && r.Status == string(pipeline.StatusRejected) {
 		why := "the PR does not mirror onto the snapshot"
 		for _, reason := range r.Reasons { // "build: patch_conflict: the PR does not reverse at ...: f.go hunk #3"
 			if _, detail, ok := strings.Cut(reason, patch.ConflictClass+": "); ok {
 				why = detail
+			} else if r.Class != patch.ConflictClass {
+				why = strings.TrimPrefix(reason, "build: ")
+				break
 			}
 		}
 		cfg.Snapshot = ""
