@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"curate/pipeline/filter"
 )
@@ -22,9 +24,14 @@ func SuiteDir(ctx context.Context, repo, clone, rev, dir string, cfg Config) (st
 	if fc == nil {
 		fc = &filter.Config{}
 	}
-	var files []string
+	var files, benchmarks []string
 	for _, p := range paths {
-		if fc.Classify(p) == filter.KindTest {
+		switch {
+		case isBenchmark(p): // test-looking or not: pytest given a folder collects bench/test_*.py
+			if b := benchmarkRoot(p); strings.HasSuffix(p, ".py") && !slices.Contains(benchmarks, b) {
+				benchmarks = append(benchmarks, b)
+			}
+		case fc.Classify(p) == filter.KindTest:
 			files = append(files, p)
 		}
 	}
@@ -52,6 +59,16 @@ func SuiteDir(ctx context.Context, repo, clone, rev, dir string, cfg Config) (st
 		return "", fmt.Errorf("env check of %s: no test runner for language %q: set [repos.%q] test_command", repo, lang, repo)
 	}
 	run = withOverride(run, rc.TestCommand, files)
+	if rc.TestCommand == "" && run.LogFormat == "pytest" {
+		// One file that does not collect (a plugin the suite does not
+		// install) must not hide the rest of the suite's results.
+		// The benchmarks are left out even when pytest is given a folder.
+		flags := "--continue-on-collection-errors"
+		for _, b := range benchmarks {
+			flags += " --ignore=" + shellQuote(b)
+		}
+		run.Command = strings.Replace(run.Command, "python -m pytest ", "python -m pytest "+flags+" ", 1)
+	}
 	// The check's pass/total comes from the runner's report: a failing
 	// suite still "passes" the script, so the log is always complete.
 	run.Check = ""
@@ -69,4 +86,27 @@ func SuiteDir(ctx context.Context, repo, clone, rev, dir string, cfg Config) (st
 		}
 	}
 	return run.LogFormat, nil
+}
+
+// benchmarkRoot is the folder (or file) that makes p a benchmark.
+func benchmarkRoot(p string) string {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		if isBenchmark(part) {
+			return strings.Join(parts[:i+1], "/")
+		}
+	}
+	return p
+}
+
+// isBenchmark says whether a test-looking file is a benchmark (bench/,
+// benchmarks/, test_benchmarks.py): suites keep them apart, often with
+// plugins of their own (pytest-codspeed), so the env check leaves them out.
+func isBenchmark(p string) bool {
+	for _, part := range strings.Split(strings.ToLower(p), "/") {
+		if part == "bench" || part == "benches" || part == "benchmark" || part == "benchmarks" || strings.Contains(part, "benchmark") {
+			return true
+		}
+	}
+	return false
 }
