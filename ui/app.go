@@ -211,7 +211,7 @@ func (a *App) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, cmd
 	case statusExpiredMsg:
 		if int(m) == a.statusSeq {
-			a.status, a.statErr = "", false
+			a.status, a.statErr, a.statusFit = "", false, nil
 		}
 		return a, nil
 	case shared.SolvedMsg:
