@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/docker/docker/client"
 
@@ -40,27 +41,57 @@ func (r EngineReport) Down() []EngineStatus {
 func (r EngineReport) AllDown() bool { return len(r) > 0 && len(r.Down()) == len(r) }
 
 // Problem is one line saying which engines do not answer and what to do,
-// "" when all answer.
-func (r EngineReport) Problem() string {
+// "" when all answer: the one wording both the CLI and the workbench show.
+func (r EngineReport) Problem() string { return r.ProblemFit(0, nil) }
+
+// ProblemFit is Problem in at most width cells (0: any), for a status
+// line: the engine names are shortened by shorten (the workbench cuts
+// them in the middle) so that what to do stays whole, and when even that
+// leaves too little of them, the leading "Docker at" goes (the status
+// bar already says docker ✗). A name is never cut below 16 cells; the
+// line may then be longer than width.
+func (r EngineReport) ProblemFit(width int, shorten func(s string, w int) string) string {
+	lead, compact, names, rest := r.problemParts()
+	line := lead + names + rest
+	if line == "" || width <= 0 || shorten == nil || cells(line) <= width {
+		return line
+	}
+	const minName = 16
+	if room := width - cells(lead) - cells(rest); room >= minName {
+		return lead + shorten(names, room) + rest
+	}
+	room := max(width-cells(compact)-cells(rest), minName)
+	if cells(names) <= room {
+		return compact + names + rest
+	}
+	return compact + shorten(names, room) + rest
+}
+
+// problemParts is Problem in pieces: the lead (and its shorter form), the
+// engine names, and the rest, which says what to do.
+func (r EngineReport) problemParts() (lead, compact, names, rest string) {
 	down := r.Down()
 	if len(down) == 0 {
-		return ""
+		return "", "", "", ""
 	}
-	names := make([]string, len(down))
+	ns := make([]string, len(down))
 	for i, e := range down {
-		names[i] = e.Name
+		ns[i] = e.Name
 	}
+	names = strings.Join(ns, ", ")
 	switch {
 	case len(r) == 1:
-		return fmt.Sprintf("Docker engine at %s does not answer: start it, or set [docker] hosts", names[0])
+		return "Docker at ", "", names, " does not answer: start it or set [docker] hosts"
 	case len(down) == len(r):
-		return fmt.Sprintf("no Docker engine answers (%s): start one, or fix [docker] hosts", strings.Join(names, ", "))
+		return "no Docker engine answers (", "none answers (", names, "): start one or fix [docker] hosts"
 	case len(down) == 1:
-		return fmt.Sprintf("Docker engine at %s does not answer (1 of %d engines): validation runs on the others; start it, or remove it from [docker] hosts", names[0], len(r))
+		return "Docker at ", "", names, fmt.Sprintf(" does not answer (1 of %d engines): validation runs on the others; start it or remove it from [docker] hosts", len(r))
 	}
-	return fmt.Sprintf("Docker engines at %s do not answer (%d of %d engines): validation runs on the others; start them, or remove them from [docker] hosts",
-		strings.Join(names, ", "), len(down), len(r))
+	return "Docker engines at ", "", names, fmt.Sprintf(" do not answer (%d of %d engines): validation runs on the others; start them or remove them from [docker] hosts", len(down), len(r))
 }
+
+// cells is the width of a plain line (engine names are ASCII).
+func cells(s string) int { return utf8.RuneCountInString(s) }
 
 // engineCheckTimeout bounds one engine's answer.
 const engineCheckTimeout = 2 * time.Second

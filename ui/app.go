@@ -35,6 +35,8 @@ type App struct {
 	palette *palette
 	status  string
 	statErr bool
+	// statusFit is the line fitted to a width (StatusMsg.Fit), or nil.
+	statusFit func(w int) string
 	// statusSeq numbers status lines; one expires only if no newer one
 	// replaced it. statusTTL 0 keeps lines until replaced (tests).
 	statusSeq int
@@ -204,10 +206,12 @@ func (a *App) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case shared.LabelledMsg:
 		return a, a.labelled(m)
 	case shared.StatusMsg:
-		return a, a.setStatus(m.Text, m.Err)
+		cmd := a.setStatus(m.Text, m.Err)
+		a.statusFit = m.Fit
+		return a, cmd
 	case statusExpiredMsg:
 		if int(m) == a.statusSeq {
-			a.status, a.statErr = "", false
+			a.status, a.statErr, a.statusFit = "", false, nil
 		}
 		return a, nil
 	case shared.SolvedMsg:
@@ -217,10 +221,10 @@ func (a *App) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Tick(30*time.Second, func(t time.Time) tea.Msg { return dockerTickMsg(t) })
 	case shared.EnginesMsg:
 		a.ctx.Docker = shared.DockerStateOf(m.Report)
-		if p := m.Report.Problem(); p != "" && !m.Quiet {
-			return a, a.setStatus(p, true)
+		if m.Quiet {
+			return a, nil
 		}
-		return a, nil
+		return a, shared.EngineProblemCmd(m.Report)
 	case dockerTickMsg:
 		return a, a.dockerProbe()
 	case shared.OpenTaskMsg:
@@ -272,7 +276,7 @@ type statusExpiredMsg int
 
 // setStatus shows a line in the status bar until it expires.
 func (a *App) setStatus(text string, isErr bool) tea.Cmd {
-	a.status, a.statErr = text, isErr
+	a.status, a.statErr, a.statusFit = text, isErr, nil
 	if isErr && a.ctx.Log != nil {
 		a.ctx.Log.Print(text)
 	}
@@ -523,16 +527,25 @@ func (a *App) statusBar(w int) string {
 		counts = fmt.Sprintf(" · %d/%d · mk %d · pin %d · excl %d · %s · jobs %d", shown, total, marked, pinned, excluded, sel, jobs)
 	}
 	// Docker first: it must not be cut off on a narrow terminal.
-	head := st.StatusKey.Render(frame.CleanLine(name)) + docker
+	nameCell := st.StatusKey.Render(frame.CleanLine(name))
+	var long string
 	if p := c.Long.Text(w < 120); p != "" { // long work first: it must stay visible
-		head += st.StatusOK.Render(" " + p)
+		long = st.StatusOK.Render(" " + p)
 	}
+	head := nameCell + docker + long
 	left := head + st.StatusBar.Render(counts)
 	msg := a.status
 	if msg != "" {
 		style := st.StatusBar
 		if a.statErr {
 			style = st.StatusBad
+		}
+		if a.statusFit != nil { // fitted beside the head; else the workspace name gives way
+			room := w - lipgloss.Width(head) - 2
+			if msg = a.statusFit(room); lipgloss.Width(msg) > room {
+				head = docker + long
+				msg = a.statusFit(w - lipgloss.Width(head) - 2)
+			}
 		}
 		m := style.Render("  " + frame.CleanLine(msg))
 		if lipgloss.Width(left)+lipgloss.Width(m) > w {

@@ -2,13 +2,16 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
+	"curate/app"
 	"curate/pipeline"
 	"curate/ui/shared"
 	"curate/ui/uitest"
@@ -235,5 +238,32 @@ func TestStatusLineExpires(t *testing.T) {
 	a.Update(statusExpiredMsg(a.statusSeq))
 	if b := bar(); !strings.Contains(b, "26/26") || strings.Contains(b, "redoes") {
 		t.Errorf("counts did not come back: %q", b)
+	}
+}
+
+// At 80 columns the engine-down line keeps what to do whole: the socket
+// is cut in the middle, and the workspace name gives way when it must.
+func TestEngineDownLineFits80(t *testing.T) {
+	for _, c := range []struct{ name, sock, want string }{
+		{"default socket", "unix:///var/run/docker.sock", "docker ✗  unix:///va…ocker.sock does not answer: start it or set [docker] hosts"},
+		{"long socket", "unix:///home/curator/.local/share/containers/podman/machine/podman.sock", " does not answer: start it or set [docker] hosts"},
+		{"short host", "tcp://ci:2376", "tcp://ci:2376 does not answer: start it or set [docker] hosts"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, _ := newTestApp(t, "dark", 80, 20)
+			report := app.EngineReport{{Host: c.sock, Name: c.sock, Err: errors.New("connection refused")}}
+			run(t, a, shared.MsgCmd(shared.EnginesMsg{Report: report}))
+			lines := strings.Split(a.View(), "\n")
+			bar := lines[len(lines)-1]
+			if w := lipgloss.Width(bar); w > 80 {
+				t.Errorf("bar is %d cells", w)
+			}
+			if p := plain(bar); !strings.Contains(p, c.want) {
+				t.Errorf("bar %q lacks %q", p, c.want)
+			}
+			if a.status != report.Problem() {
+				t.Errorf("the whole line is not kept (log, wide terminal): %q", a.status)
+			}
+		})
 	}
 }

@@ -12,12 +12,14 @@ import (
 	"curate/app"
 	"curate/pipeline"
 	"curate/pipeline/validate"
+	"curate/ui/shared"
 	"curate/ui/uitest"
 )
 
 // engineProgram runs the workbench with engines that answer as report
 // says; validations go to a script runner.
-func engineProgram(t *testing.T, report app.EngineReport, gate chan struct{}) (*teatest.TestModel, *uitest.ScriptRunner, *atomic.Int32) {
+// wire, when given, changes the services before the workbench starts.
+func engineProgram(t *testing.T, report app.EngineReport, gate chan struct{}, width int, wire ...func(*shared.Services)) (*teatest.TestModel, *uitest.ScriptRunner, *atomic.Int32) {
 	t.Helper()
 	r := &uitest.ScriptRunner{Lines: uitest.Numbered(3), Every: time.Millisecond, PauseAt: 1, Gate: gate}
 	ws := uitest.Workspace(t)
@@ -27,11 +29,14 @@ func engineProgram(t *testing.T, report app.EngineReport, gate chan struct{}) (*
 	svc := uitest.ScriptServices(r, ws)
 	var checks atomic.Int32
 	svc.CheckEngines = func(context.Context) app.EngineReport { checks.Add(1); return report }
+	for _, w := range wire {
+		w(svc)
+	}
 	a := New(Options{Context: c, Services: svc})
 	a.statusTTL = 200 * time.Millisecond // the same line shows again on each check
-	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(200, 45))
+	tm := teatest.NewTestModel(t, a, teatest.WithInitialTermSize(width, 45))
 	t.Cleanup(func() { tm.Quit() })
-	waitFor(t, tm.Output(), "26/26 tasks")
+	waitFor(t, tm.Output(), "26/26")
 	return tm, r, &checks
 }
 
@@ -40,8 +45,8 @@ var errNoSocket = errors.New("dial unix /run/nope.sock: connect: no such file or
 // With the engine down, the Runs screen says so when it loads and when a
 // validation is started, and starts none.
 func TestProgramEngineDownSaysSoAndStartsNothing(t *testing.T) {
-	tm, r, checks := engineProgram(t, app.EngineReport{{Host: "unix:///run/nope.sock", Name: "unix:///run/nope.sock", Err: errNoSocket}}, nil)
-	want := "Docker engine at unix:///run/nope.sock does not answer: start it, or set [docker] hosts"
+	tm, r, checks := engineProgram(t, app.EngineReport{{Host: "unix:///run/nope.sock", Name: "unix:///run/nope.sock", Err: errNoSocket}}, nil, 200)
+	want := "Docker at unix:///run/nope.sock does not answer: start it or set [docker] hosts"
 	send(tm, "f4")
 	waitFor(t, tm.Output(), want)
 	waitFor(t, tm.Output(), "docker ✗")
@@ -70,7 +75,7 @@ func TestProgramOneEngineDownNamesIt(t *testing.T) {
 	tm, r, _ := engineProgram(t, app.EngineReport{
 		{Host: "unix:///var/run/docker.sock", Name: "unix:///var/run/docker.sock"},
 		{Host: "tcp://ci-2:2376", Name: "tcp://ci-2:2376", Err: errNoSocket},
-	}, gate)
+	}, gate, 200)
 	send(tm, "/")
 	tm.Type("fixture")
 	send(tm, "enter", "f4")
@@ -78,12 +83,109 @@ func TestProgramOneEngineDownNamesIt(t *testing.T) {
 	send(tm, "v")
 	waitFor(t, tm.Output(), "Start a validation")
 	send(tm, "down", "right", "enter") // nop only
-	waitFor(t, tm.Output(), "Docker engine at tcp://ci-2:2376 does not answer (1 of 2 engines): validation runs on the others")
+	waitFor(t, tm.Output(), "tcp://ci-2:2376 does not answer (1 of 2 engines): validation runs on the others")
 	close(gate)
 	waitFor(t, tm.Output(), "validation done: 1 ok, 0 not ok")
 	finish(t, tm)
 	if n := r.Execs.Load(); n != 1 {
 		t.Fatalf("%d runs, want 1", n)
+	}
+}
+
+// R on the Repos screen asks the engines before it rebuilds, as a
+// validation does: with none answering, an 80-column status bar says so
+// with what to do whole (the socket cut in the middle), and nothing is
+// rebuilt or run; with one answering, the rebuild starts.
+func TestProgramRepoRebuildChecksEngines(t *testing.T) {
+	const sock = "unix:///var/run/docker.sock"
+	for _, c := range []struct {
+		name   string
+		report app.EngineReport
+		builds int32
+	}{
+		{"down", app.EngineReport{{Host: sock, Name: sock, Err: errNoSocket}}, 0},
+		{"up", app.EngineReport{{Host: sock, Name: sock}}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var builds atomic.Int32
+			tm, r, checks := engineProgram(t, c.report, nil, 80, func(svc *shared.Services) {
+				svc.RebuildRepoTargets = func(ctx context.Context, repo string) (*app.RebuildResult, []*pipeline.Task, error) {
+					builds.Add(1)
+					return &app.RebuildResult{Repo: repo, Built: 1}, nil, nil
+				}
+			})
+			send(tm, "f7")
+			waitFor(t, tm.Output(), "acme/calc")
+			before := checks.Load()
+			send(tm, "R")
+			if c.builds == 0 {
+				// The whole advice on the bar: "docker ✗  unix:///va…ocker.sock does not answer: …".
+				waitFor(t, tm.Output(), "docker ✗  unix:///va…ocker.sock does not answer: start it or set [docker] hosts")
+			} else {
+				waitFor(t, tm.Output(), "rebuilt acme/calc: 1 task(s)")
+			}
+			fm := finish(t, tm)
+			if n := builds.Load(); n != c.builds {
+				t.Errorf("%d rebuilds, want %d", n, c.builds)
+			}
+			if n := checks.Load() - before; n < 1 {
+				t.Errorf("%d engine checks on R, want 1", n)
+			}
+			if n := r.Execs.Load(); n != 0 {
+				t.Errorf("%d runs started", n)
+			}
+			if fm.ctx.Long.Len() != 0 {
+				t.Errorf("%d long jobs left", fm.ctx.Long.Len())
+			}
+		})
+	}
+}
+
+// The jobs list's R (app.RebuildRepoJob) asks the engines too: with none
+// answering it starts no job; with one answering the job runs.
+func TestProgramJobsRebuildChecksEngines(t *testing.T) {
+	const sock = "unix:///var/run/docker.sock"
+	for _, c := range []struct {
+		name   string
+		report app.EngineReport
+		jobs   int32
+	}{
+		{"down", app.EngineReport{{Host: sock, Name: sock, Err: errNoSocket}}, 0},
+		{"up", app.EngineReport{{Host: sock, Name: sock}}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var jobs atomic.Int32
+			tm, _, checks := engineProgram(t, c.report, nil, 200, func(svc *shared.Services) {
+				svc.RebuildRepo = func(ctx context.Context, repo string, progress app.ProgressFunc) (string, error) {
+					jobs.Add(1)
+					return "rebuilt " + repo + " by the job", nil
+				}
+			})
+			send(tm, "/")
+			tm.Type("fixture")
+			send(tm, "enter", "J")
+			waitFor(t, tm.Output(), "no jobs yet")
+			time.Sleep(400 * time.Millisecond) // the line of the list's own check expires
+			before := checks.Load()
+			send(tm, "R")
+			waitFor(t, tm.Output(), "acme/calc")
+			send(tm, "enter")
+			if c.jobs == 0 {
+				waitFor(t, tm.Output(), "Docker at "+sock+" does not answer: start it or set [docker] hosts")
+			} else {
+				waitFor(t, tm.Output(), "rebuilt acme/calc by the job")
+			}
+			fm := finish(t, tm)
+			if n := jobs.Load(); n != c.jobs {
+				t.Errorf("%d rebuild jobs ran, want %d", n, c.jobs)
+			}
+			if n := checks.Load() - before; n < 1 {
+				t.Errorf("%d engine checks on R, want 1", n)
+			}
+			if c.jobs == 0 && len(fm.ctx.Long.All()) != 0 {
+				t.Errorf("a job is listed: %d", len(fm.ctx.Long.All()))
+			}
+		})
 	}
 }
 

@@ -253,9 +253,14 @@ func hideAtBase(ctx context.Context, repo, w string, g func(...string) ([]byte, 
 // inert files: when only docs, CI or manifest hunks were in the way, the
 // code change alone reverses. It returns the method and the files left
 // out, or the conflict of the code change alone (the hunks that matter).
+// A fix of inert files only says so plainly: no code conflicts there.
 func reverseCode(ctx context.Context, repo, w string, g func(...string) ([]byte, error), tmp string, s *Set, conflict error) (string, []string, error) {
 	code, inert := splitInert(s.SourceFiles)
-	if _, ok := IsRejection(conflict); !ok || len(code) == 0 || len(inert) == 0 {
+	_, ok := IsRejection(conflict)
+	if ok && len(code) == 0 && len(inert) > 0 {
+		return "", nil, inertConflict(strings.TrimSpace(gitRev(g)), inert)
+	}
+	if !ok || len(code) == 0 || len(inert) == 0 {
 		return "", nil, conflict
 	}
 	fix, err := diff(ctx, repo, s.Base, s.Head, code)
@@ -267,6 +272,23 @@ func reverseCode(ctx context.Context, repo, w string, g func(...string) ([]byte,
 		return "", nil, err
 	}
 	return method, inert, nil
+}
+
+// inertConflict is the patch_conflict of a PR whose non-test change is
+// inert files only (docs, CI, manifests) that do not reverse at snapshot:
+// it names them, the first few when there are many.
+func inertConflict(snapshot string, inert []string) error {
+	const most = 4
+	names := make([]string, 0, most+1)
+	for i, f := range inert {
+		if i == most {
+			names = append(names, fmt.Sprintf("%d more", len(inert)-most))
+			break
+		}
+		names = append(names, display(f))
+	}
+	return &Rejection{Reasons: []string{fmt.Sprintf("%s: the PR changes no code, only docs, CI or manifests (%s), and that change does not reverse at snapshot %s",
+		ConflictClass, strings.Join(names, ", "), short(snapshot))}}
 }
 
 // reverseApply reverses patch in the work tree w, trying each method in

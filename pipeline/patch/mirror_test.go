@@ -180,6 +180,52 @@ func TestMirrorConflict(t *testing.T) {
 	}
 }
 
+// TestMirrorInertOnlyConflict: a PR whose only non-test change is a CI
+// workflow, rewritten since, is a patch_conflict that says no code
+// conflicts and names the workflow, not its hunk.
+func TestMirrorInertOnlyConflict(t *testing.T) {
+	ctx := context.Background()
+	repo := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(p, s string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(repo, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(repo, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const ci = ".github/workflows/ci.yml"
+	run("init", "-q")
+	write("calc.py", "def add(a, b):\n    return a + b\n")
+	write(ci, "on: push\njobs:\n  test:\n    runs-on: ubuntu-20.04\n    steps:\n      - run: pytest\n")
+	write("test_calc.py", "from calc import add\n")
+	run("add", "-A")
+	run("commit", "-qm", "base")
+	write(ci, "on: push\njobs:\n  test:\n    runs-on: ubuntu-22.04\n    steps:\n      - run: pytest\n")
+	write("test_calc.py", "from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n")
+	run("add", "-A")
+	run("commit", "-qm", "ci and a test")
+	pr := revParse(t, repo, "HEAD")
+	write(ci, "on: [push, pull_request]\njobs:\n  tests:\n    runs-on: ubuntu-24.04\n    steps:\n      - uses: actions/checkout@v4\n      - run: python -m pytest\n")
+	run("add", "-A")
+	run("commit", "-qm", "rewrite ci")
+	set, err := Make(ctx, repo, pr+"^1", pr, isTest, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Mirror(ctx, repo, "HEAD", set)
+	reasons, ok := IsRejection(err)
+	want := "patch_conflict: the PR changes no code, only docs, CI or manifests (" + ci + "), and that change does not reverse at snapshot " + revParse(t, repo, "HEAD")[:12]
+	if !ok || len(reasons) != 1 || reasons[0] != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}
+
 // TestMirrorLeavesOutInertFiles: cobra's "More linting" PR (#2099) changes
 // .golangci.yml, whose lines moved since, and Go code that still reverses.
 // Mirrored onto the bundle's tip it reverses without the lint config

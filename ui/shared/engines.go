@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"curate/app"
+	"curate/ui/components/frame"
 )
 
 // EnginesMsg is the answer of a check of the workspace's Docker engines
@@ -25,6 +26,19 @@ func CheckEnginesCmd(c *Context, quiet bool) tea.Cmd {
 	}
 	check := c.Services.CheckEngines
 	return func() tea.Msg { return EnginesMsg{Report: check(context.Background()), Quiet: quiet} }
+}
+
+// EngineProblemCmd puts the report's problem line in the status bar (as
+// an error when no engine answers), fitted to the room there: engine
+// names are cut in the middle so what to do stays whole; nil when every
+// engine answers.
+func EngineProblemCmd(r app.EngineReport) tea.Cmd {
+	p := r.Problem()
+	if p == "" {
+		return nil
+	}
+	fit := func(w int) string { return r.ProblemFit(w, frame.TruncateMiddle) }
+	return MsgCmd(StatusMsg{Text: p, Err: true, Fit: fit})
 }
 
 // DockerStateOf is the status bar's state for a check's report.

@@ -58,6 +58,10 @@ type SolvedMsg struct{}
 type StatusMsg struct {
 	Text string
 	Err  bool
+	// Fit, when set, is Text in at most w cells with what matters kept
+	// whole (the engine check's line: EngineProblemCmd); the status bar
+	// calls it with the room it has, so it must be pure.
+	Fit func(w int) string
 }
 
 // Addressed is a message for one screen only.
@@ -65,7 +69,7 @@ type Addressed interface{ Target() TabID }
 
 // StatusCmd puts text in the status bar.
 func StatusCmd(text string, isErr bool) tea.Cmd {
-	return func() tea.Msg { return StatusMsg{text, isErr} }
+	return func() tea.Msg { return StatusMsg{Text: text, Err: isErr} }
 }
 
 // MsgCmd is a command answering m.

@@ -61,10 +61,16 @@ type (
 		err     error
 		refresh bool // the job changed tasks: reload the catalogue
 	}
+	// enginesCheckedMsg is the engine check made before a rebuild starts.
+	enginesCheckedMsg struct {
+		repo   string
+		report app.EngineReport
+	}
 )
 
-func (progressMsg) ForJobs() {}
-func (finishedMsg) ForJobs() {}
+func (progressMsg) ForJobs()       {}
+func (finishedMsg) ForJobs()       {}
+func (enginesCheckedMsg) ForJobs() {}
 
 // New makes the jobs list.
 func New(c *shared.Context) *Model {
@@ -107,6 +113,11 @@ var progressEvery = 100 * time.Millisecond
 
 // start runs w in the background as a job named name working on what.
 func (s *Model) start(name, what string, refresh bool, w work) tea.Cmd {
+	return s.startSaying(name, what, refresh, w, nil)
+}
+
+// startSaying is start with say, when not nil, in place of its start line.
+func (s *Model) startSaying(name, what string, refresh bool, w work, say tea.Cmd) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	j := s.ctx.Long.Add(name, 0, cancel)
 	j.What = what
@@ -123,7 +134,10 @@ func (s *Model) start(name, what string, refresh bool, w work) tea.Cmd {
 		r.done <- finishedMsg{id: j.ID, line: line, err: err, refresh: refresh}
 	}()
 	s.list = scroller.Model{} // the newest job is on top: show it
-	return tea.Batch(shared.StatusCmd(fmt.Sprintf("started %s %s · J shows the jobs", name, frame.CleanLine(what)), false), r.wait(j.ID))
+	if say == nil {
+		say = shared.StatusCmd(fmt.Sprintf("started %s %s · J shows the jobs", name, frame.CleanLine(what)), false)
+	}
+	return tea.Batch(say, r.wait(j.ID))
 }
 
 // report keeps the newest progress and wakes the waiting command; it runs
@@ -176,6 +190,8 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, shared.LoadCatalogCmd(s.ctx))
 		}
 		return tea.Batch(cmds...)
+	case enginesCheckedMsg:
+		return s.enginesChecked(m)
 	case shared.StartJobMsg:
 		if m.Kind == "rebuild" {
 			return s.startRebuild(m.Arg)

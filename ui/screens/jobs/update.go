@@ -369,18 +369,39 @@ func buildLine(results []app.BuildResult) string {
 }
 
 // startRebuild runs the repos operation's rebuild of repo
-// (Services.RebuildRepo).
+// (Services.RebuildRepo) once the Docker engines have been asked whether
+// they answer, in a command (enginesChecked), as a validation does.
 func (s *Model) startRebuild(repo string) tea.Cmd {
 	if repo == "" {
 		return shared.StatusCmd("rebuild: type OWNER/REPO", true)
 	}
-	f := s.ctx.Services.RebuildRepo
-	if f == nil {
+	if s.ctx.Services.RebuildRepo == nil {
 		return shared.StatusCmd("rebuild: not available in this build (needs the repos operation)", true)
 	}
-	return s.start("rebuild", repo, true, func(ctx context.Context, progress app.ProgressFunc) (string, error) {
+	check := s.ctx.Services.CheckEngines
+	if check == nil {
+		return s.rebuild(repo, nil)
+	}
+	return func() tea.Msg { return enginesCheckedMsg{repo: repo, report: check(context.Background())} }
+}
+
+// enginesChecked starts the rebuild the check was for, unless no engine
+// answers: then the status bar says which and nothing starts.
+func (s *Model) enginesChecked(m enginesCheckedMsg) tea.Cmd {
+	state := shared.MsgCmd(shared.EnginesMsg{Report: m.report, Quiet: true})
+	if m.report.AllDown() {
+		return tea.Batch(state, shared.EngineProblemCmd(m.report))
+	}
+	return tea.Batch(state, s.rebuild(m.repo, m.report))
+}
+
+// rebuild starts the job; the engine check's problem line (some engines
+// down), when there is one, replaces the start line.
+func (s *Model) rebuild(repo string, engines app.EngineReport) tea.Cmd {
+	f := s.ctx.Services.RebuildRepo
+	return s.startSaying("rebuild", repo, true, func(ctx context.Context, progress app.ProgressFunc) (string, error) {
 		return f(ctx, repo, progress)
-	})
+	}, shared.EngineProblemCmd(engines))
 }
 
 // listRows is how many jobs fit: two lines each under a title and header.

@@ -39,8 +39,9 @@ type Model struct {
 	draft   *app.ProfileEdit
 	editErr string
 
-	job     *repoJob
-	jobLine string // what the last rebuild and rerun did
+	job      *repoJob
+	jobLine  string // what the last rebuild and rerun did
+	checking string // the repo whose R waits for the engine check
 }
 
 // repoState is one repository: its tasks (copies the screen updates as
@@ -90,6 +91,11 @@ type (
 		jobs   int
 		err    error
 	}
+	// enginesCheckedMsg is the engine check made before R starts.
+	enginesCheckedMsg struct {
+		repo   string
+		report app.EngineReport
+	}
 	runDoneMsg struct{ run pipeline.Run }
 	jobDoneMsg struct {
 		runs int
@@ -97,13 +103,14 @@ type (
 	}
 )
 
-func (loadedMsg) Target() shared.TabID      { return shared.TabRepos }
-func (editReadyMsg) Target() shared.TabID   { return shared.TabRepos }
-func (editorExitMsg) Target() shared.TabID  { return shared.TabRepos }
-func (editAppliedMsg) Target() shared.TabID { return shared.TabRepos }
-func (rebuiltMsg) Target() shared.TabID     { return shared.TabRepos }
-func (runDoneMsg) Target() shared.TabID     { return shared.TabRepos }
-func (jobDoneMsg) Target() shared.TabID     { return shared.TabRepos }
+func (loadedMsg) Target() shared.TabID         { return shared.TabRepos }
+func (editReadyMsg) Target() shared.TabID      { return shared.TabRepos }
+func (editorExitMsg) Target() shared.TabID     { return shared.TabRepos }
+func (editAppliedMsg) Target() shared.TabID    { return shared.TabRepos }
+func (rebuiltMsg) Target() shared.TabID        { return shared.TabRepos }
+func (runDoneMsg) Target() shared.TabID        { return shared.TabRepos }
+func (enginesCheckedMsg) Target() shared.TabID { return shared.TabRepos }
+func (jobDoneMsg) Target() shared.TabID        { return shared.TabRepos }
 
 // New builds the screen.
 func New(c *shared.Context) *Model {

@@ -44,6 +44,8 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 		return s.editorExit(m)
 	case editAppliedMsg:
 		return s.applied(m)
+	case enginesCheckedMsg:
+		return s.enginesChecked(m)
 	case rebuiltMsg:
 		return s.rebuilt(m)
 	case runDoneMsg:
@@ -219,9 +221,9 @@ func (s *Model) applied(m editAppliedMsg) tea.Cmd {
 	return tea.Batch(shared.StatusCmd("saved [repos.\""+m.ed.Repo+"\"] · R rebuilds what changed and reruns the failures", false), s.load())
 }
 
-// rebuild starts the background job: rebuild the repo with its profile,
-// then validate what failed or changed through the Runs screen's path
-// (Services.Validate, app.Validate).
+// rebuild asks the Docker engines whether they answer, as the Runs
+// screen does before a validation (in a command, never in View), then
+// starts the rebuild (enginesChecked).
 func (s *Model) rebuild() tea.Cmd {
 	r := s.selected()
 	if r == nil {
@@ -230,16 +232,44 @@ func (s *Model) rebuild() tea.Cmd {
 	if s.job != nil {
 		return shared.StatusCmd("a rebuild of "+s.job.repo+" is running (ctrl+x cancels it)", true)
 	}
+	if s.checking != "" {
+		return shared.StatusCmd("checking the Docker engines before rebuilding "+s.checking+"…", false)
+	}
 	svc := s.ctx.Services
 	if svc.RebuildRepoTargets == nil {
 		return shared.StatusCmd("rebuilding needs a workspace", true)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	j := &repoJob{repo: r.name, cancel: cancel, events: make(chan tea.Msg, 64)}
-	j.long = s.ctx.Long.Add("rebuild "+r.name, 0, cancel)
-	j.long.Runs = true
-	s.job, s.jobLine = j, "rebuilding "+r.name+"…"
+	check := svc.CheckEngines
+	if check == nil {
+		return s.startRebuild(r.name, nil)
+	}
 	repo := r.name
+	s.checking = repo
+	return func() tea.Msg { return enginesCheckedMsg{repo: repo, report: check(context.Background())} }
+}
+
+// enginesChecked starts the rebuild the check was for, unless no engine
+// answers: then the status bar says which and nothing starts.
+func (s *Model) enginesChecked(m enginesCheckedMsg) tea.Cmd {
+	s.checking = ""
+	state := shared.MsgCmd(shared.EnginesMsg{Report: m.report, Quiet: true})
+	if m.report.AllDown() {
+		return tea.Batch(state, shared.EngineProblemCmd(m.report))
+	}
+	return tea.Batch(state, s.startRebuild(m.repo, m.report))
+}
+
+// startRebuild starts the background job: rebuild the repo with its
+// profile, then validate what failed or changed through the Runs screen's
+// path (Services.Validate, app.Validate). engines is the engine check's
+// report; its problem line (some engines down) replaces the start line.
+func (s *Model) startRebuild(repo string, engines app.EngineReport) tea.Cmd {
+	svc := s.ctx.Services
+	ctx, cancel := context.WithCancel(context.Background())
+	j := &repoJob{repo: repo, cancel: cancel, events: make(chan tea.Msg, 64)}
+	j.long = s.ctx.Long.Add("rebuild "+repo, 0, cancel)
+	j.long.Runs = true
+	s.job, s.jobLine = j, "rebuilding "+repo+"…"
 	go func() {
 		defer close(j.events)
 		res, tasks, err := svc.RebuildRepoTargets(ctx, repo)
@@ -260,7 +290,11 @@ func (s *Model) rebuild() tea.Cmd {
 		})
 		j.events <- jobDoneMsg{runs: len(runs), err: err}
 	}()
-	return tea.Batch(shared.StatusCmd("rebuilding "+repo+"…", false), s.wait())
+	start := shared.StatusCmd("rebuilding "+repo+"…", false)
+	if p := shared.EngineProblemCmd(engines); p != nil {
+		start = p
+	}
+	return tea.Batch(start, s.wait())
 }
 
 // wait reads the job's next event.

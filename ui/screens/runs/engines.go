@@ -31,9 +31,8 @@ func (s *Model) checkEnginesThenStart(ids []string, f runForm) tea.Cmd {
 // engine answers; either way the status bar says which engine is down.
 func (s *Model) enginesChecked(m enginesCheckedMsg) tea.Cmd {
 	state := shared.MsgCmd(shared.EnginesMsg{Report: m.report, Quiet: true})
-	problem := m.report.Problem()
 	if m.report.AllDown() {
-		return tea.Batch(state, shared.StatusCmd(problem, true))
+		return tea.Batch(state, shared.EngineProblemCmd(m.report))
 	}
-	return tea.Batch(state, s.launch(m.ids, m.form, problem))
+	return tea.Batch(state, s.launch(m.ids, m.form, m.report))
 }

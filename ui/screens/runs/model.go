@@ -471,12 +471,13 @@ func (s *Model) startValidation(ids []string, f runForm) tea.Cmd {
 	if s.svc.CheckEngines != nil {
 		return s.checkEnginesThenStart(ids, f)
 	}
-	return s.launch(ids, f, "")
+	return s.launch(ids, f, nil)
 }
 
-// launch starts the validation; problem, when not "", is the engine check's
-// line (some engines do not answer), shown in place of the start line.
-func (s *Model) launch(ids []string, f runForm, problem string) tea.Cmd {
+// launch starts the validation; engines is the engine check's report,
+// whose problem line (some engines do not answer) is shown in place of
+// the start line.
+func (s *Model) launch(ids []string, f runForm, engines app.EngineReport) tea.Cmd {
 	modes, _ := validate.ParseModes(runModes[f.modes])
 	var tasks []*pipeline.Task
 	for _, id := range ids {
@@ -537,12 +538,13 @@ func (s *Model) launch(ids []string, f runForm, problem string) tea.Cmd {
 	if len(skips) > 0 {
 		msg += fmt.Sprintf(" · skipped %d without a task dir", len(skips))
 	}
-	if problem != "" {
-		msg = problem
+	start := shared.StatusCmd(msg, false)
+	if p := shared.EngineProblemCmd(engines); p != nil {
+		start = p
 	}
 	// In order: a batch that fails at once (its error on the status bar)
 	// must not be followed by the start line.
-	return tea.Sequence(shared.StatusCmd(msg, problem != ""), s.waitBatch(b.id))
+	return tea.Sequence(start, s.waitBatch(b.id))
 }
 
 func queuedKey(batch int, j validate.Job) string {
