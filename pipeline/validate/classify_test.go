@@ -85,6 +85,9 @@ func TestClassifyLines(t *testing.T) {
 		{"python", "ERROR: Package 'attrs' requires a different Python: 3.11.2 not in '<3.8'", pipeline.ClassToolchainMismatch, "Python <3.8, the image has 3.11.2"},
 		{"python", "AttributeError: module 'collections' has no attribute 'MutableMapping'", pipeline.ClassToolchainMismatch, "Python < 3.10"},
 		{"python", "collected 0 items", pipeline.ClassNoTestsCollected, "ran no test"},
+		// attrs PRs whose only tests need pyright, which the image lacks.
+		{"python", "============================== 3 skipped in 0.01s ==============================", pipeline.ClassNoTestsCollected, ""},
+		{"python", "======== 2 skipped, 1 warning in 0.30s ========", pipeline.ClassNoTestsCollected, ""},
 		{"go", "go: go.mod requires go >= 1.22 (running go 1.19.8; GOTOOLCHAIN=local)", pipeline.ClassToolchainMismatch, "wants Go 1.22, the image runs Go 1.19.8"},
 		{"go", "go: cannot find main module, but found .git/config in /app", pipeline.ClassToolchainMismatch, "GO111MODULE=off"},
 		{"go", `cgo: C compiler "gcc" not found: exec: "gcc": executable file not found in $PATH`, pipeline.ClassToolchainMismatch, "CGO_ENABLED=0"},
@@ -115,6 +118,15 @@ func TestClassifyLines(t *testing.T) {
 		f, ok := c.Match(tc.lang, "o/n", []byte("some noise\n"+tc.line+"\nmore noise\n"))
 		if !ok || f.Class != tc.class || f.Evidence != tc.line || !strings.Contains(f.Suggestion, tc.want) {
 			t.Errorf("%s %q:\n got %+v\nwant class %s, suggestion with %q", tc.lang, tc.line, f, tc.class, tc.want)
+		}
+	}
+}
+
+// Skips beside tests that ran are no class of their own.
+func TestClassifySomeSkippedIsNoClass(t *testing.T) {
+	for _, line := range []string{"=== 1 failed, 3 skipped in 0.10s ===", "=== 5 passed, 3 skipped in 0.10s ==="} {
+		if f, ok := DefaultClassifier().Match("python", "o/n", []byte(line+"\n")); ok {
+			t.Errorf("%q: got %+v, want no class", line, f)
 		}
 	}
 }
