@@ -43,3 +43,18 @@ func TestTestsThatDoNotCompileRan(t *testing.T) {
 }
 
 func FuzzSurefire(f *testing.F) { fuzzParser(f, Maven, "surefire.txt") }
+
+// Surefire 2.12.4 (javapoet's pom, Maven's default binding) prints a
+// failing method without a log level; the oracle log of javapoet PR #789
+// has only these lines, no XML reports.
+func TestSurefire212ConsoleFailure(t *testing.T) {
+	log := []byte("-------------------------------------------------------\n T E S T S\n-------------------------------------------------------\n" +
+		"Running com.squareup.javapoet.ParameterSpecTest\n" +
+		"Tests run: 10, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 2.514 sec <<< FAILURE!\n" +
+		"parameterVariableElement(com.squareup.javapoet.ParameterSpecTest)  Time elapsed: 0.217 sec  <<< FAILURE!\n" +
+		"expected: java.lang.String arg0\n")
+	r := Maven(log)
+	if !r.Ran || r.Tests["com.squareup.javapoet.ParameterSpecTest.parameterVariableElement"] != Failed {
+		t.Errorf("ran %v, tests %v", r.Ran, r.Tests)
+	}
+}
