@@ -144,8 +144,11 @@ func (c *Classifier) Match(lang, repo string, log []byte) (*pipeline.Failure, bo
 	for sc.Scan() {
 		n++
 		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.HasPrefix(line, "Step ") {
-			continue // a Dockerfile step quotes its command, not its output
+		if strings.HasPrefix(line, "Step ") || strings.HasPrefix(line, "The command '") {
+			// A Dockerfile step, and the classic builder's "The command
+			// '/bin/sh -c ...' returned a non-zero code", quote the
+			// command, not its output.
+			continue
 		}
 		text := quotedRunRe.ReplaceAllString(line, "")
 		for i := range c.rules {

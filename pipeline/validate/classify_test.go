@@ -219,6 +219,19 @@ func TestClassifyNopNotRunNamesTheError(t *testing.T) {
 
 // A failed build's detail quotes the step's command, whose sed patterns
 // name errors ("Could not find artifact"): the quote is not evidence.
+// javapoet PR #681 at its merge commit: the image build's first Maven
+// run fails on a test source that does not compile; the classic
+// builder's closing line quotes the RUN command with its sed patterns.
+func TestClassifySkipsTheBuildersCommandLine(t *testing.T) {
+	log := "[ERROR] COMPILATION ERROR : \n" +
+		"[ERROR] /app/src/test/java/com/squareup/javapoet/MethodSpecTest.java:[184,29] error: ';' expected\n" +
+		"The command '/bin/sh -c curate-step \"Maven Central\" 's/.*Could not find artifact ([^ ]+).*/\\1/p' sh -c 'mvn -B test' returned a non-zero code: 1\n"
+	f, ok := DefaultClassifier().Match("java", "square/javapoet", []byte(log))
+	if !ok || f.Class != pipeline.ClassCompileError {
+		t.Errorf("got %+v, want compile_error", f)
+	}
+}
+
 func TestClassifySkipsQuotedSteps(t *testing.T) {
 	log := "curate: build_failed: build environment image: Step 24/32 : RUN curate-step \"Maven Central\" 's/.*Could not find artifact ([^ ]+).*/\\1/p' mvn -B test: The command '/bin/sh -c curate-step \"Maven Central\" 's/.*Could not find artifact ([^ ]+).*/\\1/p' mvn -B test' returned a non-zero code: 1\n"
 	if f, ok := DefaultClassifier().Match("java", "square/javapoet", []byte(log)); ok {
