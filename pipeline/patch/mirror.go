@@ -322,7 +322,11 @@ func reverseApply(ctx context.Context, w string, g func(...string) ([]byte, erro
 	if err := restore(); err != nil {
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, "patch", "-p1", "-R", "--fuzz=3", "--batch", "--no-backup-if-mismatch", "--reject-file=-", "-i", p)
+	// -f, not --batch: --batch takes a hunk that looks already reversed
+	// for an unreversed patch and applies it forward ("Unreversed patch
+	// detected! Ignoring -R."), which mirrors the fix instead of the bug
+	// (more-itertools #1158 gained a second __getitem__).
+	cmd := exec.CommandContext(ctx, "patch", "-p1", "-R", "-f", "--fuzz=3", "--no-backup-if-mismatch", "--reject-file=-", "-i", p)
 	cmd.Dir = w
 	out, err := cmd.CombinedOutput()
 	if err == nil {

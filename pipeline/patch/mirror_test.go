@@ -328,3 +328,32 @@ func TestMirrorHidesTestsAtBase(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrorNeverAppliesTheFixForward: more-itertools PR #1158 added
+// seekable.__getitem__; at the bundle's tip GNU patch took its first hunk
+// for an unreversed patch and, under --batch, applied it forward, so the
+// "bug" gained a second __getitem__ and the task read as a true negative.
+// Now the hunk is a conflict (auto builds the PR at its merge commit).
+func TestMirrorNeverAppliesTheFixForward(t *testing.T) {
+	ctx := context.Background()
+	repo := realRepo(t, "more-itertools+more-itertools")
+	out, err := exec.Command("git", "-C", repo, "log", "--first-parent", "--format=%H", "--grep", "pull request #1158 ", "HEAD").Output()
+	c := strings.Fields(string(out))
+	if err != nil || len(c) == 0 {
+		t.Fatalf("no merge of PR #1158: %v", err)
+	}
+	set, err := Make(ctx, repo, c[0]+"^1", c[0], isTest, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Mirror(ctx, repo, "HEAD", set)
+	if err == nil {
+		if strings.Contains(string(m.Bug), "+    def __getitem__") {
+			t.Fatalf("the mirrored bug adds what the fix added (method %s):\n%s", m.Method, m.Bug)
+		}
+		return
+	}
+	if reasons, ok := IsRejection(err); !ok || !strings.Contains(reasons[0], "more_itertools/more.py hunk #1") {
+		t.Errorf("err = %v, want a patch_conflict naming more_itertools/more.py hunk #1", err)
+	}
+}
