@@ -188,10 +188,16 @@ func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cf
 	}
 	switch reasons, rejected := patch.IsRejection(err); {
 	case err == nil:
-		if t.Digest != res.Digest {
+		same := t.Digest == res.Digest && t.TaskDir == res.Dir
+		if !same {
 			delete(t.Extra, pipeline.ExtraBuildNotes) // another image: its build decides anew
 		}
-		t.Status, t.TaskDir, t.Digest, t.Reasons = pipeline.StatusBuilt, res.Dir, res.Digest, nil
+		// A rebuild that made the same files keeps the verdict its runs
+		// gave: they ran on exactly these files.
+		if !same || (t.Status != pipeline.StatusValid && t.Status != pipeline.StatusInvalid) {
+			t.Status = pipeline.StatusBuilt
+		}
+		t.TaskDir, t.Digest, t.Reasons = res.Dir, res.Digest, nil
 		t.Language = res.Language
 		t.Extra[EnvironmentNotesKey] = res.Notes
 		recordStrategy(t, res.Strategy, res.Snapshot, res.Method)

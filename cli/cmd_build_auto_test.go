@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"curate/pipeline"
+	"curate/workspace"
 )
 
 // TestBuildAutoFallsBackToMerge: with jshttp/cookie's env check passed at
@@ -50,5 +54,46 @@ func TestBuildAutoFallsBackToMerge(t *testing.T) {
 	}
 	if strings.Count(out, "merge)") != 2 || strings.Contains(out, "rejected") {
 		t.Errorf("want both built at the merge commit:\n%s", out)
+	}
+}
+
+// TestRebuildKeepsTheVerdictOfTheSameFiles: building a validated task
+// again with nothing changed makes the same files; the verdict its runs
+// gave stays (it read "not validated" before).
+func TestRebuildKeepsTheVerdictOfTheSameFiles(t *testing.T) {
+	bundle, _ := filepath.Abs(filepath.Join("..", "..", "shared", "repos", "jshttp+cookie.bundle"))
+	if _, err := os.Stat(bundle); err != nil {
+		t.Skipf("no %s: real-repository tests need ../shared/repos beside the project", bundle)
+	}
+	clone := filepath.Join(t.TempDir(), "cookie")
+	if out, err := exec.Command("git", "clone", "-q", bundle, clone).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	ws := newWorkspace(t)
+	if code, _, errOut := cli(t, "-w", ws, "mine", "git", clone, "--repo", "jshttp/cookie", "--preset", "none"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := cli(t, "-w", ws, "build", "jshttp__cookie-269"); code != 0 {
+		t.Fatal(errOut)
+	}
+	w, err := workspace.Open(context.Background(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := w.Store.Task(context.Background(), "jshttp__cookie-269")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task.Status = pipeline.StatusValid // as a validation on these files left it
+	if err := w.Store.UpsertTasks(context.Background(), []*pipeline.Task{task}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if code, _, errOut := cli(t, "-w", ws, "build", "jshttp__cookie-269"); code != 0 {
+		t.Fatal(errOut)
+	}
+	_, out, _ := cli(t, "-w", ws, "show", "jshttp__cookie-269", "--json")
+	if !strings.Contains(out, `"status": "valid"`) {
+		t.Errorf("the verdict was lost on a rebuild of the same files:\n%s", out)
 	}
 }
