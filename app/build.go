@@ -206,7 +206,7 @@ func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cf
 			t.Extra[pipeline.ExtraRepoImage] = validate.RepoImageTag(ws.Root, l.Key)
 			r.RepoImage = validate.RepoImageTag(ws.Root, l.Key)
 		}
-		r.Status, r.TaskDir, r.Digest, r.Language, r.Image = string(t.Status), res.Dir, res.Digest, res.Language, res.Image
+		r.Status, r.TaskDir, r.Digest, r.Language, r.Image = string(pipeline.StatusBuilt), res.Dir, res.Digest, res.Language, res.Image
 		r.Strategy, r.Snapshot, r.Method = res.Strategy, res.Snapshot, res.Method
 	case rejected:
 		t.Status, t.TaskDir, t.Digest = pipeline.StatusRejected, "", ""
