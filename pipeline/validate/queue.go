@@ -117,6 +117,13 @@ func (q *queue) markDown(e *engine, err error) (first, othersUp bool) {
 }
 
 // isDown reports e's error when it stopped answering.
+// anyAlive says whether some engine still answers.
+func (q *queue) anyAlive() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.alive > 0
+}
+
 func (q *queue) isDown(e *engine) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -163,8 +170,15 @@ func (v *Validator) runItem(parent context.Context, q *queue, e *engine, it *ite
 	host := e.r.Host()
 	if it.run == nil {
 		v.begin(parent, host, it)
+	} else if it.from == "" {
+		it.run.DockerHost = host // put back before it ran on the engine that took it first
 	}
 	if down := q.isDown(e); down != nil {
+		if q.anyAlive() {
+			// Taken just as e was marked down by another of its
+			// workers: it never ran here, another engine takes it.
+			return true
+		}
 		// Every engine is down (take gives a down engine's worker items
 		// only then): the run ends here, saying why.
 		it.run.Outcome = pipeline.OutcomeInfraError
