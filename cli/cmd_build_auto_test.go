@@ -18,14 +18,7 @@ import (
 // whose fix does not reverse there (#269, src/index.ts) and one whose
 // test files are gone at the snapshot (#210); neither is refused.
 func TestBuildAutoFallsBackToMerge(t *testing.T) {
-	bundle, _ := filepath.Abs(filepath.Join("..", "..", "shared", "repos", "jshttp+cookie.bundle"))
-	if _, err := os.Stat(bundle); err != nil {
-		t.Skipf("no %s: real-repository tests need ../shared/repos beside the project", bundle)
-	}
-	clone := filepath.Join(t.TempDir(), "cookie")
-	if out, err := exec.Command("git", "clone", "-q", bundle, clone).CombinedOutput(); err != nil {
-		t.Fatalf("clone: %v\n%s", err, out)
-	}
+	clone := cloneBundle(t, "jshttp+cookie")
 	head, _ := exec.Command("git", "-C", clone, "rev-parse", "HEAD").Output()
 	snap := strings.TrimSpace(string(head))
 	ws := newWorkspace(t)
@@ -61,14 +54,7 @@ func TestBuildAutoFallsBackToMerge(t *testing.T) {
 // again with nothing changed makes the same files; the verdict its runs
 // gave stays (it read "not validated" before).
 func TestRebuildKeepsTheVerdictOfTheSameFiles(t *testing.T) {
-	bundle, _ := filepath.Abs(filepath.Join("..", "..", "shared", "repos", "jshttp+cookie.bundle"))
-	if _, err := os.Stat(bundle); err != nil {
-		t.Skipf("no %s: real-repository tests need ../shared/repos beside the project", bundle)
-	}
-	clone := filepath.Join(t.TempDir(), "cookie")
-	if out, err := exec.Command("git", "clone", "-q", bundle, clone).CombinedOutput(); err != nil {
-		t.Fatalf("clone: %v\n%s", err, out)
-	}
+	clone := cloneBundle(t, "jshttp+cookie")
 	ws := newWorkspace(t)
 	if code, _, errOut := cli(t, "-w", ws, "mine", "git", clone, "--repo", "jshttp/cookie", "--preset", "none"); code != 0 {
 		t.Fatal(errOut)
@@ -96,4 +82,19 @@ func TestRebuildKeepsTheVerdictOfTheSameFiles(t *testing.T) {
 	if !strings.Contains(out, `"status": "valid"`) {
 		t.Errorf("the verdict was lost on a rebuild of the same files:\n%s", out)
 	}
+}
+
+// cloneBundle clones ../shared/repos/<name>.bundle, or skips when the
+// bundles are absent.
+func cloneBundle(t *testing.T, name string) string {
+	t.Helper()
+	bundle, _ := filepath.Abs(filepath.Join("..", "..", "shared", "repos", name+".bundle"))
+	if _, err := os.Stat(bundle); err != nil {
+		t.Skipf("no %s: real-repository tests need ../shared/repos beside the project", bundle)
+	}
+	clone := filepath.Join(t.TempDir(), name)
+	if out, err := exec.Command("git", "clone", "-q", bundle, clone).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	return clone
 }

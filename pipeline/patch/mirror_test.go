@@ -236,15 +236,7 @@ func TestMirrorLeavesOutInertFiles(t *testing.T) {
 	repo := realRepo(t, "spf13+cobra")
 	pr := func(n string) *Set {
 		t.Helper()
-		out, err := exec.Command("git", "-C", repo, "log", "--first-parent", "--format=%H", "--grep", "(#"+n+")", "HEAD").Output()
-		c := strings.Fields(string(out))
-		if err != nil || len(c) == 0 {
-			t.Fatalf("no commit of PR #%s: %v", n, err)
-		}
-		set, err := Make(ctx, repo, c[0]+"^1", c[0], isTest, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		set, _ := prSet(t, repo, "(#"+n+")")
 		return set
 	}
 	m, err := Mirror(ctx, repo, "HEAD", pr("2099"))
@@ -295,15 +287,7 @@ func TestInert(t *testing.T) {
 func TestMirrorHidesTestsAtBase(t *testing.T) {
 	ctx := context.Background()
 	repo := realRepo(t, "python-attrs+attrs")
-	out, err := exec.Command("git", "-C", repo, "log", "--first-parent", "--format=%H", "--grep", "(#1201)", "HEAD").Output()
-	c := strings.Fields(string(out))
-	if err != nil || len(c) == 0 {
-		t.Fatalf("no commit of PR #1201: %v", err)
-	}
-	set, err := Make(ctx, repo, c[0]+"^1", c[0], isTest, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	set, commit := prSet(t, repo, "(#1201)")
 	m, err := Mirror(ctx, repo, "HEAD", set)
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +299,7 @@ func TestMirrorHidesTestsAtBase(t *testing.T) {
 	want := snapshot(t, tree)
 	applyFile(t, tree, m.Bug)
 	applyFile(t, tree, m.HideTests)
-	baseFile, _ := exec.Command("git", "-C", repo, "show", c[0]+"^1:tests/test_slots.py").Output()
+	baseFile, _ := exec.Command("git", "-C", repo, "show", commit+"^1:tests/test_slots.py").Output()
 	if got := snapshot(t, tree)["tests/test_slots.py"]; !bytes.Equal(got, baseFile) {
 		t.Errorf("hidden tests/test_slots.py is not the PR base's")
 	}
@@ -337,15 +321,7 @@ func TestMirrorHidesTestsAtBase(t *testing.T) {
 func TestMirrorNeverAppliesTheFixForward(t *testing.T) {
 	ctx := context.Background()
 	repo := realRepo(t, "more-itertools+more-itertools")
-	out, err := exec.Command("git", "-C", repo, "log", "--first-parent", "--format=%H", "--grep", "pull request #1158 ", "HEAD").Output()
-	c := strings.Fields(string(out))
-	if err != nil || len(c) == 0 {
-		t.Fatalf("no merge of PR #1158: %v", err)
-	}
-	set, err := Make(ctx, repo, c[0]+"^1", c[0], isTest, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	set, _ := prSet(t, repo, "pull request #1158 ")
 	m, err := Mirror(ctx, repo, "HEAD", set)
 	if err == nil {
 		if strings.Contains(string(m.Bug), "+    def __getitem__") {
@@ -356,4 +332,20 @@ func TestMirrorNeverAppliesTheFixForward(t *testing.T) {
 	if reasons, ok := IsRejection(err); !ok || !strings.Contains(reasons[0], "more_itertools/more.py hunk #1") {
 		t.Errorf("err = %v, want a patch_conflict naming more_itertools/more.py hunk #1", err)
 	}
+}
+
+// prSet makes the patch set of the first first-parent commit whose message
+// matches grep (a PR's merge or squash commit).
+func prSet(t *testing.T, repo, grep string) (*Set, string) {
+	t.Helper()
+	out, err := exec.Command("git", "-C", repo, "log", "--first-parent", "--format=%H", "--grep", grep, "HEAD").Output()
+	c := strings.Fields(string(out))
+	if err != nil || len(c) == 0 {
+		t.Fatalf("no commit matching %q: %v", grep, err)
+	}
+	set, err := Make(context.Background(), repo, c[0]+"^1", c[0], isTest, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set, c[0]
 }
