@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"curate/pipeline"
@@ -289,17 +290,7 @@ func ShortRev(s string) string {
 // decoded from the store), then what its image build decided, as the last
 // validation run printed it ("image build: ...", pipeline.ExtraBuildNotes).
 func EnvironmentNotes(t *pipeline.Task) []string {
-	var out []string
-	switch l := t.Extra[EnvironmentNotesKey].(type) {
-	case []string:
-		out = append(out, l...)
-	case []any:
-		for _, x := range l {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-	}
+	out := slices.Clone(pipeline.ExtraStrings(t, EnvironmentNotesKey))
 	for _, n := range pipeline.BuildNotes(t) {
 		out = append(out, "image build: "+n)
 	}

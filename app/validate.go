@@ -50,7 +50,10 @@ type ValidateOptions struct {
 
 // Validate runs jobs on the workspace's engines: it recovers runs left by a
 // stopped curate, runs every job (stopping when ctx is cancelled), records
-// the results on the tasks and returns the runs in job order.
+// the results on the tasks and returns the runs in job order. A task whose
+// fix failed only tests that fail before the fix as well is rebuilt
+// without them deciding the reward and validated again; those runs come
+// last (see adoptKnownFailures).
 func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job, o ValidateOptions) ([]*pipeline.Run, error) {
 	defaultTimeout, err := DockerTimeout(ws)
 	if err != nil {
@@ -102,6 +105,33 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 		}
 	}
 	if err := validate.RecordResults(context.WithoutCancel(ctx), ws.Store, ws.Root, runs); err != nil {
+		return runs, fmt.Errorf("record results: %w", err)
+	}
+	if ctx.Err() != nil {
+		return runs, nil
+	}
+	// Tasks invalid only because some tests fail before and after the fix
+	// here: leave those out of the reward and validate them again, once.
+	known, err := adoptKnownFailures(ctx, ws, runs)
+	if err != nil || len(known) == 0 {
+		return runs, err
+	}
+	warn := o.Warn
+	if warn == nil {
+		warn = io.Discard
+	}
+	jobs, err = rebuildWithKnownFailures(ctx, ws, known, warn)
+	if err != nil || len(jobs) == 0 {
+		return runs, err
+	}
+	again := v.Validate(ctx, jobs)
+	for _, r := range again {
+		if r != nil {
+			os.Remove(CancelPath(ws, r.ID))
+		}
+	}
+	runs = append(runs, again...)
+	if err := validate.RecordResults(context.WithoutCancel(ctx), ws.Store, ws.Root, again); err != nil {
 		return runs, fmt.Errorf("record results: %w", err)
 	}
 	return runs, nil

@@ -39,20 +39,5 @@ const (
 	BuildNotePrefix = "curate: build note: "
 )
 
-// BuildNotes are the build notes recorded on t (ExtraBuildNotes: fresh,
-// or decoded from the store).
-func BuildNotes(t *Task) []string {
-	switch l := t.Extra[ExtraBuildNotes].(type) {
-	case []string:
-		return l
-	case []any:
-		out := make([]string, 0, len(l))
-		for _, x := range l {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
-}
+// BuildNotes are the build notes recorded on t (ExtraBuildNotes).
+func BuildNotes(t *Task) []string { return ExtraStrings(t, ExtraBuildNotes) }

@@ -183,6 +183,12 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 			plan.Note("mirrored without the PR's change to %s: the whole fix conflicts at the snapshot, and docs, CI and manifests do not change what the tests see there", strings.Join(dropped, ", "))
 		}
 	}
+	known := pipeline.KnownFailures(t)
+	if len(known) > 0 && CTRFStep(plan.Test.LogFormat) != "" {
+		plan.Note("%d test(s) fail after the fix and never passed before it on this environment, so they do not decide the reward (curate validate found them): %s", len(known), strings.Join(FirstOf(known, 3), ", "))
+	} else {
+		known = nil
+	}
 	image := cfg.Image(t.Repo, lang)
 	if err := WriteEnvironment(env, t.ID, image, tr, plan, cfg.Network, rc, len(set.HideTests) > 0); err != nil {
 		return nil, err
@@ -214,11 +220,14 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		"environment/bug.patch":  set.Bug,
 		"solution/fix.patch":     set.Fix,
 		"solution/solve.sh":      []byte(SolveSh),
-		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes)),
+		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes, known)),
 		CTRFFile:                 CTRFScript,
 		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
 		"task.toml":              toml,
 		"swebench.json":          append(swe, '\n'),
+	}
+	if len(known) > 0 {
+		files[KnownFailuresFile] = []byte(strings.Join(known, "\n") + "\n")
 	}
 	if len(set.HideTests) > 0 {
 		files["environment/hide-tests.patch"] = set.HideTests
@@ -401,4 +410,12 @@ func extraStrings(v any) []string {
 		return out
 	}
 	return nil
+}
+
+// FirstOf is at most n of ss, then "and K more".
+func FirstOf(ss []string, n int) []string {
+	if len(ss) <= n {
+		return ss
+	}
+	return append(append([]string{}, ss[:n]...), fmt.Sprintf("and %d more", len(ss)-n))
 }

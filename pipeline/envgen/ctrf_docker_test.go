@@ -38,20 +38,14 @@ func ctrfTask(t *testing.T, base, lang string, files map[string]string, tests []
 		"instruction.md":         "Fix it.\n",
 		"task.toml":              "schema_version = \"1.4\"\n[task]\nname = \"acme/ctrf-" + lang + "\"\n",
 		"environment/Dockerfile": docker,
-		"tests/test.sh":          envgen.TestSh("ctrf-"+lang, plan.Test, nil, nil),
+		"tests/test.sh":          envgen.TestSh("ctrf-"+lang, plan.Test, nil, nil, nil),
 		envgen.CTRFFile:          string(envgen.CTRFScript),
 		"solution/solve.sh":      "#!/bin/bash\ncd /app && " + fix + "\n",
 	}
 	for rel, body := range files {
 		all["environment/app/"+rel] = body
 	}
-	for rel, body := range all {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTaskFiles(t, dir, all)
 	return dir
 }
 

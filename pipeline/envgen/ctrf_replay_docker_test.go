@@ -31,7 +31,7 @@ func replayTask(t *testing.T, base string, c envgen.CTRFCapture, withCTRF bool) 
 		"task.toml":              "schema_version = \"1.4\"\n[task]\nname = \"acme/" + name + "\"\n",
 		"environment/Dockerfile": "FROM " + base + "\nRUN mkdir -p /app && echo bug > /app/state\nWORKDIR /app\n",
 		"solution/solve.sh":      "#!/bin/bash\necho fix > /app/state\n",
-		"tests/test.sh":          envgen.TestSh(name, envgen.Runner{Command: replay, LogFormat: c.Format}, nil, nil),
+		"tests/test.sh":          envgen.TestSh(name, envgen.Runner{Command: replay, LogFormat: c.Format}, nil, nil, nil),
 	}
 	if withCTRF {
 		files[envgen.CTRFFile] = string(envgen.CTRFScript)
@@ -45,13 +45,7 @@ func replayTask(t *testing.T, base string, c envgen.CTRFCapture, withCTRF bool) 
 			files["tests/fixture/"+state+"/"+f] = string(data)
 		}
 	}
-	for rel, body := range files {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTaskFiles(t, dir, files)
 	return dir
 }
 

@@ -128,7 +128,7 @@ func TestCTRFMatchesLogParsers(t *testing.T) {
 // touches the test status.
 func TestTestShWritesCTRF(t *testing.T) {
 	for format := range ctrfReports {
-		sh := TestSh("x", Runner{Command: "true", LogFormat: format}, nil, nil)
+		sh := TestSh("x", Runner{Command: "true", LogFormat: format}, nil, nil, nil)
 		step := CTRFStep(format)
 		if !strings.Contains(sh, step) || !strings.Contains(step, "python3 /tests/ctrf.py "+ctrfReports[format][0]) {
 			t.Errorf("%s: test.sh lacks the CTRF step:\n%s", format, sh)
@@ -149,5 +149,24 @@ func TestTestShWritesCTRF(t *testing.T) {
 	os.WriteFile(script, CTRFScript, 0o755)
 	if err := exec.Command("python3", script, "junit", filepath.Join(dir, "none.xml")).Run(); err == nil {
 		t.Error("ctrf.py succeeded without a report")
+	}
+}
+
+// test.sh forgives known failures only when it has them and its runner
+// writes a report ctrf.py reads.
+func TestTestShKnownFailuresStep(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		known  []string
+		want   bool
+	}{
+		{"surefire", []string{"a.B.c"}, true},
+		{"surefire", nil, false},
+		{"", []string{"a.B.c"}, false},
+	} {
+		sh := TestSh("x", Runner{Command: "false", LogFormat: c.format}, nil, nil, c.known)
+		if got := strings.Contains(sh, KnownFailuresFile); got != c.want {
+			t.Errorf("format %q known %v: step in test.sh = %v, want %v", c.format, c.known, got, c.want)
+		}
 	}
 }

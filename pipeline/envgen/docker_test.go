@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -105,3 +106,16 @@ func dockerValidator(t *testing.T, name string) *validate.Validator {
 // fixedFromCTRF is gold's log line when the fixed state's results came
 // from a ctrf.json that passed the schema check.
 var fixedFromCTRF = regexp.MustCompile(`fixed state: [1-9][0-9]* tests from ctrf\.json`)
+
+// writeTaskFiles writes a test task's files (path under dir -> body), all
+// executable as the scripts need.
+func writeTaskFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for rel, body := range files {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,169 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"curate/pipeline"
+	"curate/pipeline/envgen"
+	"curate/pipeline/validate"
+	"curate/pipeline/validate/parse"
+	"curate/workspace"
+)
+
+// A mined task whose fix "fails the tests" only because some of the PR's
+// tests fail before and after the fix on this environment (a JDK newer
+// than the project's, a pager the container lacks, a timing test) is not
+// broken: SWE-bench leaves such tests out of FAIL_TO_PASS and
+// PASS_TO_PASS and grades the rest. curate does the same, once per task:
+// it records them (pipeline.ExtraKnownFailures), rebuilds the task so
+// test.sh does not let them decide the reward, and validates it again.
+
+// knownFailuresOf are the tests of t that failed after the fix in its gold
+// run and never passed before it (they failed, or did not run because the
+// PR's tests do not build without the fix), when they explain its oracle
+// failure: NOP passed, Oracle failed only on them, gold ran both states
+// (with or without a FAIL_TO_PASS), and no test passed before the fix and
+// failed after it (the fix breaking a test is a real failure). nil
+// otherwise.
+func knownFailuresOf(ctx context.Context, root string, t *pipeline.Task, latest map[string]*pipeline.Run) []string {
+	nop, oracle, gold := latest[pipeline.ModeNop], latest[pipeline.ModeOracle], latest[pipeline.ModeGold]
+	if nop == nil || oracle == nil || gold == nil || nop.Outcome != pipeline.OutcomeOK ||
+		oracle.Failure == nil || oracle.Failure.Class != pipeline.ClassFixFailsTests || len(gold.Flaky) > 0 {
+		return nil
+	}
+	// Gold found a FAIL_TO_PASS, or found none while the rest passed in
+	// both states: the task is then a true negative (no_fail_to_pass), not
+	// a fix that fails, and validating it again says so.
+	noF2P := gold.Outcome == pipeline.OutcomeNopPassed && gold.Failure != nil && gold.Failure.Class == pipeline.ClassNoFailToPass
+	if !(gold.Outcome == pipeline.OutcomeOK && len(gold.FailToPass) > 0) && !noF2P {
+		return nil
+	}
+	m, err := GoldMatrix(ctx, root, t, gold)
+	if err != nil {
+		return nil
+	}
+	var known []string
+	for _, row := range m.Rows {
+		buggy, fixed := row.Status[validate.StateBuggy], row.Status[validate.StateFixed]
+		switch {
+		case !allFail(fixed):
+			continue
+		case slices.ContainsFunc(buggy, parse.Status.Pass):
+			return nil // it passed before the fix: the fix breaks it
+		}
+		known = append(known, row.Test)
+	}
+	if len(known) == 0 {
+		return nil
+	}
+	// Oracle's own failures, read from its log, must all be among them.
+	log, err := os.ReadFile(oracle.LogPath)
+	if err != nil {
+		return nil
+	}
+	format := ""
+	if dir, err := validate.ResolveTaskDir(root, t); err == nil {
+		format = validate.TaskLogFormat(dir)
+	}
+	rep := parse.ForFormat(format, log)
+	failed := 0
+	for name, st := range rep.Tests {
+		if st.Fail() {
+			if !slices.Contains(known, name) {
+				return nil
+			}
+			failed++
+		}
+	}
+	if failed == 0 {
+		return nil
+	}
+	slices.Sort(known)
+	return known
+}
+
+func allFail(ss []parse.Status) bool {
+	for _, s := range ss {
+		if !s.Fail() {
+			return false
+		}
+	}
+	return len(ss) > 0
+}
+
+// adoptKnownFailures records the known failures of the tasks runs
+// validated that have none yet and are invalid only because of them, and
+// returns those tasks (with Extra set, not yet stored: their rebuild
+// stores them).
+func adoptKnownFailures(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run) ([]*pipeline.Task, error) {
+	var out []*pipeline.Task
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if r == nil || seen[r.TaskID] {
+			continue
+		}
+		seen[r.TaskID] = true
+		t, err := ws.Store.Task(ctx, r.TaskID)
+		if err != nil {
+			return out, err
+		}
+		if !t.Mined() || t.Status != pipeline.StatusInvalid || t.Failure == nil ||
+			t.Failure.Class != pipeline.ClassFixFailsTests || len(pipeline.KnownFailures(t)) > 0 {
+			continue
+		}
+		all, err := ws.Store.Runs(ctx, t.ID)
+		if err != nil {
+			return out, err
+		}
+		known := knownFailuresOf(ctx, ws.Root, t, pipeline.LatestRuns(all, t.Digest))
+		if len(known) == 0 {
+			continue
+		}
+		if t.Extra == nil {
+			t.Extra = map[string]any{}
+		}
+		t.Extra[pipeline.ExtraKnownFailures] = known
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// rebuildWithKnownFailures rebuilds each task as it was built (same
+// strategy and snapshot) so its test.sh leaves its known failures out, and
+// returns the jobs to validate it again (nop, oracle, gold). A task that
+// does not build again keeps its verdict and is said on warn.
+func rebuildWithKnownFailures(ctx context.Context, ws *workspace.Workspace, tasks []*pipeline.Task, warn io.Writer) ([]validate.Job, error) {
+	fc, _, err := MineFilter(ws, MineOptions{Preset: "none"})
+	if err != nil {
+		return nil, err
+	}
+	cfg := buildConfig(ctx, ws, fc)
+	var again []*pipeline.Task
+	for _, t := range tasks {
+		at := BuildStrategy(t)
+		if s, _ := t.Extra[pipeline.ExtraSnapshot].(string); at == pipeline.AtSnapshot && s != "" {
+			at += ":" + s
+		}
+		known := pipeline.KnownFailures(t)
+		r, err := buildAt(ctx, ws, t, cfg, at)
+		if err != nil {
+			return nil, err
+		}
+		if r.Status != string(pipeline.StatusBuilt) {
+			fmt.Fprintf(warn, "%s: its tests %s fail after the fix and never passed before it, but the rebuild leaving them out did not build (%s): verdict kept\n",
+				t.ID, strings.Join(envgen.FirstOf(known, 3), ", "), r.Status)
+			continue
+		}
+		fmt.Fprintf(warn, "%s: %d test(s) fail after the fix and never passed before it on this environment (%s): they no longer decide the reward; validating again\n",
+			t.ID, len(known), strings.Join(envgen.FirstOf(known, 3), ", "))
+		again = append(again, t)
+	}
+	modes := []string{pipeline.ModeNop, pipeline.ModeOracle, pipeline.ModeGold}
+	jobs, _ := validate.Jobs(ws.Root, again, modes)
+	return jobs, nil
+}

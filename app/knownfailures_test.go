@@ -1,0 +1,82 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"curate/pipeline"
+)
+
+// goldLog is a gold run's log in the shape the validator writes: pytest's
+// summary lines of the buggy state, then of the fixed state.
+func goldLog(buggy, fixed string) string {
+	return "curate: gold t on unix:///var/run/docker.sock\ncurate: gold: buggy state\ncurate: verifier: bash /tests/test.sh\n" + buggy +
+		"curate: gold: buggy state: 2 tests from the log [pytest]\ncurate: gold: fixed state\ncurate: verifier: bash /tests/test.sh\n" + fixed +
+		"curate: gold: fixed state: 2 tests from the log [pytest]\ncurate: outcome ok\n"
+}
+
+func TestKnownFailuresOf(t *testing.T) {
+	const (
+		pager   = "tests/test_utils.py::test_echo_via_pager"
+		feature = "tests/test_utils.py::test_feature"
+		other   = "tests/test_utils.py::test_other"
+	)
+	cases := []struct {
+		name         string
+		buggy, fixed string
+		oracleLog    string
+		oracleClass  string
+		nop          pipeline.Outcome
+		want         []string
+		gold         pipeline.Outcome
+	}{
+		{"fails in both states", "FAILED " + pager + "\nFAILED " + feature + "\nPASSED " + other + "\n", "FAILED " + pager + "\nPASSED " + feature + "\nPASSED " + other + "\n",
+			"FAILED " + pager + "\nPASSED " + feature + "\n", pipeline.ClassFixFailsTests, pipeline.OutcomeOK, []string{pager}, ""},
+		{"did not run before the fix", "", "FAILED " + pager + "\nPASSED " + feature + "\n",
+			"FAILED " + pager + "\nPASSED " + feature + "\n", pipeline.ClassFixFailsTests, pipeline.OutcomeOK, []string{pager}, ""},
+		{"the fix breaks a test", "PASSED " + pager + "\nFAILED " + feature + "\n", "FAILED " + pager + "\nPASSED " + feature + "\n",
+			"FAILED " + pager + "\n", pipeline.ClassFixFailsTests, pipeline.OutcomeOK, nil, ""},
+		{"oracle failed on another test", "FAILED " + pager + "\nFAILED " + feature + "\n", "FAILED " + pager + "\nPASSED " + feature + "\n",
+			"FAILED " + pager + "\nFAILED " + other + "\n", pipeline.ClassFixFailsTests, pipeline.OutcomeOK, nil, ""},
+		{"oracle failed for another reason", "FAILED " + pager + "\nFAILED " + feature + "\n", "FAILED " + pager + "\nPASSED " + feature + "\n",
+			"FAILED " + pager + "\n", pipeline.ClassTimeout, pipeline.OutcomeOK, nil, ""},
+		{"nop did not pass", "FAILED " + pager + "\nFAILED " + feature + "\n", "FAILED " + pager + "\nPASSED " + feature + "\n",
+			"FAILED " + pager + "\n", pipeline.ClassFixFailsTests, pipeline.OutcomeNopPassed, nil, ""},
+	}
+	// No FAIL_TO_PASS: the known failure is all that kept NOP at 0 and
+	// Oracle at 0; without it the task reads no_fail_to_pass.
+	noF2P := cases[0]
+	noF2P.name, noF2P.gold = "no FAIL_TO_PASS", pipeline.OutcomeNopPassed
+	noF2P.buggy = "FAILED " + pager + "\nPASSED " + feature + "\n"
+	cases = append(cases, noF2P)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write := func(name, body string) string {
+				p := filepath.Join(dir, name)
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			latest := map[string]*pipeline.Run{
+				pipeline.ModeNop: {Mode: pipeline.ModeNop, Outcome: c.nop},
+				pipeline.ModeOracle: {Mode: pipeline.ModeOracle, Outcome: pipeline.OutcomeOracleFailed, LogPath: write("oracle.log", c.oracleLog),
+					Failure: &pipeline.Failure{Class: c.oracleClass}},
+				pipeline.ModeGold: {ID: "g", Mode: pipeline.ModeGold, Outcome: pipeline.OutcomeOK, FailToPass: []string{feature},
+					LogPath: write("gold.log", goldLog(c.buggy, c.fixed))},
+			}
+			if c.gold == pipeline.OutcomeNopPassed {
+				g := latest[pipeline.ModeGold]
+				g.Outcome, g.FailToPass, g.Failure = c.gold, nil, &pipeline.Failure{Class: pipeline.ClassNoFailToPass}
+			}
+			got := knownFailuresOf(context.Background(), dir, &pipeline.Task{ID: "t"}, latest)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("known failures %v, want %v", got, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,31 @@
+package pipeline
+
+// ExtraKnownFailures (Task.Extra) lists the tests that fail after the fix
+// and never passed before it on the task's environment (a gold run found
+// them: neither FAIL_TO_PASS nor PASS_TO_PASS, as SWE-bench leaves them
+// out). The build
+// writes them to tests/known_failures.txt and test.sh does not let them
+// decide the reward; `curate validate` records them (see
+// app.adoptKnownFailures).
+const ExtraKnownFailures = "known_failures"
+
+// KnownFailures is the task's ExtraKnownFailures.
+func KnownFailures(t *Task) []string { return ExtraStrings(t, ExtraKnownFailures) }
+
+// ExtraStrings reads a string list from t.Extra[key], fresh ([]string) or
+// decoded from the store ([]any of strings).
+func ExtraStrings(t *Task, key string) []string {
+	switch l := t.Extra[key].(type) {
+	case []string:
+		return l
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
