@@ -24,7 +24,7 @@ const pyrightCallRe = `["']pyright["']`
 // package pyright of its own version (bundled in recent wheels, else
 // npm-installed into its cache). Validation has no network, so node comes
 // in with the toolchain and a first `pyright --version` at build time
-// fills the cache. Tests written against one pyright's messages expect
+// fills the caches (the wrapper's, npm's), read offline from then on. Tests written against one pyright's messages expect
 // that one, so the wrapper is the newest release uploaded before the
 // revision was committed (pip --uploaded-prior-to), the same whenever the
 // image is built. It returns the requirements without pyright (installed
@@ -58,7 +58,12 @@ func pyright(p *Plan, tree *Tree, tests Tests, reqs []string) []string {
 		}
 	}
 	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(nodeMajors[0], "pyright runs on node"))
-	p.Env = append(p.Env, "PYRIGHT_PYTHON_CACHE_DIR="+pyrightCache, "PYRIGHT_PYTHON_IGNORE_WARNINGS=1")
+	// Wrappers before 1.1.296 run `npx pyright@VERSION`, which asks the
+	// registry first and, offline, falls back to its cache only after
+	// minutes of retries: prefer-offline reads the cache filled at build
+	// time without asking (and fetches what is missing, at build time).
+	p.Env = append(p.Env, "PYRIGHT_PYTHON_CACHE_DIR="+pyrightCache, "PYRIGHT_PYTHON_IGNORE_WARNINGS=1",
+		"NPM_CONFIG_CACHE="+pyrightCache+"/npm", "NPM_CONFIG_PREFER_OFFLINE=true", "NPM_CONFIG_UPDATE_NOTIFIER=false")
 	install := "python -m pip install -q " + shellQuote(spec)
 	version := "the newest release"
 	if !tree.Date.IsZero() {
@@ -72,7 +77,7 @@ func pyright(p *Plan, tree *Tree, tests Tests, reqs []string) []string {
 	}
 	p.DepSteps = append(p.DepSteps, install,
 		registryStep(npmRegistry, npmMissing, "pyright --version"))
-	p.Note("pyright (%s): node %d from the npm registry, %s %s, and `pyright --version` at build time puts its npm package in %s (validation has no network)",
+	p.Note("pyright (%s): node %d from the npm registry, %s %s, and `pyright --version` at build time puts its npm package in %s, read offline (validation has no network)",
 		why, nodeMajors[0], shellQuote(spec), version, pyrightCache)
 	return rest
 }

@@ -30,7 +30,7 @@ func TestPyrightWhenTheTestsRunIt(t *testing.T) {
 	if !strings.Contains(p.ToolchainSteps[len(p.ToolchainSteps)-1], "node --version 2>/dev/null | grep -q '^v22\\.'") {
 		t.Errorf("node is not in the toolchain: %q", p.ToolchainSteps)
 	}
-	for _, e := range []string{"PYRIGHT_PYTHON_CACHE_DIR=/opt/pyright", "PYRIGHT_PYTHON_IGNORE_WARNINGS=1"} {
+	for _, e := range []string{"PYRIGHT_PYTHON_CACHE_DIR=/opt/pyright", "PYRIGHT_PYTHON_IGNORE_WARNINGS=1", "NPM_CONFIG_CACHE=/opt/pyright/npm", "NPM_CONFIG_PREFER_OFFLINE=true"} {
 		if !hasEnv(p, e) {
 			t.Errorf("env lacks %s: %v", e, p.Env)
 		}
