@@ -24,11 +24,12 @@ const pyrightCallRe = `["']pyright["']`
 // package pyright of its own version (bundled in recent wheels, else
 // npm-installed into its cache). Validation has no network, so node comes
 // in with the toolchain and a first `pyright --version` at build time
-// fills the caches (the wrapper's, npm's), read offline from then on. Tests written against one pyright's messages expect
-// that one, so the wrapper is the newest release uploaded before the
-// revision was committed (pip --uploaded-prior-to), the same whenever the
-// image is built. It returns the requirements without pyright (installed
-// by its own step).
+// fills the caches (the wrapper's, npm's), read offline from then on.
+// Tests written against one pyright's messages expect that one, so the
+// wrapper is the newest release uploaded before the revision was
+// committed (pip --uploaded-prior-to), the same whenever the image is
+// built. It returns the requirements without pyright (installed by its
+// own step).
 func pyright(p *Plan, tree *Tree, tests Tests, reqs []string) []string {
 	spec, declared := "", false
 	var rest []string
@@ -69,7 +70,7 @@ func pyright(p *Plan, tree *Tree, tests Tests, reqs []string) []string {
 	if !tree.Date.IsZero() {
 		date := tree.Date.UTC().Format("2006-01-02T15:04:05Z")
 		version = "the newest release uploaded before " + date + " (the revision's commit date)"
-		// pip before 25.3 lacks the option: then the newest, said so.
+		// An older pip lacks the option: then the newest, said so.
 		install = "python -m pip install -q --uploaded-prior-to " + date + " " + shellQuote(spec) + " || { echo 'curate: note: pyright by date failed; the newest release instead'; " +
 			registryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, install) + "; }"
 	} else {
