@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"curate/internal/atomicfile"
 	gitcmd "curate/internal/git"
@@ -146,6 +148,11 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, rev, re) })
 	if d, err := gitBytes(ctx, t.SourcePath, "describe", "--tags", "--abbrev=0", rev); err == nil {
 		tr.Version = strings.TrimSpace(string(d))
+	}
+	if d, err := gitBytes(ctx, t.SourcePath, "log", "-1", "--format=%ct", rev); err == nil {
+		if sec, err := strconv.ParseInt(strings.TrimSpace(string(d)), 10, 64); err == nil {
+			tr.Date = time.Unix(sec, 0).UTC()
+		}
 	}
 	var plan *Plan
 	switch {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Tree is the repository at the task's revision, as a language sees it
@@ -15,10 +16,13 @@ type Tree struct {
 	Origin string // URL of the origin remote ("" when unknown)
 	// Version is the nearest tag (git describe), "" when none.
 	Version string
-	Files   []string // every path, sorted
-	read    func(path string) ([]byte, error)
-	grep    func(re string) ([]string, error)
-	has     map[string]bool
+	// Date is the revision's commit time (zero when unknown): planners
+	// that must pick a tool's release pick one as of then.
+	Date  time.Time
+	Files []string // every path, sorted
+	read  func(path string) ([]byte, error)
+	grep  func(re string) ([]string, error)
+	has   map[string]bool
 }
 
 // NewTree makes a Tree over a file list and a reader (git at a revision,

@@ -92,7 +92,8 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	}
 
 	reqs := collectPyReqs(tree)
-	list := append([]string{}, reqs.reqs...)
+	// pyright, when the tests need it, has steps of its own (after these).
+	list := append([]string{}, pyright(p, tree, tests, reqs.reqs)...)
 	hasPytest := false
 	for _, q := range list {
 		if reqName(q) == "pytest" {
@@ -108,7 +109,7 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		p.Note("no requirements declared anywhere; pytest only")
 	}
 	p.Files = map[string]string{"requirements.txt": strings.Join(list, "\n") + "\n", "curate-pip.py": pipHelper, "pydeb.csv": pyDebianTable}
-	p.DepSteps = []string{"python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + shellQuote(unreachableRe)}
+	p.DepSteps = append([]string{"python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + shellQuote(unreachableRe)}, p.DepSteps...)
 
 	installable := tree.Has("pyproject.toml") || tree.Has("setup.py")
 	if installable {
