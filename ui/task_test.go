@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"curate/app"
 	"curate/pipeline"
 	"curate/ui/shared"
 	"curate/ui/uitest"
@@ -122,22 +123,7 @@ func TestTaskScreenLabellingAndUndo(t *testing.T) {
 // Keys a source had that curate does not model (Harbor schema 1.2-1.4,
 // unknown ones) are listed on the task screen, sanitized.
 func TestTaskScreenListsSourceKeys(t *testing.T) {
-	ws := uitest.Workspace(t)
-	ctx := context.Background()
-	tk, err := ws.Store.Task(ctx, "fixture-calc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk.Extra = map[string]any{"environment.workdir": "/app", "steps": []any{map[string]any{"name": "one"}}, "x_odd": "\x1b[2Jcleared\x00"}
-	if err := ws.Store.UpsertTasks(ctx, []*pipeline.Task{tk}); err != nil {
-		t.Fatal(err)
-	}
-	a := New(Options{Context: uitest.Context(t, "dark", ws)})
-	a.statusTTL, a.jobsTick = 0, 0
-	run(t, a, a.Init())
-	run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: 160, Height: 80} })
-	openTask(t, a, "fixture-calc")
-	page := plain(a.View())
+	page := taskPageWithExtra(t, map[string]any{"environment.workdir": "/app", "steps": []any{map[string]any{"name": "one"}}, "x_odd": "\x1b[2Jcleared\x00"})
 	for _, want := range []string{"Source keys", "environment.workdir", "/app", `[{"name":"one"}]`, "x_odd", "cleared␀"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("task page lacks %q:\n%s", want, page)
@@ -146,4 +132,47 @@ func TestTaskScreenListsSourceKeys(t *testing.T) {
 	if strings.Contains(page, "\x1b[2J") || strings.ContainsRune(page, 0) {
 		t.Error("a control sequence or NUL reached the screen")
 	}
+}
+
+// A built task's environment notes (what the build decided, the known
+// failures) have their own section; curate's own Extra keys are not
+// listed again as source keys.
+func TestTaskScreenShowsEnvironmentNotes(t *testing.T) {
+	page := taskPageWithExtra(t, map[string]any{
+		app.EnvironmentNotesKey:     []any{"JDK 17 and Maven 3.8 from Debian (pom.xml: Java 8)", "1 test(s) fail after the fix and never passed before it on this environment"},
+		pipeline.ExtraKnownFailures: []any{"a.BTest.c"},
+		"x_source":                  "kept",
+	})
+	for _, want := range []string{"Environment", "JDK 17 and Maven 3.8 from Debian", "never passed before it", "Source keys", "x_source"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("task page lacks %q:\n%s", want, page)
+		}
+	}
+	for _, not := range []string{app.EnvironmentNotesKey, pipeline.ExtraKnownFailures} {
+		if strings.Contains(page, not) {
+			t.Errorf("task page lists curate's own key %q as a source key:\n%s", not, page)
+		}
+	}
+}
+
+// taskPageWithExtra is the task screen (160 columns) of the fixture task
+// with extra as its Task.Extra.
+func taskPageWithExtra(t *testing.T, extra map[string]any) string {
+	t.Helper()
+	ws := uitest.Workspace(t)
+	ctx := context.Background()
+	tk, err := ws.Store.Task(ctx, "fixture-calc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk.Extra = extra
+	if err := ws.Store.UpsertTasks(ctx, []*pipeline.Task{tk}); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Context: uitest.Context(t, "dark", ws)})
+	a.statusTTL, a.jobsTick = 0, 0
+	run(t, a, a.Init())
+	run(t, a, func() tea.Msg { return tea.WindowSizeMsg{Width: 160, Height: 80} })
+	openTask(t, a, "fixture-calc")
+	return plain(a.View())
 }

@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"sort"
 	"strings"
 
@@ -74,6 +75,19 @@ func (s *Model) build() {
 	}
 	field("review", reviewText(st, t.Labels))
 
+	if notes := app.EnvironmentNotes(t); len(notes) > 0 {
+		// What the build decided and why (toolchain, installs, mirroring,
+		// known failures): the first thing a curator fixing it reads.
+		section("Environment")
+		for _, n := range notes { // wrapped: the end of a note (a test's name) matters
+			indent := "  "
+			for _, row := range strings.Split(ansi.Wrap(frame.CleanLine(n), max(w-4, 16), ""), "\n") {
+				add(indent + row)
+				indent = "    "
+			}
+		}
+	}
+
 	section("Difficulty")
 	rule := ""
 	if t.DifficultyRule != "" {
@@ -117,7 +131,7 @@ func (s *Model) build() {
 		}
 		add(st.Muted.Render("features: ") + strings.Join(parts, "  "))
 	}
-	if fields := t.ExtraFields(); len(fields) > 0 { // task.toml keys curate does not model
+	if fields := sourceFields(t); len(fields) > 0 { // task.toml keys curate does not model
 		section("Source keys")
 		for _, f := range fields {
 			text := f.Text
@@ -244,4 +258,19 @@ func (s *Model) View() string {
 		page = frame.Fit(page, s.w, max(h, 0)) + "\n" + prompt
 	}
 	return page
+}
+
+// sourceFields are the task's Extra keys but those curate's build and
+// validation keep (shown in their own places: built at, Environment).
+func sourceFields(t *pipeline.Task) []pipeline.ExtraField {
+	var out []pipeline.ExtraField
+	for _, f := range t.ExtraFields() {
+		switch f.Key {
+		case app.EnvironmentNotesKey, pipeline.ExtraBuildNotes, pipeline.ExtraKnownFailures, pipeline.ExtraBuildStrategy,
+			pipeline.ExtraSnapshot, pipeline.ExtraMirrorMethod, pipeline.ExtraRepoImage:
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
