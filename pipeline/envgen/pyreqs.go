@@ -421,11 +421,18 @@ func splitReqLines(v string) []string {
 	return out
 }
 
-// extrasBlock is the text of setup.py's extras_require argument or dict.
+// extrasBlock is the text of setup.py's extras_require argument or dict;
+// when the argument names a variable (extras_require=EXTRAS_REQUIRE, as
+// attrs had it), the text from that variable's dict.
 func extrasBlock(setupPy string) string {
 	i := strings.Index(setupPy, "extras_require")
 	if i < 0 {
 		return ""
+	}
+	if m := extrasVarRe.FindStringSubmatch(setupPy[i:]); m != nil {
+		if d := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(m[1]) + `\s*=\s*\{`).FindStringIndex(setupPy); d != nil {
+			i = d[0]
+		}
 	}
 	end := i + 2000
 	if end > len(setupPy) {
@@ -433,6 +440,9 @@ func extrasBlock(setupPy string) string {
 	}
 	return setupPy[i:end]
 }
+
+// extrasVarRe is extras_require=NAME, a variable rather than a literal.
+var extrasVarRe = regexp.MustCompile(`^extras_require\s*=\s*([A-Za-z_][A-Za-z0-9_]*)\s*[,)\n]`)
 
 var pyStringRe = regexp.MustCompile(`"([^"\\]*)"|'([^'\\]*)'`)
 

@@ -144,3 +144,38 @@ func TestPyDebianTableIsData(t *testing.T) {
 		t.Errorf("pydeb.csv has %d rows", len(rows))
 	}
 }
+
+// setup.py may pass extras_require a dict it built above (attrs until
+// 2023): the test extras are read from that dict.
+func TestPySetupPyExtrasFromAVariable(t *testing.T) {
+	tree := MapTree("python-attrs/attrs", map[string]string{
+		"setup.py": `import os
+from setuptools import setup
+EXTRAS_REQUIRE = {
+    "docs": ["furo", "sphinx"],
+    "tests-no-zope": [
+        "hypothesis",
+        "pytest>=4.3.0",
+    ],
+    "tests": [
+        "attrs[tests-no-zope]",
+        "zope.interface",
+    ],
+}
+EXTRAS_REQUIRE["tests_no_zope"] = EXTRAS_REQUIRE["tests-no-zope"]
+
+if __name__ == "__main__":
+    setup(
+        name="attrs",
+        python_requires=">=3.6",
+        install_requires=[],
+        extras_require=EXTRAS_REQUIRE,
+    )
+`,
+		"src/attr/__init__.py": "",
+		"tests/test_make.py":   "",
+	})
+	if r := collectPyReqs(tree); !reflect.DeepEqual(r.extras, []string{"tests", "tests-no-zope"}) {
+		t.Errorf("extras %v, want the test extras of EXTRAS_REQUIRE", r.extras)
+	}
+}
