@@ -103,9 +103,12 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	if !hasPytest {
 		list = append(list, "pytest")
 	}
-	if len(reqs.sources) > 0 {
+	switch {
+	case len(reqs.sources) > 0:
 		p.Note("requirements from %s", strings.Join(reqs.sources, ", "))
-	} else {
+	case len(reqs.extras) > 0:
+		p.Note("requirements from the project's test extras only (installed with the project)")
+	default:
 		p.Note("no requirements declared anywhere; pytest only")
 	}
 	p.Files = map[string]string{"requirements.txt": strings.Join(list, "\n") + "\n", "curate-pip.py": pipHelper, "pydeb.csv": pyDebianTable}
