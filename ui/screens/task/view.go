@@ -75,19 +75,6 @@ func (s *Model) build() {
 	}
 	field("review", reviewText(st, t.Labels))
 
-	if notes := app.EnvironmentNotes(t); len(notes) > 0 {
-		// What the build decided and why (toolchain, installs, mirroring,
-		// known failures): the first thing a curator fixing it reads.
-		section("Environment")
-		for _, n := range notes { // wrapped: the end of a note (a test's name) matters
-			indent := "  "
-			for _, row := range strings.Split(ansi.Wrap(frame.CleanLine(n), max(w-4, 16), ""), "\n") {
-				add(indent + row)
-				indent = "    "
-			}
-		}
-	}
-
 	section("Difficulty")
 	rule := ""
 	if t.DifficultyRule != "" {
@@ -181,6 +168,19 @@ func (s *Model) build() {
 	default:
 		for _, e := range s.data.events {
 			add(fmt.Sprintf("  %s  %-5s %-14s %s → %s  %s", e.Time.Local().Format("01-02 15:04"), e.Kind, e.Field, orNone(frame.CleanLine(e.Old)), orNone(frame.CleanLine(e.New)), st.Muted.Render(frame.CleanLine(e.Actor+" "+e.Note))))
+		}
+	}
+
+	if notes := app.EnvironmentNotes(t); len(notes) > 0 {
+		// What the build decided and why (toolchain, installs, mirroring,
+		// known failures): what a curator reads after the runs.
+		section("Environment")
+		for _, n := range notes { // wrapped: the end of a note (a test's name) matters
+			indent := "  "
+			for _, row := range strings.Split(ansi.Wrap(frame.CleanLine(n), max(w-4, 16), ""), "\n") {
+				add(indent + row)
+				indent = "    "
+			}
 		}
 	}
 
