@@ -62,6 +62,22 @@ func knownFailuresOf(ctx context.Context, root string, t *pipeline.Task, latest 
 		return nil
 	}
 	// Oracle's own failures, read from its log, must all be among them.
+	failed := oracleFailures(root, t, oracle)
+	if len(failed) == 0 {
+		return nil
+	}
+	for _, name := range failed {
+		if !slices.Contains(known, name) {
+			return nil
+		}
+	}
+	slices.Sort(known)
+	return known
+}
+
+// oracleFailures are the tests an Oracle run's log shows failing, read
+// with the task's log format; nil when the log cannot be read.
+func oracleFailures(root string, t *pipeline.Task, oracle *pipeline.Run) []string {
 	log, err := os.ReadFile(oracle.LogPath)
 	if err != nil {
 		return nil
@@ -70,21 +86,14 @@ func knownFailuresOf(ctx context.Context, root string, t *pipeline.Task, latest 
 	if dir, err := validate.ResolveTaskDir(root, t); err == nil {
 		format = validate.TaskLogFormat(dir)
 	}
-	rep := parse.ForFormat(format, log)
-	failed := 0
-	for name, st := range rep.Tests {
+	var out []string
+	for name, st := range parse.ForFormat(format, log).Tests {
 		if st.Fail() {
-			if !slices.Contains(known, name) {
-				return nil
-			}
-			failed++
+			out = append(out, name)
 		}
 	}
-	if failed == 0 {
-		return nil
-	}
-	slices.Sort(known)
-	return known
+	slices.Sort(out)
+	return out
 }
 
 func allFail(ss []parse.Status) bool {
@@ -102,6 +111,27 @@ func allFail(ss []parse.Status) bool {
 // stores them).
 func adoptKnownFailures(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run) ([]*pipeline.Task, error) {
 	var out []*pipeline.Task
+	err := eachFailedTask(ctx, ws, runs, func(t *pipeline.Task, latest map[string]*pipeline.Run) error {
+		if len(pipeline.KnownFailures(t)) > 0 {
+			return nil
+		}
+		known := knownFailuresOf(ctx, ws.Root, t, latest)
+		if len(known) == 0 {
+			return nil
+		}
+		if t.Extra == nil {
+			t.Extra = map[string]any{}
+		}
+		t.Extra[pipeline.ExtraKnownFailures] = known
+		out = append(out, t)
+		return nil
+	})
+	return out, err
+}
+
+// eachFailedTask calls fn once for each mined task of runs whose verdict
+// is fix_fails_tests, with its latest runs on its current files.
+func eachFailedTask(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run, fn func(*pipeline.Task, map[string]*pipeline.Run) error) error {
 	seen := map[string]bool{}
 	for _, r := range runs {
 		if r == nil || seen[r.TaskID] {
@@ -110,27 +140,20 @@ func adoptKnownFailures(ctx context.Context, ws *workspace.Workspace, runs []*pi
 		seen[r.TaskID] = true
 		t, err := ws.Store.Task(ctx, r.TaskID)
 		if err != nil {
-			return out, err
+			return err
 		}
-		if !t.Mined() || t.Status != pipeline.StatusInvalid || t.Failure == nil ||
-			t.Failure.Class != pipeline.ClassFixFailsTests || len(pipeline.KnownFailures(t)) > 0 {
+		if !t.Mined() || t.Status != pipeline.StatusInvalid || t.Failure == nil || t.Failure.Class != pipeline.ClassFixFailsTests {
 			continue
 		}
 		all, err := ws.Store.Runs(ctx, t.ID)
 		if err != nil {
-			return out, err
+			return err
 		}
-		known := knownFailuresOf(ctx, ws.Root, t, pipeline.LatestRuns(all, t.Digest))
-		if len(known) == 0 {
-			continue
+		if err := fn(t, pipeline.LatestRuns(all, t.Digest)); err != nil {
+			return err
 		}
-		if t.Extra == nil {
-			t.Extra = map[string]any{}
-		}
-		t.Extra[pipeline.ExtraKnownFailures] = known
-		out = append(out, t)
 	}
-	return out, nil
+	return nil
 }
 
 // rebuildWithKnownFailures rebuilds each task as it was built (same

@@ -55,13 +55,7 @@ func TestKnownFailuresOf(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			write := func(name, body string) string {
-				p := filepath.Join(dir, name)
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return p
-			}
+			write := func(name, body string) string { return writeLog(t, dir, name, body) }
 			latest := map[string]*pipeline.Run{
 				pipeline.ModeNop: {Mode: pipeline.ModeNop, Outcome: c.nop},
 				pipeline.ModeOracle: {Mode: pipeline.ModeOracle, Outcome: pipeline.OutcomeOracleFailed, LogPath: write("oracle.log", c.oracleLog),
@@ -79,4 +73,14 @@ func TestKnownFailuresOf(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeLog writes a run's log for the tests and returns its path.
+func writeLog(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -53,7 +53,8 @@ type ValidateOptions struct {
 // the results on the tasks and returns the runs in job order. A task whose
 // fix failed only tests that fail before the fix as well is rebuilt
 // without them deciding the reward and validated again; those runs come
-// last (see adoptKnownFailures).
+// last (see adoptKnownFailures). An Oracle failure gold's fixed state
+// contradicts is classed flaky (reclassifyFlakyOracles).
 func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job, o ValidateOptions) ([]*pipeline.Run, error) {
 	defaultTimeout, err := DockerTimeout(ws)
 	if err != nil {
@@ -110,15 +111,18 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 	if ctx.Err() != nil {
 		return runs, nil
 	}
+	warn := o.Warn
+	if warn == nil {
+		warn = io.Discard
+	}
+	if err := reclassifyFlakyOracles(context.WithoutCancel(ctx), ws, runs, warn); err != nil {
+		return runs, fmt.Errorf("record results: %w", err)
+	}
 	// Tasks invalid only because some tests fail before and after the fix
 	// here: leave those out of the reward and validate them again, once.
 	known, err := adoptKnownFailures(ctx, ws, runs)
 	if err != nil || len(known) == 0 {
 		return runs, err
-	}
-	warn := o.Warn
-	if warn == nil {
-		warn = io.Discard
 	}
 	jobs, err = rebuildWithKnownFailures(ctx, ws, known, warn)
 	if err != nil || len(jobs) == 0 {
