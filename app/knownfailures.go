@@ -16,9 +16,9 @@ import (
 )
 
 // A mined task whose fix "fails the tests" only because some of the PR's
-// tests fail before and after the fix on this environment (a JDK newer
-// than the project's, a pager the container lacks, a timing test) is not
-// broken: SWE-bench leaves such tests out of FAIL_TO_PASS and
+// tests fail after the fix and never passed before it on this environment
+// (a JDK newer than the project's, a test that expects not to run as root)
+// is not broken: SWE-bench leaves such tests out of FAIL_TO_PASS and
 // PASS_TO_PASS and grades the rest. curate does the same, once per task:
 // it records them (pipeline.ExtraKnownFailures), rebuilds the task so
 // test.sh does not let them decide the reward, and validates it again.

@@ -51,7 +51,7 @@ type ValidateOptions struct {
 // Validate runs jobs on the workspace's engines: it recovers runs left by a
 // stopped curate, runs every job (stopping when ctx is cancelled), records
 // the results on the tasks and returns the runs in job order. A task whose
-// fix failed only tests that fail before the fix as well is rebuilt
+// fix failed only tests that never passed before the fix is rebuilt
 // without them deciding the reward and validated again; those runs come
 // last (see adoptKnownFailures). An Oracle failure gold's fixed state
 // contradicts is classed flaky (reclassifyFlakyOracles).
@@ -118,8 +118,9 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 	if err := reclassifyFlakyOracles(context.WithoutCancel(ctx), ws, runs, warn); err != nil {
 		return runs, fmt.Errorf("record results: %w", err)
 	}
-	// Tasks invalid only because some tests fail before and after the fix
-	// here: leave those out of the reward and validate them again, once.
+	// Tasks invalid only because some tests fail after the fix and never
+	// passed before it here: leave those out of the reward and validate
+	// them again, once.
 	known, err := adoptKnownFailures(ctx, ws, runs)
 	if err != nil || len(known) == 0 {
 		return runs, err
