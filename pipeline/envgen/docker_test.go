@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
@@ -98,9 +99,11 @@ func dockerValidator(t *testing.T, name string) *validate.Validator {
 		r.Prune(context.Background(), false)
 		r.Close()
 	})
-	n := 0
+	// NewID is called from the validator's workers at once: a plain
+	// counter gave two runs one id, and their logs one file.
+	var n atomic.Int64
 	return &validate.Validator{Runners: []validate.Runner{r}, Concurrency: 2, Runs: 1, LogDir: t.TempDir(),
-		NewID: func() string { n++; return fmt.Sprintf("%s-%d-%d", name, os.Getpid(), n) }}
+		NewID: func() string { return fmt.Sprintf("%s-%d-%d", name, os.Getpid(), n.Add(1)) }}
 }
 
 // fixedFromCTRF is gold's log line when the fixed state's results came

@@ -259,7 +259,8 @@ func (v *Validator) begin(parent context.Context, host string, it *item) {
 	}
 	if v.LogDir != "" {
 		path := filepath.Join(v.LogDir, id+".log")
-		f, err := os.Create(path)
+		// O_EXCL: two runs given one id must not write into one log.
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil {
 			it.sink, run.LogPath = f, path
 		} else {

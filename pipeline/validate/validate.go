@@ -71,6 +71,8 @@ type Validator struct {
 	LogDir         string // run logs go to LogDir/<id>.log
 	PID            int    // recorded on runs, to detect crashes
 
+	// NewID names a run; it is called from several workers at once and
+	// must never repeat (a repeated id is refused a log file).
 	NewID func() string
 	// Save stores a run; called when it starts and when it ends.
 	Save func(ctx context.Context, r *pipeline.Run) error
