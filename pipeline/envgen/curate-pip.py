@@ -7,11 +7,16 @@ reported, not fatal: the tests then say what is missing). A requirement no
 index has fails the build with "curate: deps_missing: NAME"; an index that
 does not answer falls back to Debian packages (pydeb.csv) and, failing
 that, says "curate: deps_unreachable: <index>" for the failure classifier.
+A pinned version the index lists but that does not install here (an old
+sdist that no longer builds, or whose metadata names another version) is
+not missing: the pin is loosened to its major series and the build says so.
 """
 import csv, os, re, subprocess, sys, urllib.error, urllib.request
 
 UNREACHABLE = re.compile(sys.argv[2] if len(sys.argv) > 2 else r"NewConnectionError|Max retries exceeded|SSLError|CERTIFICATE_VERIFY_FAILED|ProxyError|Temporary failure in name resolution", re.I)
 MISSING = re.compile(r"No matching distribution found for ([^\s;]+)")
+LISTED = re.compile(r"satisfies the requirement (\S+) \(from versions: ([^)]*)\)")
+PIN = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?)\s*==\s*(\d+)([0-9A-Za-z.!+-]*)\s*$")
 HERE = os.path.dirname(os.path.abspath(__file__))
 INDEX = os.environ.get("PIP_INDEX_URL") or "https://pypi.org/simple"
 
@@ -40,6 +45,26 @@ def index_answers():
 def name(req):
     m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req)
     return re.sub(r"[-_.]+", "-", m.group(1)).lower() if m else ""
+
+
+def loosen(reqs, out):
+    """Pins whose version pip saw on the index yet could not install, each
+    widened to the same major series from that version on ("x==1.0.0" to
+    "x>=1.0.0,<2"); the rest as they were. Returns the new list and the
+    (old, new) pairs changed."""
+    listed = {}
+    for req, versions in LISTED.findall(out):
+        listed[name(req)] = {v.strip() for v in versions.split(",")}
+    changed, result = [], []
+    for r in reqs:
+        m = PIN.match(r)
+        if m and m.group(2) + m.group(3) in listed.get(name(r), ()):
+            new = "%s>=%s%s,<%d" % (m.group(1), m.group(2), m.group(3), int(m.group(2)) + 1)
+            changed.append((r, new))
+            result.append(new)
+        else:
+            result.append(r)
+    return result, changed
 
 
 def debian(reqs, why):
@@ -74,7 +99,15 @@ def main():
         line = next((l for l in out.splitlines() if UNREACHABLE.search(l)), "no answer from " + INDEX)
         debian(reqs, line.strip()[:300])
         return
-    missing = sorted(set(MISSING.findall(out)))
+    reqs, changed = loosen(reqs, out)
+    if changed:
+        print("curate: note: on the package index but not installable here, so loosened: %s" %
+              "; ".join("%s to %s" % c for c in changed))
+        code, out = pip(reqs)
+        if code == 0:
+            return
+    loosened = {name(new) for _, new in changed}
+    missing = sorted({m for m in MISSING.findall(out) if name(m) not in loosened})
     if missing:
         print("curate: deps_missing: %s (not on the package index %s)" % (" ".join(missing), INDEX), file=sys.stderr)
         sys.exit(1)
@@ -82,7 +115,7 @@ def main():
     for r in reqs:
         code, out = pip([r])
         if code != 0:
-            missing = MISSING.findall(out)
+            missing = [m for m in MISSING.findall(out) if name(m) not in loosened]
             if missing:
                 print("curate: deps_missing: %s (not on the package index %s)" % (" ".join(missing), INDEX), file=sys.stderr)
                 sys.exit(1)

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPyRequirementsFromEveryPlace(t *testing.T) {
@@ -73,14 +74,25 @@ func TestPyOlderInterpreter(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		files map[string]string
+		date  string // the revision's commit date; "" = unknown
 		want  string
 	}{
-		{"requires-python excludes 3.11", map[string]string{"pyproject.toml": "[project]\nname = \"n\"\nrequires-python = \">=3.7,<3.11\"\n"}, OlderPython},
-		{"classifiers end at 3.9", map[string]string{"setup.py": "setup(name='x', classifiers=['Programming Language :: Python :: 3.8', 'Programming Language :: Python :: 3.9'])\n"}, OlderPython},
-		{"classifiers reach 3.11", map[string]string{"setup.cfg": "[metadata]\nclassifiers =\n    Programming Language :: Python :: 3.9\n    Programming Language :: Python :: 3.11\n"}, DebianPython},
-		{"classifiers end at 3.9 but requires-python wants 3.10", map[string]string{"pyproject.toml": "[project]\nname = \"n\"\nrequires-python = \">=3.10\"\nclassifiers = [\"Programming Language :: Python :: 3.9\"]\n"}, DebianPython},
+		{"requires-python excludes 3.11", map[string]string{"pyproject.toml": "[project]\nname = \"n\"\nrequires-python = \">=3.7,<3.11\"\n"}, "", OlderPython},
+		{"classifiers end at 3.9", map[string]string{"setup.py": "setup(name='x', classifiers=['Programming Language :: Python :: 3.8', 'Programming Language :: Python :: 3.9'])\n"}, "", OlderPython},
+		{"classifiers reach 3.11", map[string]string{"setup.cfg": "[metadata]\nclassifiers =\n    Programming Language :: Python :: 3.9\n    Programming Language :: Python :: 3.11\n"}, "", DebianPython},
+		{"classifiers end at 3.9 but requires-python wants 3.10", map[string]string{"pyproject.toml": "[project]\nname = \"n\"\nrequires-python = \">=3.10\"\nclassifiers = [\"Programming Language :: Python :: 3.9\"]\n"}, "", DebianPython},
+		// pallets/itsdangerous #186 (2020): requires-python >=3.6, no
+		// versioned classifiers, pytest pinned at a release that does not
+		// import on 3.11.
+		{"a revision older than Python 3.11", map[string]string{"setup.cfg": "[options]\npython_requires = >= 3.6\n"}, "2020-08-31", OlderPython},
+		{"a revision newer than Python 3.11", map[string]string{"setup.cfg": "[options]\npython_requires = >= 3.6\n"}, "2022-11-02", DebianPython},
+		{"an old revision that wants 3.10", map[string]string{"setup.cfg": "[options]\npython_requires = >= 3.10\n"}, "2022-06-01", DebianPython},
 	} {
-		p, err := LanguageFor("python").Plan(MapTree("o/n", c.files), Tests{Files: []string{"test_x.py"}})
+		tree := MapTree("o/n", c.files)
+		if c.date != "" {
+			tree.Date, _ = time.Parse("2006-01-02", c.date)
+		}
+		p, err := LanguageFor("python").Plan(tree, Tests{Files: []string{"test_x.py"}})
 		if err != nil {
 			t.Fatal(err)
 		}

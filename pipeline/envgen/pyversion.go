@@ -5,10 +5,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // DebianPython is the interpreter Debian 12 ships (python3).
 const DebianPython = "3.11.2"
+
+// debianPythonReleased is when Python 3.11 came out: a revision committed
+// before it was never run on 3.11 by its authors, and its pinned test
+// tools often do not run there (pytest 6 fails to import on 3.11).
+var debianPythonReleased = time.Date(2022, 10, 24, 0, 0, 0, 0, time.UTC)
 
 // requiresPython reads the project's requires-python (pyproject.toml,
 // setup.cfg, setup.py) and where it came from.
@@ -154,7 +160,8 @@ func pyClassifiersMax(tree *Tree) int {
 // pyInterpreter decides the interpreter of a revision: Debian 12's unless
 // requires-python excludes it, or the classifiers name nothing newer than
 // 3.9 (a revision from before 3.10 removed the old collections aliases),
-// and Debian 11's 3.9 fits. ok is false when neither fits.
+// or the revision is older than Python 3.11, and Debian 11's 3.9 fits. ok
+// is false when neither fits.
 func pyInterpreter(tree *Tree, spec, from string) (version, why string, ok bool) {
 	if spec != "" && !pySatisfies(DebianPython, spec) {
 		if pySatisfies(OlderPython, spec) {
@@ -164,6 +171,9 @@ func pyInterpreter(tree *Tree, spec, from string) (version, why string, ok bool)
 	}
 	if top := pyClassifiersMax(tree); top > 0 && top < 10 && (spec == "" || pySatisfies(OlderPython, spec)) {
 		return OlderPython, fmt.Sprintf("the classifiers name Python 3.%d at newest, a revision older than 3.10", top), true
+	}
+	if !tree.Date.IsZero() && tree.Date.Before(debianPythonReleased) && (spec == "" || pySatisfies(OlderPython, spec)) {
+		return OlderPython, fmt.Sprintf("the revision (%s) is older than Python 3.11 (%s)", tree.Date.Format("2006-01-02"), debianPythonReleased.Format("2006-01-02")), true
 	}
 	return DebianPython, "", true
 }

@@ -1,0 +1,83 @@
+package envgen
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakePip stands in for `python -m pip` (found first on PYTHONPATH): it
+// logs the requirements it is asked for and fails the way pip does for a
+// pinned version the index lists but that does not install (iniconfig
+// 1.0.0's sdist reports version 1.1 when built today) and for one the
+// index lacks.
+const fakePip = `import os, sys
+reqs = [a for a in sys.argv[1:] if not a.startswith("-") and a not in ("install", "off")]
+with open(os.environ["FAKE_PIP_LOG"], "a") as f:
+    f.write(" ".join(reqs) + "\n")
+fail = False
+for r in reqs:
+    if r in os.environ["FAKE_PIP_BROKEN"].split():
+        print("Discarding ... has inconsistent version: expected '%s', but metadata has '1.1'" % r.split("==")[1])
+        print("ERROR: Could not find a version that satisfies the requirement %s (from versions: 0.1, %s, 1.0.1)" % (r, r.split("==")[1]))
+        print("ERROR: No matching distribution found for %s" % r)
+        fail = True
+    if r in os.environ["FAKE_PIP_MISSING"].split():
+        print("ERROR: Could not find a version that satisfies the requirement %s (from versions: none)" % r)
+        print("ERROR: No matching distribution found for %s" % r)
+        fail = True
+sys.exit(1 if fail else 0)
+`
+
+// runCuratePip runs curate-pip.py on reqs against fakePip and an index
+// that answers; it returns the script's output, whether it passed, and
+// the pip calls made.
+func runCuratePip(t *testing.T, reqs, broken, missing string) (string, bool, []string) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Fatal("python3 is needed: the task images run curate-pip.py with it")
+	}
+	dir := t.TempDir()
+	for rel, body := range map[string]string{"fake/pip/__init__.py": "", "fake/pip/__main__.py": fakePip,
+		"curate-pip.py": pipHelper, "requirements.txt": reqs} {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	defer index.Close()
+	cmd := exec.Command("python3", filepath.Join(dir, "curate-pip.py"), filepath.Join(dir, "requirements.txt"))
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+filepath.Join(dir, "fake"), "PIP_INDEX_URL="+index.URL+"/simple",
+		"FAKE_PIP_LOG="+filepath.Join(dir, "calls"), "FAKE_PIP_BROKEN="+broken, "FAKE_PIP_MISSING="+missing)
+	out, err := cmd.CombinedOutput()
+	calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
+	return string(out), err == nil, strings.Split(strings.TrimSpace(string(calls)), "\n")
+}
+
+// A pin the index lists but that does not install is loosened to its
+// major series, said in the build log, and the build goes on; a pin the
+// index lacks still fails the build as deps_missing, naming it
+// (pallets/itsdangerous #186 pins iniconfig==1.0.0).
+func TestCuratePipLoosensUninstallablePins(t *testing.T) {
+	out, ok, calls := runCuratePip(t, "pytest==7.0.1\niniconfig==1.0.0\n", "iniconfig==1.0.0", "")
+	if !ok || !strings.Contains(out, "loosened: iniconfig==1.0.0 to iniconfig>=1.0.0,<2") {
+		t.Errorf("passed %v, output:\n%s", ok, out)
+	}
+	if len(calls) != 2 || calls[1] != "pytest==7.0.1 iniconfig>=1.0.0,<2" {
+		t.Errorf("pip calls %q, want the list again with the pin loosened", calls)
+	}
+	if strings.Contains(out, "deps_missing") {
+		t.Errorf("a listed version is not missing:\n%s", out)
+	}
+
+	out, ok, _ = runCuratePip(t, "pytest==7.0.1\ncurate-no-such-4b7e==1.0\n", "", "curate-no-such-4b7e==1.0")
+	if ok || !strings.Contains(out, "curate: deps_missing: curate-no-such-4b7e==1.0 (not on the package index") || strings.Contains(out, "loosened") {
+		t.Errorf("passed %v, output:\n%s", ok, out)
+	}
+}
