@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -180,7 +182,8 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	}
 	plan.Notes = append(plan.Notes, cfg.Network.Notes...)
 	plan.Layer = Layer{Repo: t.Repo, Revision: rev, Strategy: strategy, Method: method,
-		Network: touchesAny(set.SourceFiles, plan.Manifests) || touchesAny(testPaths(set.TestFiles), plan.Manifests)}
+		Network: touchesAny(set.SourceFiles, plan.Manifests) || touchesAny(testPaths(set.TestFiles), plan.Manifests) ||
+			touchesName(set.SourceFiles, plan.RefetchOn) || touchesName(testPaths(set.TestFiles), plan.RefetchOn)}
 	if strategy == pipeline.AtSnapshot {
 		plan.Note("snapshot build: the PR mirrored onto %s (%s)", rev[:12], method)
 		if testMethod == patch.MethodBase {
@@ -289,6 +292,16 @@ func touchesAny(paths, files []string) bool {
 			if p == f {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// touchesName reports whether any of paths has one of the file names.
+func touchesName(paths, names []string) bool {
+	for _, p := range paths {
+		if slices.Contains(names, path.Base(p)) {
+			return true
 		}
 	}
 	return false

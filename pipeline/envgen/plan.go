@@ -162,6 +162,10 @@ type Plan struct {
 	// AfterBug steps run once bug.patch has recreated the bug, with
 	// network (e.g. dependencies the base revision pins differently).
 	AfterBug []string
+	// RefetchOn are file names (any folder) whose change by the PR gives
+	// the task layer network, so AfterBug can fetch what the buggy
+	// manifests ask for (Manifests count too).
+	RefetchOn []string
 	// Test runs the PR's test files and writes the log the parser reads.
 	Test Runner
 	// BuildTimeoutSec is task.toml's [environment] build_timeout_sec when

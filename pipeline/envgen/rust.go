@@ -79,8 +79,17 @@ func (rust) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		registryStep(cratesIO, cargoMissing, "cargo test --no-run"),
 	}
 	p.Note("crates fetched (cargo fetch) and tests compiled (cargo test --no-run) at image build")
+	// The buggy state may ask for other crates (rust-lang/log #568 drops a
+	// dev-dependency): fetched again once bug.patch is in, offline when
+	// nothing changed, with network when the PR touched a manifest.
+	p.AfterBug = []string{"cargo fetch --offline >/dev/null 2>&1 || " + registryStep(cratesIO, cargoMissing, "cargo fetch")}
+	p.RefetchOn = []string{"Cargo.toml", "Cargo.lock"}
 	p.BuildTimeoutSec = 1800
 	args := rustTestArgs(tree, tests.Files)
+	if features := rustTestFeatures(tree, tests.Files); len(features) > 0 {
+		args = append(args, "--features "+shellQuote(strings.Join(features, ",")))
+		p.Note("features the PR's tests are gated on (#[cfg(feature = ...)]): %s", strings.Join(features, ", "))
+	}
 	p.Test = Runner{
 		Command:   "cargo test --offline --no-fail-fast " + strings.Join(args, " ") + " 2>&1 | tee /logs/verifier/cargo-test.txt; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `grep -Eq '^test .* \.\.\. ok$' /logs/verifier/cargo-test.txt`,
@@ -109,6 +118,9 @@ func rustTestArgs(tree *Tree, files []string) []string {
 			continue
 		}
 		rel := strings.TrimPrefix(f, dir)
+		if dir != "" && !workspaceMember(tree.Text("Cargo.toml"), strings.TrimSuffix(dir, "/")) {
+			continue // cargo at the root cannot name it (-p): its own project
+		}
 		if dir != "" && manifest != "Cargo.toml" {
 			if m := cargoNameRe.FindStringSubmatch(packageSection(tree.Text(manifest))); m != nil && !set["-p "+m[1]] {
 				set["-p "+m[1]] = true
@@ -148,7 +160,10 @@ func rustTestArgs(tree *Tree, files []string) []string {
 }
 
 // crateOf finds the crate a file belongs to: the nearest Cargo.toml above
-// it. dir is the crate's folder with a trailing slash ("" at the root).
+// it whose package holds the file (a target folder, build.rs, or a path
+// its manifest names). rust-lang/log keeps a second package in tests/
+// (tests/Cargo.toml) while tests/macros.rs is the root package's test.
+// dir is the crate's folder with a trailing slash ("" at the root).
 func crateOf(tree *Tree, file string) (dir, manifest string) {
 	for d := path.Dir(file); ; d = path.Dir(d) {
 		prefix := d + "/"
@@ -156,7 +171,10 @@ func crateOf(tree *Tree, file string) (dir, manifest string) {
 			prefix = ""
 		}
 		if tree.Has(prefix + "Cargo.toml") {
-			if prefix != "" || strings.Contains(tree.Text("Cargo.toml"), "[package]") || !strings.Contains(tree.Text("Cargo.toml"), "[workspace]") {
+			if prefix != "" && crateHolds(tree.Text(prefix+"Cargo.toml"), strings.TrimPrefix(file, prefix)) {
+				return prefix, prefix + "Cargo.toml"
+			}
+			if prefix == "" && (strings.Contains(tree.Text("Cargo.toml"), "[package]") || !strings.Contains(tree.Text("Cargo.toml"), "[workspace]")) {
 				return prefix, prefix + "Cargo.toml"
 			}
 		}
@@ -164,6 +182,61 @@ func crateOf(tree *Tree, file string) (dir, manifest string) {
 			return "", ""
 		}
 	}
+}
+
+var (
+	workspaceMembersRe = regexp.MustCompile(`(?s)\[workspace\].*?\bmembers\s*=\s*\[([^\]]*)\]`)
+	quotedRe           = regexp.MustCompile(`"([^"]+)"`)
+	pathDepRe          = regexp.MustCompile(`\bpath\s*=\s*"([^"]+)"`)
+)
+
+// workspaceMember reports whether the root manifest's [workspace] members
+// (globs allowed) take in the package folder dir; a package outside them
+// cannot be named with -p from the root.
+func workspaceMember(root, dir string) bool {
+	if !strings.Contains(root, "[workspace]") {
+		return false
+	}
+	var patterns []string
+	if m := workspaceMembersRe.FindStringSubmatch(root); m != nil {
+		for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
+			patterns = append(patterns, q[1])
+		}
+	}
+	// The root package's path dependencies are members too.
+	for _, m := range pathDepRe.FindAllStringSubmatch(root, -1) {
+		patterns = append(patterns, m[1])
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(path.Clean(p), dir); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// cargoPathRe reads a manifest's target paths (path = "...", build = "...").
+var cargoPathRe = regexp.MustCompile(`(?m)^\s*(?:path|build)\s*=\s*"([^"]+)"`)
+
+// crateHolds reports whether a package's targets include rel (a path
+// relative to its folder): Cargo's target folders, build.rs, or a path
+// the manifest names.
+func crateHolds(manifest, rel string) bool {
+	for _, d := range []string{"src/", "tests/", "benches/", "examples/"} {
+		if strings.HasPrefix(rel, d) {
+			return true
+		}
+	}
+	if rel == "build.rs" {
+		return true
+	}
+	for _, m := range cargoPathRe.FindAllStringSubmatch(manifest, -1) {
+		p := path.Clean(m[1])
+		if rel == p || strings.HasPrefix(rel, path.Dir(p)+"/") && path.Dir(p) != "." {
+			return true
+		}
+	}
+	return false
 }
 
 // packageSection is the [package] table of a Cargo.toml (so a
@@ -178,4 +251,67 @@ func packageSection(toml string) string {
 		rest = rest[:j]
 	}
 	return rest
+}
+
+var (
+	cfgFeatureRe   = regexp.MustCompile(`(not\(\s*)?feature\s*=\s*"([^"]+)"`)
+	featureKeyRe   = regexp.MustCompile(`(?m)^\s*"?([A-Za-z0-9_.-]+)"?\s*=`)
+	optionalDepRe  = regexp.MustCompile(`(?m)^\s*([A-Za-z0-9_-]+)\s*=\s*\{[^}\n]*\boptional\s*=\s*true`)
+	sectionStartRe = regexp.MustCompile(`(?m)^\s*\[`)
+)
+
+// rustTestFeatures are the crate features the PR's test files are gated
+// on (#[cfg(feature = "kv")], not under not(...)) that their crate
+// declares: rust-lang/log's new tests sit behind kv_unstable, and a plain
+// cargo test compiles them out, so the PR's tests never ran. A crate
+// other than the root's is named as crate/feature.
+func rustTestFeatures(tree *Tree, files []string) []string {
+	set := map[string]bool{}
+	var out []string
+	for _, f := range files {
+		if path.Ext(f) != ".rs" {
+			continue
+		}
+		dir, manifest := crateOf(tree, f)
+		if manifest == "" || dir != "" && !workspaceMember(tree.Text("Cargo.toml"), strings.TrimSuffix(dir, "/")) {
+			continue
+		}
+		declared := crateFeatures(tree.Text(manifest))
+		prefix := ""
+		if dir != "" {
+			m := cargoNameRe.FindStringSubmatch(packageSection(tree.Text(manifest)))
+			if m == nil {
+				continue
+			}
+			prefix = m[1] + "/"
+		}
+		for _, m := range cfgFeatureRe.FindAllStringSubmatch(tree.Text(f), -1) {
+			if m[1] != "" || !declared[m[2]] || set[prefix+m[2]] {
+				continue
+			}
+			set[prefix+m[2]] = true
+			out = append(out, prefix+m[2])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// crateFeatures are a manifest's [features] keys and optional
+// dependencies (each an implicit feature).
+func crateFeatures(manifest string) map[string]bool {
+	out := map[string]bool{}
+	if i := strings.Index(manifest, "[features]"); i >= 0 {
+		body := manifest[i+len("[features]"):]
+		if j := sectionStartRe.FindStringIndex(body); j != nil {
+			body = body[:j[0]]
+		}
+		for _, m := range featureKeyRe.FindAllStringSubmatch(body, -1) {
+			out[m[1]] = true
+		}
+	}
+	for _, m := range optionalDepRe.FindAllStringSubmatch(manifest, -1) {
+		out[m[1]] = true
+	}
+	return out
 }

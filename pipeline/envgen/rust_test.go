@@ -1,9 +1,11 @@
 package envgen
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"curate/internal/fixtures"
 	"curate/pipeline"
 )
 
@@ -80,5 +82,92 @@ func TestRustWorkspaceTargets(t *testing.T) {
 	}
 	if got := strings.Join(rustTestArgs(tree, []string{"crates/core/tests/parse.rs"}), " "); got != "-p 'acme-core' --test 'parse'" {
 		t.Errorf("one test file: %q", got)
+	}
+	// A root package's path dependency is a member without being listed.
+	tree = MapTree("o/r", map[string]string{
+		"Cargo.toml":        "[package]\nname = \"acme\"\n\n[dependencies]\nacme-macros = { path = \"macros\" }\n\n[workspace]\n",
+		"macros/Cargo.toml": "[package]\nname = \"acme-macros\"\n",
+	})
+	if got := strings.Join(rustTestArgs(tree, []string{"macros/tests/expand.rs"}), " "); got != "-p 'acme-macros' --test 'expand'" {
+		t.Errorf("a path dependency's test: %q", got)
+	}
+}
+
+// rust-lang/log: tests/Cargo.toml is a second package ("integration",
+// its sources in tests/src/), yet tests/integration.rs and tests/macros.rs
+// are the root package's test targets; `-p integration` made every PR
+// that touched them a compile_error.
+func TestRustTestFileOfTheRootBesideAPackageInTests(t *testing.T) {
+	tree := MapTree("rust-lang/log", map[string]string{
+		"Cargo.toml":       "[package]\nname = \"log\"\n\n[[test]]\nname = \"integration\"\npath = \"tests/integration.rs\"\n",
+		"tests/Cargo.toml": "[package]\nname = \"integration\"\nbuild = \"src/build.rs\"\n\n[dependencies.log]\npath = \"..\"\n",
+	})
+	for files, want := range map[string]string{
+		"tests/integration.rs": "--test 'integration'",
+		"tests/macros.rs":      "--test 'macros'",
+		"tests/src/lib.rs":     "", // package integration is not in the root's workspace: no -p can name it
+	} {
+		if got := strings.Join(rustTestArgs(tree, []string{files}), " "); got != want {
+			t.Errorf("%s: args %q, want %q", files, got, want)
+		}
+	}
+}
+
+// A PR that changes Cargo.toml (rust-lang/log #568 drops a dev-dependency
+// the buggy state still asks for) gets a task layer with network and
+// cargo fetch after bug.patch; one that does not keeps its layer offline.
+func TestRustRefetchAfterBugWhenTheManifestChanges(t *testing.T) {
+	fc := testFilter(t)
+	dir := t.TempDir()
+	g, _ := fixtures.NewGit(dir, "acme/crate")
+	g.Write(map[string]string{
+		"Cargo.toml": "[package]\nname = \"acme\"\n\n[dev-dependencies]\nrustversion = \"1\"\n",
+		"src/lib.rs": "pub fn f() -> i32 { 1 }\n", "tests/f.rs": "#[test]\nfn f() { assert_eq!(acme::f(), 1); }\n"})
+	g.Commit("init")
+	g.Write(map[string]string{"Cargo.toml": "[package]\nname = \"acme\"\n",
+		"src/lib.rs": "pub fn f() -> i32 { 2 }\n", "tests/f.rs": "#[test]\nfn f() { assert_eq!(acme::f(), 2); }\n"})
+	g.Commit("Drop rustversion (#1)\n\nFixes #9")
+	g.Write(map[string]string{"src/lib.rs": "pub fn f() -> i32 { 3 }\n", "tests/f.rs": "#[test]\nfn f() { assert_eq!(acme::f(), 3); }\n"})
+	g.Commit("Three (#2)\n\nFixes #10")
+	if g.Err() != nil {
+		t.Fatal(g.Err())
+	}
+	mined := minedTasks(t, dir, fc)
+	for pr, network := range map[int]string{1: "(network: install)", 2: "(network: none)"} {
+		res, err := Build(context.Background(), mined[pr], t.TempDir(), Config{Filter: fc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		docker := read(t, res.Dir, "environment/Dockerfile")
+		_, layer, _ := strings.Cut(docker, pipeline.TaskLayerMarker)
+		if !strings.Contains(layer, network) || !strings.Contains(layer, "cargo fetch --offline") {
+			t.Errorf("PR #%d: want a task layer %s that fetches crates after bug.patch:\n%s", pr, network, layer)
+		}
+	}
+}
+
+// rust-lang/log #486: the PR's new test is behind #[cfg(feature =
+// "kv_unstable")], so a plain cargo test compiles it out and the PR read
+// no_fail_to_pass. Features the crate declares (or optional dependencies)
+// that the PR's tests are gated on are turned on; not(...) gates and
+// features the crate lacks are left alone.
+func TestRustFeaturesOfThePRsTests(t *testing.T) {
+	tree := MapTree("rust-lang/log", map[string]string{
+		"Cargo.toml": "[package]\nname = \"log\"\n\n[features]\nstd = []\nkv_unstable = [\"value-bag\"]\nkv_unstable_serde = [\"kv_unstable\",\n  \"serde\"]\n\n" +
+			"[dependencies]\nserde = { version = \"1.0\", optional = true }\nvalue-bag = { version = \"1.7\", optional = true }\n",
+		"tests/macros.rs": "#[test]\n#[cfg(feature = \"kv_unstable\")]\nfn kv() {}\n#[cfg(not(feature = \"std\"))]\nfn nostd() {}\n" +
+			"#[cfg(all(feature = \"serde\", feature = \"nope\"))]\nfn s() {}\n",
+	})
+	p, err := LanguageFor("rust").Plan(tree, Tests{Files: []string{"tests/macros.rs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Test.Command, "--test 'macros' --features 'kv_unstable,serde' ") {
+		t.Errorf("test command %q, want --features 'kv_unstable,serde'", p.Test.Command)
+	}
+	// No gate, no flag.
+	tree = MapTree("o/r", map[string]string{"Cargo.toml": "[package]\nname = \"r\"\n\n[features]\nx = []\n", "tests/a.rs": "#[test]\nfn a() {}\n"})
+	if p, _ := LanguageFor("rust").Plan(tree, Tests{Files: []string{"tests/a.rs"}}); strings.Contains(p.Test.Command, "--features") {
+		t.Errorf("ungated tests got features: %q", p.Test.Command)
 	}
 }
