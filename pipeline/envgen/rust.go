@@ -254,17 +254,20 @@ func packageSection(toml string) string {
 }
 
 var (
-	cfgFeatureRe   = regexp.MustCompile(`(not\(\s*)?feature\s*=\s*"([^"]+)"`)
+	cfgStartRe     = regexp.MustCompile(`#!?\[cfg\(|\bcfg!\(`)
+	cfgTokenRe     = regexp.MustCompile(`\s*(?:([A-Za-z_][A-Za-z0-9_]*)|"((?:[^"\\]|\\.)*)"|(\S))`)
 	featureKeyRe   = regexp.MustCompile(`(?m)^\s*"?([A-Za-z0-9_.-]+)"?\s*=`)
 	optionalDepRe  = regexp.MustCompile(`(?m)^\s*([A-Za-z0-9_-]+)\s*=\s*\{[^}\n]*\boptional\s*=\s*true`)
 	sectionStartRe = regexp.MustCompile(`(?m)^\s*\[`)
 )
 
 // rustTestFeatures are the crate features the PR's test files are gated
-// on (#[cfg(feature = "kv")], not under not(...)) that their crate
-// declares: rust-lang/log's new tests sit behind kv_unstable, and a plain
-// cargo test compiles them out, so the PR's tests never ran. A crate
-// other than the root's is named as crate/feature.
+// on that their crate declares: rust-lang/log's new tests sit behind
+// #[cfg(feature = "kv_unstable")], and a plain cargo test compiles them
+// out, so the PR's tests never ran. Gates under not(...) are skipped, and
+// of an any(...) only its first feature is taken (log's max_level_*
+// features exclude each other). A crate other than the root's is named
+// as crate/feature.
 func rustTestFeatures(tree *Tree, files []string) []string {
 	set := map[string]bool{}
 	var out []string
@@ -285,15 +288,91 @@ func rustTestFeatures(tree *Tree, files []string) []string {
 			}
 			prefix = m[1] + "/"
 		}
-		for _, m := range cfgFeatureRe.FindAllStringSubmatch(tree.Text(f), -1) {
-			if m[1] != "" || !declared[m[2]] || set[prefix+m[2]] {
-				continue
+		for _, feature := range cfgFeatures(tree.Text(f)) {
+			if declared[feature] && !set[prefix+feature] {
+				set[prefix+feature] = true
+				out = append(out, prefix+feature)
 			}
-			set[prefix+m[2]] = true
-			out = append(out, prefix+m[2])
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// cfgFeatures reads every cfg(...) predicate in Rust source and returns
+// the features that turn code on.
+func cfgFeatures(src string) []string {
+	var out []string
+	for _, loc := range cfgStartRe.FindAllStringIndex(src, -1) {
+		var toks []string // identifiers, "=string", and punctuation
+		for _, m := range cfgTokenRe.FindAllStringSubmatch(src[loc[1]:min(len(src), loc[1]+4000)], -1) {
+			switch {
+			case m[1] != "":
+				toks = append(toks, m[1])
+			case m[3] == "":
+				toks = append(toks, "="+m[2])
+			default:
+				toks = append(toks, m[3])
+			}
+			if m[3] == ")" && balance(toks) < 0 {
+				break
+			}
+		}
+		i := 0
+		out = append(out, cfgPredicate(toks, &i)...)
+	}
+	return out
+}
+
+// balance is opening minus closing parentheses in toks.
+func balance(toks []string) int {
+	n := 0
+	for _, t := range toks {
+		if t == "(" {
+			n++
+		} else if t == ")" {
+			n--
+		}
+	}
+	return n
+}
+
+// cfgPredicate parses one predicate at toks[*i]: feature = "x", name,
+// or all/any/not(list); it returns the features that enable it.
+func cfgPredicate(toks []string, i *int) []string {
+	if *i >= len(toks) {
+		return nil
+	}
+	name := toks[*i]
+	*i++
+	if *i+1 < len(toks) && toks[*i] == "=" && strings.HasPrefix(toks[*i+1], "=") {
+		value := toks[*i+1][1:]
+		*i += 2
+		if name == "feature" {
+			return []string{value}
+		}
+		return nil
+	}
+	if *i >= len(toks) || toks[*i] != "(" {
+		return nil
+	}
+	*i++
+	var out []string
+	first := true
+	for *i < len(toks) && toks[*i] != ")" {
+		if toks[*i] == "," {
+			*i++
+			continue
+		}
+		got := cfgPredicate(toks, i)
+		switch {
+		case name == "all":
+			out = append(out, got...)
+		case name == "any" && first && len(got) > 0:
+			out, first = got, false
+		}
+	}
+	*i++ // the closing parenthesis
 	return out
 }
 

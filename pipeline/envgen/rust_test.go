@@ -153,17 +153,20 @@ func TestRustRefetchAfterBugWhenTheManifestChanges(t *testing.T) {
 // features the crate lacks are left alone.
 func TestRustFeaturesOfThePRsTests(t *testing.T) {
 	tree := MapTree("rust-lang/log", map[string]string{
-		"Cargo.toml": "[package]\nname = \"log\"\n\n[features]\nstd = []\nkv_unstable = [\"value-bag\"]\nkv_unstable_serde = [\"kv_unstable\",\n  \"serde\"]\n\n" +
+		"Cargo.toml": "[package]\nname = \"log\"\n\n[features]\nstd = []\nmax_level_off = []\nmax_level_error = []\nmax_level_warn = []\nmax_level_info = []\nkv_unstable = [\"value-bag\"]\nkv_unstable_serde = [\"kv_unstable\",\n  \"serde\"]\n\n" +
 			"[dependencies]\nserde = { version = \"1.0\", optional = true }\nvalue-bag = { version = \"1.7\", optional = true }\n",
 		"tests/macros.rs": "#[test]\n#[cfg(feature = \"kv_unstable\")]\nfn kv() {}\n#[cfg(not(feature = \"std\"))]\nfn nostd() {}\n" +
-			"#[cfg(all(feature = \"serde\", feature = \"nope\"))]\nfn s() {}\n",
+			"#[cfg(all(feature = \"serde\", feature = \"nope\"))]\nfn s() {}\n" +
+			// log's tests/integration.rs: the max_level_* features exclude each other.
+			"fn main() {\n    #[cfg(not(any(\n        feature = \"max_level_off\",\n        feature = \"max_level_error\",\n    )))]\n    run();\n" +
+			"    if cfg!(any(feature = \"max_level_warn\", feature = \"max_level_info\")) {}\n}\n",
 	})
 	p, err := LanguageFor("rust").Plan(tree, Tests{Files: []string{"tests/macros.rs"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(p.Test.Command, "--test 'macros' --features 'kv_unstable,serde' ") {
-		t.Errorf("test command %q, want --features 'kv_unstable,serde'", p.Test.Command)
+	if !strings.Contains(p.Test.Command, "--test 'macros' --features 'kv_unstable,max_level_warn,serde' ") {
+		t.Errorf("test command %q, want --features 'kv_unstable,max_level_warn,serde'", p.Test.Command)
 	}
 	// No gate, no flag.
 	tree = MapTree("o/r", map[string]string{"Cargo.toml": "[package]\nname = \"r\"\n\n[features]\nx = []\n", "tests/a.rs": "#[test]\nfn a() {}\n"})
