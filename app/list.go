@@ -43,7 +43,7 @@ func SortTasks(tasks []*pipeline.Task, key string) error {
 	var less func(a, b *pipeline.Task) bool
 	switch key {
 	case "id", "":
-		less = func(a, b *pipeline.Task) bool { return a.ID < b.ID }
+		less = func(a, b *pipeline.Task) bool { return pipeline.CompareIDs(a.ID, b.ID) < 0 }
 	case "score":
 		less = func(a, b *pipeline.Task) bool { return a.Score < b.Score }
 	case "files":
@@ -74,7 +74,7 @@ func SortTasks(tasks []*pipeline.Task, key string) error {
 		if less(b, a) {
 			return false
 		}
-		return tasks[i].ID < tasks[j].ID
+		return pipeline.CompareIDs(tasks[i].ID, tasks[j].ID) < 0
 	})
 	return nil
 }

@@ -31,7 +31,7 @@ func (c *Catalog) count(t *pipeline.Task, d int) {
 // NewCatalog indexes tasks (sorted by id) and runs (newest first, as
 // store.Runs returns them).
 func NewCatalog(tasks []*pipeline.Task, runs []*pipeline.Run) *Catalog {
-	sort.Slice(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
+	sort.Slice(tasks, func(i, j int) bool { return pipeline.CompareIDs(tasks[i].ID, tasks[j].ID) < 0 })
 	c := &Catalog{Tasks: tasks, Latest: map[string]*pipeline.Run{}, index: make(map[string]int, len(tasks))}
 	for i, t := range tasks {
 		c.index[t.ID] = i

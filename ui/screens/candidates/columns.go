@@ -77,7 +77,7 @@ func intCell(v int) string {
 var tableColumns = []column{
 	{title: "ID", width: 22, prio: 10, grow: true, middle: true,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return frame.CleanLine(t.ID) },
-		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return strings.Compare(a.ID, b.ID) }},
+		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return pipeline.CompareIDs(a.ID, b.ID) }},
 	{title: "BENCHMARK", width: 15, prio: 8,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return frame.CleanLine(t.Benchmark) },
 		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return strings.Compare(a.Benchmark, b.Benchmark) }},
