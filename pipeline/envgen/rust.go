@@ -113,19 +113,14 @@ func rustTestArgs(tree *Tree, files []string) []string {
 		if path.Ext(f) != ".rs" {
 			continue
 		}
-		dir, manifest := crateOf(tree, f)
-		if manifest == "" {
+		dir, pkg, ok := rustTestCrate(tree, f)
+		if !ok {
 			continue
 		}
 		rel := strings.TrimPrefix(f, dir)
-		if dir != "" && !workspaceMember(tree.Text("Cargo.toml"), strings.TrimSuffix(dir, "/")) {
-			continue // cargo at the root cannot name it (-p): its own project
-		}
-		if dir != "" && manifest != "Cargo.toml" {
-			if m := cargoNameRe.FindStringSubmatch(packageSection(tree.Text(manifest))); m != nil && !set["-p "+m[1]] {
-				set["-p "+m[1]] = true
-				pkgs = append(pkgs, "-p "+shellQuote(m[1]))
-			}
+		if pkg != "" && !set["-p "+pkg] {
+			set["-p "+pkg] = true
+			pkgs = append(pkgs, "-p "+shellQuote(pkg))
 		}
 		var t string
 		switch {
@@ -157,6 +152,28 @@ func rustTestArgs(tree *Tree, files []string) []string {
 		targets = keep
 	}
 	return append(pkgs, targets...)
+}
+
+// rustTestCrate is the crate a test file belongs to, as cargo at the
+// root can reach it: its folder ("" at the root, else with a trailing
+// slash) and the package name to give -p ("" for the root's own). ok is
+// false when no crate holds the file, or its crate is outside the root's
+// workspace (its own project, which -p cannot name).
+func rustTestCrate(tree *Tree, file string) (dir, pkg string, ok bool) {
+	dir, manifest := crateOf(tree, file)
+	if manifest == "" {
+		return "", "", false
+	}
+	if dir == "" {
+		return "", "", true
+	}
+	if !workspaceMember(tree.Text("Cargo.toml"), strings.TrimSuffix(dir, "/")) {
+		return "", "", false
+	}
+	if m := cargoNameRe.FindStringSubmatch(packageSection(tree.Text(manifest))); m != nil {
+		pkg = m[1]
+	}
+	return dir, pkg, true
 }
 
 // crateOf finds the crate a file belongs to: the nearest Cargo.toml above
@@ -255,7 +272,7 @@ func packageSection(toml string) string {
 
 var (
 	cfgStartRe     = regexp.MustCompile(`#!?\[cfg\(|\bcfg!\(`)
-	cfgTokenRe     = regexp.MustCompile(`\s*(?:([A-Za-z_][A-Za-z0-9_]*)|"((?:[^"\\]|\\.)*)"|(\S))`)
+	cfgTokenRe     = regexp.MustCompile(`^\s*(?:([A-Za-z_][A-Za-z0-9_]*)|"((?:[^"\\]|\\.)*)"|(\S))`)
 	featureKeyRe   = regexp.MustCompile(`(?m)^\s*"?([A-Za-z0-9_.-]+)"?\s*=`)
 	optionalDepRe  = regexp.MustCompile(`(?m)^\s*([A-Za-z0-9_-]+)\s*=\s*\{[^}\n]*\boptional\s*=\s*true`)
 	sectionStartRe = regexp.MustCompile(`(?m)^\s*\[`)
@@ -275,18 +292,14 @@ func rustTestFeatures(tree *Tree, files []string) []string {
 		if path.Ext(f) != ".rs" {
 			continue
 		}
-		dir, manifest := crateOf(tree, f)
-		if manifest == "" || dir != "" && !workspaceMember(tree.Text("Cargo.toml"), strings.TrimSuffix(dir, "/")) {
+		dir, pkg, ok := rustTestCrate(tree, f)
+		if !ok || dir != "" && pkg == "" {
 			continue
 		}
-		declared := crateFeatures(tree.Text(manifest))
+		declared := crateFeatures(tree.Text(dir + "Cargo.toml"))
 		prefix := ""
-		if dir != "" {
-			m := cargoNameRe.FindStringSubmatch(packageSection(tree.Text(manifest)))
-			if m == nil {
-				continue
-			}
-			prefix = m[1] + "/"
+		if pkg != "" {
+			prefix = pkg + "/"
 		}
 		for _, feature := range cfgFeatures(tree.Text(f)) {
 			if declared[feature] && !set[prefix+feature] {
@@ -299,42 +312,43 @@ func rustTestFeatures(tree *Tree, files []string) []string {
 	return out
 }
 
+// cfgString marks a string literal's token in a cfg predicate.
+const cfgString = "\x00str:"
+
 // cfgFeatures reads every cfg(...) predicate in Rust source and returns
 // the features that turn code on.
 func cfgFeatures(src string) []string {
 	var out []string
 	for _, loc := range cfgStartRe.FindAllStringIndex(src, -1) {
-		var toks []string // identifiers, "=string", and punctuation
-		for _, m := range cfgTokenRe.FindAllStringSubmatch(src[loc[1]:min(len(src), loc[1]+4000)], -1) {
+		// Tokens up to the predicate's closing parenthesis (at most 1000:
+		// source is a stranger's): identifiers, cfgString+value, and
+		// punctuation (one character each, so never mistaken for a string).
+		var toks []string
+		rest, depth := src[loc[1]:], 0
+		for depth >= 0 && len(toks) < 1000 {
+			m := cfgTokenRe.FindStringSubmatch(rest)
+			if m == nil {
+				break
+			}
+			rest = rest[len(m[0]):]
 			switch {
 			case m[1] != "":
 				toks = append(toks, m[1])
 			case m[3] == "":
-				toks = append(toks, "="+m[2])
+				toks = append(toks, cfgString+m[2])
 			default:
 				toks = append(toks, m[3])
-			}
-			if m[3] == ")" && balance(toks) < 0 {
-				break
+				if m[3] == "(" {
+					depth++
+				} else if m[3] == ")" {
+					depth--
+				}
 			}
 		}
 		i := 0
 		out = append(out, cfgPredicate(toks, &i)...)
 	}
 	return out
-}
-
-// balance is opening minus closing parentheses in toks.
-func balance(toks []string) int {
-	n := 0
-	for _, t := range toks {
-		if t == "(" {
-			n++
-		} else if t == ")" {
-			n--
-		}
-	}
-	return n
 }
 
 // cfgPredicate parses one predicate at toks[*i]: feature = "x", name,
@@ -345,8 +359,8 @@ func cfgPredicate(toks []string, i *int) []string {
 	}
 	name := toks[*i]
 	*i++
-	if *i+1 < len(toks) && toks[*i] == "=" && strings.HasPrefix(toks[*i+1], "=") {
-		value := toks[*i+1][1:]
+	if *i+1 < len(toks) && toks[*i] == "=" && strings.HasPrefix(toks[*i+1], cfgString) {
+		value := toks[*i+1][len(cfgString):]
 		*i += 2
 		if name == "feature" {
 			return []string{value}

@@ -174,3 +174,18 @@ func TestRustFeaturesOfThePRsTests(t *testing.T) {
 		t.Errorf("ungated tests got features: %q", p.Test.Command)
 	}
 }
+
+// FuzzCfgFeatures: any source, however broken, parses without a panic
+// and yields only features that were written as feature = "..." in it.
+func FuzzCfgFeatures(f *testing.F) {
+	f.Add(`#[cfg(all(feature = "a", not(any(feature = "b", test))))] fn x() {}`)
+	f.Add(`#[cfg(any(feature = "c", feature = "d"` + "\n" + `if cfg!(feature = "e") {}`)
+	f.Add(`#[cfg(feature = "unterminated)] #[cfg(((((`)
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, feature := range cfgFeatures(src) {
+			if !strings.Contains(src, `"`+feature+`"`) {
+				t.Errorf("feature %q is not in the source", feature)
+			}
+		}
+	})
+}
