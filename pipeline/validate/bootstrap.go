@@ -67,8 +67,10 @@ func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (boo
 	if err := ensureDebootstrap(ctx, o.Log); err != nil {
 		return false, err
 	}
+	var sources []AptSource
 	if o.Mirror == "" {
 		o.Mirror = DebianMirror("/etc/apt/sources.list.d", "/etc/apt/sources.list")
+		sources = HostAptSources("/etc/apt/sources.list.d", "/etc/apt/sources.list", DefaultSuite)
 	}
 	parent := o.WorkDir
 	if parent == "" {
@@ -93,6 +95,13 @@ func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (boo
 	cmd.Stdout, cmd.Stderr = o.Log, o.Log
 	if err := cmd.Run(); err != nil {
 		return false, fmt.Errorf("debootstrap %s from %s: %w (see output above)", DefaultSuite, o.Mirror, err)
+	}
+	// A mirror given by hand is used as given; the host's sources come with
+	// the host's mirror.
+	if sources != nil || o.Mirror == DebianMirror("/etc/apt/sources.list.d", "/etc/apt/sources.list") {
+		if err := writeAptSources(root, sources, func(s string) { fmt.Fprintln(o.Log, s) }); err != nil {
+			return false, fmt.Errorf("bootstrap: apt sources: %w", err)
+		}
 	}
 	// Slim the image: package caches are not needed at validation time.
 	for _, d := range []string{"var/cache/apt/archives", "var/lib/apt/lists"} {
