@@ -95,6 +95,9 @@ type GitMined struct {
 	Tasks   []*pipeline.Task
 	Preset  string
 	Skipped []gitmine.Skipped
+	// PullRefs is how many refs/pull/<N>/head the clone has;
+	// FromPullRefs how many PRs only they revealed (by patch id).
+	PullRefs, FromPullRefs int
 }
 
 // MineGit mines the merged PRs of a local clone into candidates. A commit
@@ -117,7 +120,7 @@ func MineGit(ctx context.Context, ws *workspace.Workspace, opt gitmine.Options, 
 		}
 	}
 	tasks, err := SaveCandidates(ctx, ws, res.PRs, fc, fopt, "git", opt.Path)
-	return &GitMined{Tasks: tasks, Preset: fopt.Preset, Skipped: res.Skipped}, err
+	return &GitMined{Tasks: tasks, Preset: fopt.Preset, Skipped: res.Skipped, PullRefs: res.PullRefs, FromPullRefs: res.FromPullRefs}, err
 }
 
 // GitHubMine is one `mine github`.

@@ -104,6 +104,7 @@ func newMineGitCmd(env *Env) *cobra.Command {
 			}
 			err = reportMined(env, res.Tasks, f.asJSON, what)
 			reportSkipped(env, res.Skipped, f.asJSON)
+			reportPullRefs(env, res, f.asJSON)
 			return err
 		},
 	}
@@ -130,6 +131,20 @@ func reportMined(env *Env, tasks []*pipeline.Task, asJSON bool, what string) err
 		fmt.Fprintln(env.Out, "Next: curate build --accepted   (or curate build ID...)")
 	}
 	return nil
+}
+
+// reportPullRefs says what the clone's PR refs added, or how to get them:
+// without them, PRs merged by rebase or squash with no "(#N)" in the
+// subject are invisible to local history.
+func reportPullRefs(env *Env, res *app.GitMined, asJSON bool) {
+	if asJSON {
+		return
+	}
+	if res.PullRefs == 0 {
+		fmt.Fprintln(env.Err, "Note: the clone has no PR refs; PRs merged by rebase, or squashed without \"(#N)\" in the subject, are not found. To find them: git fetch origin '+refs/pull/*/head:refs/pull/*/head'")
+		return
+	}
+	fmt.Fprintf(env.Err, "%d of the PRs were found through the clone's %d PR refs (refs/pull/N/head, matched to mainline commits by git patch-id)\n", res.FromPullRefs, res.PullRefs)
 }
 
 // reportSkipped names every commit mining could not read, on stderr with

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,11 @@ type Skipped struct {
 type Result struct {
 	PRs     []*source.PR
 	Skipped []Skipped
+	// FromPullRefs counts the PRs found through refs/pull/<N>/head by
+	// patch id, whose mainline commits name no PR.
+	FromPullRefs int
+	// PullRefs counts the refs/pull/<N>/head refs the clone has.
+	PullRefs int
 }
 
 // Mine is MineAll's PRs, for callers that do not report skipped commits.
@@ -86,6 +92,15 @@ func MineAll(ctx context.Context, opt Options) (*Result, error) {
 	}
 	if err := wholePRs(ctx, opt.Path, res.PRs); err != nil {
 		return nil, err
+	}
+	if res.FromPullRefs, err = fromPullRefs(ctx, opt, tip, repo, res); err != nil {
+		return nil, err
+	}
+	if res.FromPullRefs > 0 {
+		sort.SliceStable(res.PRs, func(i, j int) bool { return res.PRs[i].MergedAt.After(res.PRs[j].MergedAt) })
+		if opt.Limit > 0 && len(res.PRs) > opt.Limit {
+			res.PRs = res.PRs[:opt.Limit]
+		}
 	}
 	return res, nil
 }
