@@ -137,7 +137,7 @@ func newRunsShowCmd(env *Env) *cobra.Command {
 			for _, l := range []struct {
 				name  string
 				tests []string
-			}{{"FAIL_TO_PASS", r.FailToPass}, {"PASS_TO_PASS", r.PassToPass}, {"flaky", r.Flaky}} {
+			}{{"FAIL_TO_PASS", r.FailToPass}, {"PASS_TO_PASS", r.PassToPass}, {"flaky", r.Flaky}, {"unstable ids (in neither list)", r.Unstable}} {
 				if len(l.tests) > 0 {
 					fmt.Fprintf(w, "%s (%d):\n", l.name, len(l.tests))
 					for _, t := range l.tests {

@@ -227,8 +227,11 @@ func runLine(r *pipeline.Run) string {
 		reward = fmt.Sprintf(" reward=%g", *r.Reward)
 	}
 	gold := ""
-	if r.Mode == validate.ModeGold && (len(r.FailToPass)+len(r.PassToPass)+len(r.Flaky)) > 0 {
+	if r.Mode == validate.ModeGold && (len(r.FailToPass)+len(r.PassToPass)+len(r.Flaky)+len(r.Unstable)) > 0 {
 		gold = fmt.Sprintf(" f2p=%d p2p=%d flaky=%d", len(r.FailToPass), len(r.PassToPass), len(r.Flaky))
+		if len(r.Unstable) > 0 {
+			gold += fmt.Sprintf(" unstable=%d", len(r.Unstable))
+		}
 	}
 	detail := ""
 	if r.Detail != "" && r.Outcome != pipeline.OutcomeOK {

@@ -20,6 +20,9 @@ const (
 	ClassOOM               = "oom"                // killed for memory
 	ClassTimeout           = "timeout"
 	ClassFlaky             = "flaky" // results differ across reruns
+	// ClassUnstableTests: every test that would be FAIL_TO_PASS has an id
+	// that changes between runs of one state, so none can be checked.
+	ClassUnstableTests = "unstable_tests"
 	ClassNopNotRun         = "nop_not_run"
 	ClassFixFailsTests     = "fix_fails_tests" // the suite ran; the reference fix does not pass it
 	ClassInfraError        = "infra_error"     // the engine or machine failed, not the task
@@ -35,7 +38,7 @@ const (
 // carry different classes, the first in this list names the task.
 var FailureClasses = []string{
 	ClassDepsUnreachable, ClassToolchainMismatch, ClassDepsMissing, ClassCompileError, ClassOOM,
-	ClassNoTestsCollected, ClassTimeout, ClassFlaky, ClassNopNotRun, ClassFixFailsTests,
+	ClassNoTestsCollected, ClassTimeout, ClassFlaky, ClassUnstableTests, ClassNopNotRun, ClassFixFailsTests,
 	ClassUnclassified, ClassInfraError, ClassPatchConflict, ClassNoFailToPass,
 }
 

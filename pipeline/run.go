@@ -40,6 +40,10 @@ type Run struct {
 	FailToPass []string `json:"fail_to_pass,omitempty"`
 	PassToPass []string `json:"pass_to_pass,omitempty"`
 	Flaky      []string `json:"flaky,omitempty"`
+	// Unstable lists test ids seen in one run of a state and not in its
+	// repeat (a time, random value or address in the name): they are in
+	// neither list, since no later run could match them.
+	Unstable []string `json:"unstable,omitempty"`
 	// Failure says why a finished run is not ok (nil when it is).
 	Failure    *Failure `json:"failure,omitempty"`
 	DockerHost string   `json:"docker_host,omitempty"`

@@ -54,3 +54,18 @@ func TestUnpackOlderRowWithoutFailure(t *testing.T) {
 		t.Fatalf("new row: %+v, %v", got.Failure, err)
 	}
 }
+
+// A gold run's unstable test ids are stored with it.
+func TestUnstableIDsRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	run := &pipeline.Run{ID: "g1", TaskID: "a", Mode: "gold", Outcome: pipeline.OutcomeOK,
+		FailToPass: []string{"t::a"}, Unstable: []string{"t::b[2026-11-25T21:04:07]"}}
+	if err := s.SaveRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Run(ctx, "g1")
+	if err != nil || len(got.Unstable) != 1 || got.Unstable[0] != run.Unstable[0] {
+		t.Fatalf("unstable: %v, %v", got.Unstable, err)
+	}
+}

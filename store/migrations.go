@@ -135,6 +135,8 @@ var migrations = []string{
 	// 8 (branch engine): how a run moved engines, e.g. "retried on
 	// unix:///... after tcp://... stopped answering"; empty when it did not.
 	`ALTER TABLE runs ADD COLUMN retry TEXT NOT NULL DEFAULT '';`,
+	// a gold run's unstable test ids (seen in one run of a state only).
+	`ALTER TABLE runs ADD COLUMN unstable TEXT NOT NULL DEFAULT '[]';`,
 }
 
 // backfills run in the same transaction right after the migration of the

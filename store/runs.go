@@ -11,13 +11,14 @@ import (
 )
 
 const runColumns = `id, task_id, mode, attempt, outcome, reward, digest, detail, fail_to_pass, pass_to_pass, flaky,
-	docker_host, container, pid, log_path, started_at, finished_at, failure, retry`
+	docker_host, container, pid, log_path, started_at, finished_at, failure, retry, unstable`
 
 // SaveRun inserts or replaces a run record.
 func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
 	f2p, _ := json.Marshal(nonNil(r.FailToPass))
 	p2p, _ := json.Marshal(nonNil(r.PassToPass))
 	flaky, _ := json.Marshal(nonNil(r.Flaky))
+	unstable, _ := json.Marshal(nonNil(r.Unstable))
 	var reward any
 	if r.Reward != nil {
 		reward = *r.Reward
@@ -27,9 +28,9 @@ func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
 		fin = r.FinishedAt.UTC().Format(timeFormat)
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			r.ID, r.TaskID, r.Mode, r.Attempt, string(r.Outcome), reward, r.Digest, r.Detail, string(f2p), string(p2p), string(flaky),
-			r.DockerHost, r.Container, r.PID, r.LogPath, r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure), r.Retry)
+			r.DockerHost, r.Container, r.PID, r.LogPath, r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure), r.Retry, string(unstable))
 		if err != nil {
 			return fmt.Errorf("save run %s: %w", r.ID, describe(err))
 		}
@@ -92,10 +93,10 @@ func (s *Store) queryRuns(ctx context.Context, where string, args ...any) ([]*pi
 	var out []*pipeline.Run
 	for rows.Next() {
 		var r pipeline.Run
-		var outcome, f2p, p2p, flaky, started, finished, failure string
+		var outcome, f2p, p2p, flaky, unstable, started, finished, failure string
 		var reward sql.NullFloat64
 		if err := rows.Scan(&r.ID, &r.TaskID, &r.Mode, &r.Attempt, &outcome, &reward, &r.Digest, &r.Detail, &f2p, &p2p, &flaky,
-			&r.DockerHost, &r.Container, &r.PID, &r.LogPath, &started, &finished, &failure, &r.Retry); err != nil {
+			&r.DockerHost, &r.Container, &r.PID, &r.LogPath, &started, &finished, &failure, &r.Retry, &unstable); err != nil {
 			return nil, err
 		}
 		r.Outcome = pipeline.Outcome(outcome)
@@ -106,6 +107,7 @@ func (s *Store) queryRuns(ctx context.Context, where string, args ...any) ([]*pi
 		_ = decodeJSON(f2p, &r.FailToPass)
 		_ = decodeJSON(p2p, &r.PassToPass)
 		_ = decodeJSON(flaky, &r.Flaky)
+		_ = decodeJSON(unstable, &r.Unstable)
 		r.Failure = decodeFailure(failure)
 		r.StartedAt, _ = time.Parse(timeFormat, started)
 		r.FinishedAt, _ = time.Parse(timeFormat, finished)
