@@ -23,11 +23,11 @@ const (
 	// ClassUnstableTests: every test that would be FAIL_TO_PASS has an id
 	// that changes between runs of one state, so none can be checked.
 	ClassUnstableTests = "unstable_tests"
-	ClassNopNotRun         = "nop_not_run"
-	ClassFixFailsTests     = "fix_fails_tests" // the suite ran; the reference fix does not pass it
-	ClassInfraError        = "infra_error"     // the engine or machine failed, not the task
-	ClassUnclassified      = "unclassified"    // no rule matched: read the log
-	ClassNoFailToPass      = "no_fail_to_pass" // a true negative: the PR's tests pass before the fix
+	ClassNopNotRun     = "nop_not_run"
+	ClassFixFailsTests = "fix_fails_tests" // the suite ran; the reference fix does not pass it
+	ClassInfraError    = "infra_error"     // the engine or machine failed, not the task
+	ClassUnclassified  = "unclassified"    // no rule matched: read the log
+	ClassNoFailToPass  = "no_fail_to_pass" // a true negative: the PR's tests pass before the fix
 	// ClassPatchConflict is a build failure, not a run's: the PR's fix
 	// does not reverse at the repository's snapshot (curate build --at
 	// snapshot), named with its files and hunks.
