@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -51,4 +52,10 @@ func newHelpCmd(env *Env, root *cobra.Command) *cobra.Command {
 			return target.Help()
 		},
 	}
+}
+
+// CommandTree is the whole command tree on a silent Env, for the generated
+// man pages (internal/cmd/gendocs); nothing in it runs.
+func CommandTree() *cobra.Command {
+	return newRoot(&Env{Out: io.Discard, Err: io.Discard, In: strings.NewReader("")})
 }
