@@ -19,7 +19,7 @@ func TestHelpTopics(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("help: exit %d: %s", code, errs)
 	}
-	for _, name := range []string{"filters", "outcomes", "exit-codes", "config", "json"} {
+	for _, name := range []string{"filters", "outcomes", "exit-codes", "config", "json", "keys"} {
 		if !strings.Contains(out, "  "+name+" ") {
 			t.Errorf("curate help does not list topic %q:\n%s", name, out)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-//go:embed filters.md outcomes.md exit-codes.md configuration.md json.md
+//go:embed filters.md outcomes.md exit-codes.md configuration.md json.md keys.md
 var topicFiles embed.FS
 
 // Topic is one `curate help TOPIC` page.
@@ -25,6 +25,7 @@ var Topics = []Topic{
 	{"exit-codes", "exit-codes.md", "what each exit code means"},
 	{"config", "configuration.md", "every curate.toml key"},
 	{"json", "json.md", "the fields of --json output"},
+	{"keys", "keys.md", "every workbench key, by screen (from the key table the workbench binds)"},
 }
 
 // TopicText returns a topic's page, or false when there is no such topic.

@@ -1,9 +1,10 @@
 // Command gendocs writes curate's man pages, one per command, from the
-// command tree into docs/man (checked in; a test fails when they are not
-// current):
+// command tree into docs/man, and the workbench's key reference from its
+// key table into docs/keys.md (both checked in; a test fails when they are
+// not current):
 //
 //	go run ./internal/cmd/gendocs            # from the repository root
-//	go run ./internal/cmd/gendocs -out DIR
+//	go run ./internal/cmd/gendocs -out DIR   # the man pages elsewhere
 package main
 
 import (
@@ -17,6 +18,7 @@ import (
 	"github.com/spf13/cobra/doc"
 
 	"curate/cli"
+	"curate/ui/shared"
 )
 
 // manDate is the date in every page's header, fixed so that the pages
@@ -25,8 +27,13 @@ var manDate = time.Date(2026, time.November, 1, 0, 0, 0, 0, time.UTC)
 
 func main() {
 	out := flag.String("out", filepath.Join("docs", "man"), "folder for the man pages (replaced)")
+	keys := flag.String("keys", filepath.Join("docs", "keys.md"), "file for the workbench's key reference")
 	flag.Parse()
-	if err := Generate(*out); err != nil {
+	err := Generate(*out)
+	if err == nil {
+		err = os.WriteFile(*keys, []byte(shared.KeysMarkdown()), 0o644)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gendocs:", err)
 		os.Exit(1)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"curate/ui/shared"
 )
 
 // The checked-in man pages are what the command tree makes now: after
@@ -42,6 +44,14 @@ func TestManPagesAreCurrent(t *testing.T) {
 		if want[name] != text {
 			t.Errorf("%s differs between two runs", name)
 		}
+	}
+}
+
+// docs/keys.md is the workbench's key table as it is now.
+func TestKeysPageIsCurrent(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "keys.md"))
+	if err != nil || string(data) != shared.KeysMarkdown() {
+		t.Errorf("docs/keys.md is not current (%v): run `go run ./internal/cmd/gendocs`", err)
 	}
 }
 
