@@ -15,7 +15,7 @@ func KeysMarkdown() string {
 	b.WriteString("key table (`go run ./internal/cmd/gendocs`). Every action can be rebound by\n")
 	b.WriteString("its name in `curate.toml` `[ui.keys]` (see [configuration](configuration.md));\n")
 	b.WriteString("in the workbench, `?` shows the keys of the screen in front and `:` every action.\n\n")
-	b.WriteString("```console\n$ curate help keys | head -1\n# Workbench keys\n```\n")
+	b.WriteString("```console\n$ curate help keys | sed -n 1p\n# Workbench keys\n```\n")
 	var scopes []string
 	byScope := map[string][]Action{}
 	for _, a := range actions {
