@@ -152,7 +152,7 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 	f.StringVar(&falseNegative, "false-negative", "", "review: how likely the tests reject a correct solution, 0-3, or none")
 	f.StringVar(&fixTime, "fix-time", "", "review: time an engineer needs: "+strings.Join(pipeline.FixTimes, ", ")+", or none")
 	f.StringVar(&comment, "comment", "", "review: a free comment")
-	f.StringVarP(&filter, "filter", "f", "", "label every task matching this filter expression")
+	f.StringVarP(&filter, "filter", "f", "", "label every task matching this filter expression (curate help filters)")
 	f.BoolVar(&asJSON, "json", false, "print the events written as JSON")
 	return cmd
 }

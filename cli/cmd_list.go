@@ -50,7 +50,7 @@ func newListCmd(env *Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array, one task object per line")
-	cmd.Flags().StringVarP(&filter, "filter", "f", "", "filter expression, e.g. 'language=go,rust score>0.7 -excluded=true' (see README)")
+	cmd.Flags().StringVarP(&filter, "filter", "f", "", "filter expression, e.g. 'language=go,rust score>0.7 -excluded=true' (curate help filters)")
 	cmd.Flags().StringVar(&sortBy, "sort", "id", "sort key: id, benchmark, repo, language, phase, difficulty, files, loc, score (prefix - for descending)")
 	cmd.Flags().IntVar(&limit, "limit", 0, "show at most N tasks")
 	return cmd

@@ -42,7 +42,7 @@ state, must give reward 0), oracle (solution/solve.sh first, must give 1),
 gold (per-test results on the buggy and the fixed state). A DIR argument is a
 Harbor task folder; it is added to the workspace when no task points at it.
 Tasks without a task dir are skipped with a note. The exit code is 3 when a
-run is not ok.`,
+run is not ok (curate help outcomes, curate help exit-codes).`,
 		Example: `  curate validate --all --mode nop,oracle
   curate validate django__django-1234 --mode gold --runs 4 --follow
   curate validate tasks/my-task --follow
@@ -58,7 +58,7 @@ run is not ok.`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.all, "all", false, "validate every task that has a task dir")
-	fl.StringVarP(&f.filter, "filter", "f", "", "validate the tasks matching a filter expression")
+	fl.StringVarP(&f.filter, "filter", "f", "", "validate the tasks matching a filter expression (curate help filters)")
 	fl.StringVar(&f.modes, "mode", "nop,oracle", "modes to run: nop, oracle, gold (comma list)")
 	fl.IntVar(&f.runs, "runs", 1, "repeat each mode K times; differing results are flaky")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "containers at once on each engine (default: [docker] concurrency)")

@@ -103,6 +103,7 @@ func newRoot(env *Env) *cobra.Command {
 		newSelectCmd(env),
 		newExportCmd(env),
 	)
+	root.SetHelpCommand(newHelpCmd(env, root))
 	return root
 }
 

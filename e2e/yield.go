@@ -168,7 +168,7 @@ func RunYield(ctx context.Context, c *Curate, repo string, ids []string) (*Yield
 		build = append(build, "--at", at)
 	}
 	if at != "merge" {
-		// As the README's workflow: the repository's environment check
+		// As the workflow in docs/mining.md: the repository's environment check
 		// first, so auto mirrors the PRs that mirror onto its snapshot.
 		if _, err := c.Run(ctx, "env", "check", repo); err != nil {
 			return nil, err
@@ -247,7 +247,7 @@ func (y *Yield) Unsettled() []string {
 	return out
 }
 
-// TableHeader and Row print the README's funnel table.
+// TableHeader and Row print the funnel table of docs/dev/yield.md.
 const TableHeader = "| Repository | PRs | Built | NOP 0 | Oracle 1 | ≥1 FAIL_TO_PASS | Valid | no_fail_to_pass | Environment classes | Other classes |\n" +
 	"|---|---|---|---|---|---|---|---|---|---|"
 

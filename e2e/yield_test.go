@@ -31,7 +31,7 @@ var handful = map[string]int{"spf13/cobra": 2, "pallets/click": 2}
 // repository in ../shared/repos (PRs since 2023-01-01, or the 20 newest);
 // CURATE_YIELD=owner/name[,owner/name] runs those in full.
 // CURATE_YIELD_LIMIT=N caps the PRs per repository (the newest N).
-// CURATE_YIELD_TABLE=FILE writes the README's funnel table there.
+// CURATE_YIELD_TABLE=FILE writes the funnel table of docs/dev/yield.md there.
 // CURATE_YIELD_AT=merge|snapshot|auto builds with that strategy (also in
 // BenchmarkYield20PRs: run it once with each to compare them).
 func TestYieldRealPRs(t *testing.T) {
