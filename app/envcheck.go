@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -87,16 +86,11 @@ func checkRepo(ctx context.Context, ws *workspace.Workspace, runner *validate.Do
 		check.Error = fmt.Sprintf(format, args...)
 		return st, saveRepoState(ws, st)
 	}
-	scratch, err := os.MkdirTemp(ws.CachePath(), "envcheck-")
+	scratch, done, err := patch.ScratchDir(ws.TmpPath(), "envcheck", "", "")
 	if err != nil {
-		if err := os.MkdirAll(ws.CachePath(), 0o755); err != nil {
-			return nil, err
-		}
-		if scratch, err = os.MkdirTemp(ws.CachePath(), "envcheck-"); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
-	defer os.RemoveAll(scratch)
+	defer done()
 	fc, _, err := MineFilter(ws, MineOptions{Preset: "none"})
 	if err != nil {
 		return nil, err

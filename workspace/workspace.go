@@ -136,3 +136,7 @@ func Actor() string {
 	}
 	return "unknown"
 }
+
+// TmpPath is the folder of scratch folders (builds, mirrors, exports),
+// swept of dead owners' leftovers when a command opens the workspace.
+func (w *Workspace) TmpPath() string { return filepath.Join(w.Root, StateDir, "tmp") }
