@@ -97,8 +97,12 @@ func checkOwned(dest, format string, names []string) (marker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	if format == "harbor" && !ok && len(entries) > 0 {
-		return nil, fmt.Errorf("export: %s is not empty and holds no earlier curate export (no %s); an export replaces only what curate wrote: give an empty or new folder", dest, MarkerFile)
+	if format == "harbor" && !ok {
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".") { // .git, .gitignore: a fresh repository counts as empty
+				return nil, fmt.Errorf("export: %s is not empty and holds no earlier curate export (no %s); an export replaces only what curate wrote: give an empty or new folder", dest, MarkerFile)
+			}
+		}
 	}
 	present := map[string]bool{}
 	for _, e := range entries {
