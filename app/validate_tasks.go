@@ -80,6 +80,9 @@ func taskForDir(ctx context.Context, ws *workspace.Workspace, dir string) (*pipe
 		if d, err := validate.ResolveTaskDir(ws.Root, t); err == nil && d == abs {
 			return ws.Store.Task(ctx, t.ID)
 		}
+		if t.Source == "harbor" && t.SourcePath == abs { // imported from here (a copy in tasks/)
+			return ws.Store.Task(ctx, t.ID)
+		}
 	}
 	tt, id, err := harbor.ReadTOML(abs)
 	if err != nil {
