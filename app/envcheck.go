@@ -31,7 +31,11 @@ type EnvCheckOptions struct {
 // PR that mirrors onto the snapshot: its Dockerfile above the task-layer
 // marker is the repository's environment, shared by every mirrored task.
 func CheckEnvironments(ctx context.Context, ws *workspace.Workspace, o EnvCheckOptions) ([]*RepoState, error) {
-	_, rev, err := ParseAt(o.At)
+	strategy, rev, err := ParseAt(o.At)
+	if err == nil && strategy != pipeline.AtSnapshot && strategy != "" {
+		// The check is of the snapshot environment; merge builds have none.
+		err = fmt.Errorf("env check --at %s: the check runs at a snapshot; want --at snapshot or snapshot:REV", o.At)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--at %w", err)
 	}
