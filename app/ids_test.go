@@ -66,6 +66,10 @@ func TestImportNeverReplacesAnotherSourcesTask(t *testing.T) {
 	if t2, err := ws.Store.Task(ctx, "astropy__astropy-14508-2"); err != nil || t2.Source != "swebench" {
 		t.Errorf("renamed row: %+v %v", t2, err)
 	}
+	sum, err = ImportSWEbench(ctx, ws, []string{rows}, ImportOptions{Rename: true})
+	if err != nil || contains(sum.Imported, "astropy__astropy-14508-3") || !contains(sum.Unchanged, "astropy__astropy-14508-2") {
+		t.Errorf("a second --rename import: %+v %v; want ID-2 unchanged", sum, err)
+	}
 }
 
 func contains(xs []string, x string) bool {

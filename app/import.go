@@ -291,11 +291,11 @@ func classify(ctx context.Context, ws *workspace.Workspace, s *score.Scorer, ite
 					t.ID, old.Source, old.SourcePath, t.ID)})
 				continue
 			}
-			id, err := freeID(ctx, ws, t.ID, seen)
+			id, earlier, err := freeID(ctx, ws, t, seen)
 			if err != nil {
 				return nil, err
 			}
-			t.ID = id
+			t.ID, stored[id] = id, earlier
 		}
 		if first, dup := seen[t.ID]; dup {
 			sum.Failed = append(sum.Failed, ImportFailure{t.SourcePath, fmt.Sprintf("duplicate task id %q (also read from %s)", t.ID, first)})
@@ -333,18 +333,23 @@ func otherSource(old, t *pipeline.Task) bool {
 	return old.Source != t.Source && old.Source != "manifest"
 }
 
-// freeID is id with the first "-N" suffix (N from 2) that names no task,
-// stored or in this import.
-func freeID(ctx context.Context, ws *workspace.Workspace, id string, seen map[string]string) (string, error) {
+// freeID is id with the first "-N" suffix (N from 2) that names no task
+// of another source, stored or in this import: a re-import with --rename
+// finds its earlier ID-2 again instead of adding ID-3.
+func freeID(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, seen map[string]string) (string, *pipeline.Task, error) {
 	for n := 2; ; n++ {
-		c := fmt.Sprintf("%s-%d", id, n)
+		c := fmt.Sprintf("%s-%d", t.ID, n)
 		if _, dup := seen[c]; dup {
 			continue
 		}
-		if _, err := ws.Store.Task(ctx, c); errors.Is(err, store.ErrNotFound) {
-			return c, nil
-		} else if err != nil {
-			return "", err
+		old, err := ws.Store.Task(ctx, c)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return c, nil, nil
+		case err != nil:
+			return "", nil, err
+		case !otherSource(old, t):
+			return c, old, nil
 		}
 	}
 }
