@@ -1,13 +1,19 @@
 package cli
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"io/fs"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"curate/app"
+	"curate/pipeline/selection"
 )
 
 // treeSums maps every file under root to its sha256 (and every folder
@@ -92,4 +98,32 @@ func TestExportRefusesTheWorkspace(t *testing.T) {
 		}
 	}
 	sameTree(t, "workspace", before, treeSums(t, parent))
+}
+
+// The workbench's Export screen writes through the same check: the
+// workspace root (its default "." when curate runs there) is refused and
+// nothing in the workspace changes.
+func TestWorkbenchExportRefusesTheWorkspace(t *testing.T) {
+	root := demoWorkspace(t)
+	env := &Env{WorkspaceFlag: root, Out: io.Discard, Err: io.Discard}
+	defer env.Close()
+	ctx := context.Background()
+	ws, err := env.Workspace(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := treeSums(t, filepath.Join(root, "tasks"))
+	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0))
+	in, err := app.SolveExportInput(ctx, ws, "wb", selection.Config{}, &selection.Result{}, "harbor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	if _, err := svc.WriteExport("harbor", ".", in); err == nil || !strings.Contains(err.Error(), "is the workspace itself") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "curate.toml")); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "tasks", before, treeSums(t, filepath.Join(root, "tasks")))
 }
