@@ -26,12 +26,28 @@ type Dir struct {
 
 // New makes a folder root/KIND-*, writes and locks its owner file.
 func New(root, kind string) (*Dir, error) {
+	var err error
+	for try := 0; try < 5; try++ {
+		var d *Dir
+		if d, err = create(root, kind); err == nil {
+			return d, nil
+		}
+		// Another command's Sweep may take the folder in the instant
+		// before its owner file exists; make another.
+		if !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+	}
+	return nil, fmt.Errorf("scratch folder: %w", err)
+}
+
+func create(root, kind string) (*Dir, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, fmt.Errorf("scratch folder: %w", err)
+		return nil, err
 	}
 	p, err := os.MkdirTemp(root, kind+"-")
 	if err != nil {
-		return nil, fmt.Errorf("scratch folder: %w", err)
+		return nil, err
 	}
 	f, err := os.OpenFile(filepath.Join(p, OwnerFile), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err == nil {
@@ -44,7 +60,7 @@ func New(root, kind string) (*Dir, error) {
 	}
 	if err != nil {
 		os.RemoveAll(p)
-		return nil, fmt.Errorf("scratch folder: %w", err)
+		return nil, err
 	}
 	return &Dir{Path: p, lock: f}, nil
 }
