@@ -53,4 +53,3 @@ func TestSweepTellsDeadOwnersFromLiveOnes(t *testing.T) {
 		}
 	}
 }
-
