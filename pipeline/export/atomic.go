@@ -72,7 +72,10 @@ func WriteDir(dest, tempRoot string, fill func(tmp string) error) (err error) {
 	if err := checkDest(dest); err != nil {
 		return err
 	}
-	dest = filepath.Clean(dest)
+	dest, err = filepath.Abs(dest) // the plan must name it wherever Recover runs
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
 	atomicfile.RemoveDeadTemps(dest) // of versions that staged beside dest
 	parent := filepath.Dir(dest)
 	if _, err := scratch.Sweep(parent, map[string]scratch.Recoverer{besideKind: Recover}); err != nil {
@@ -136,6 +139,7 @@ func WriteDir(dest, tempRoot string, fill func(tmp string) error) (err error) {
 	}
 	committed = true // from here the moves are finished, now or by Recover
 	if err := rollForward(st.Path, p); err != nil {
+		st.Release() // the next command finishes it (a workbench lives on)
 		return fmt.Errorf("export: moving the new dataset into %s: %w (the next curate command finishes it)", dest, unwrapPath(err))
 	}
 	return st.Remove()

@@ -146,3 +146,24 @@ func TestRecoverFinishesACommittedExport(t *testing.T) {
 		t.Errorf("scratch root holds %v", got)
 	}
 }
+
+// A relative destination works, and a plan always names an absolute one
+// (Recover runs in another process, from another folder).
+func TestRelativeDestination(t *testing.T) {
+	in := testInput(t, 2, true)
+	t.Chdir(t.TempDir())
+	scratchRoot := t.TempDir()
+	in.Scratch = scratchRoot
+	if _, err := Write("harbor", "out", in); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join("out", MarkerFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Recover(t.TempDir()); err != nil { // no plan: nothing to do
+		t.Fatal(err)
+	}
+	if left := names(t, scratchRoot); len(left) != 0 {
+		t.Errorf("scratch root holds %v", left)
+	}
+}
