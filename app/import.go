@@ -327,10 +327,10 @@ func classify(ctx context.Context, ws *workspace.Workspace, s *score.Scorer, ite
 
 // otherSource reports whether old came from another kind of source than t
 // (a mined PR, a SWE-bench row, a Harbor folder): an import replaces only
-// its own kind. A manifest's catalogue entry is the exception: the task's
-// own dir, imported later, is meant to take its place.
+// its own kind. Catalogue entries (of a manifest, or the demo's) are the
+// exception: the task's own dir, imported later, is meant to take their place.
 func otherSource(old, t *pipeline.Task) bool {
-	return old.Source != t.Source && old.Source != "manifest"
+	return old.Source != t.Source && old.Source != "manifest" && old.Source != "demo"
 }
 
 // freeID is id with the first "-N" suffix (N from 2) that names no task
