@@ -97,7 +97,7 @@ func Build(ctx context.Context, ws *workspace.Workspace, o BuildOptions) ([]Buil
 // [repos], the host's network settings (CA bundle), and the filter fc.
 func buildConfig(ctx context.Context, ws *workspace.Workspace, fc *filter.Config) envgen.Config {
 	return envgen.Config{DockerBase: ws.Config.Docker.BaseImage, LanguageImages: ws.Config.Docker.LanguageImages,
-		Repos: ws.Config.Repos, Filter: fc, Network: envgen.HostNetwork(ctx, ws.Config.Docker.CABundle)}
+		Repos: ws.Config.Repos, Filter: fc, Network: envgen.HostNetwork(ctx, ws.Config.Docker.CABundle), Scratch: ws.TmpPath()}
 }
 
 // buildTargets loads the tasks Build is asked for, with their bodies.

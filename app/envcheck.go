@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -32,7 +31,11 @@ type EnvCheckOptions struct {
 // PR that mirrors onto the snapshot: its Dockerfile above the task-layer
 // marker is the repository's environment, shared by every mirrored task.
 func CheckEnvironments(ctx context.Context, ws *workspace.Workspace, o EnvCheckOptions) ([]*RepoState, error) {
-	_, rev, err := ParseAt(o.At)
+	strategy, rev, err := ParseAt(o.At)
+	if err == nil && strategy != pipeline.AtSnapshot && strategy != "" {
+		// The check is of the snapshot environment; merge builds have none.
+		err = fmt.Errorf("env check --at %s: the check runs at a snapshot; want --at snapshot or snapshot:REV", o.At)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--at %w", err)
 	}
@@ -87,16 +90,11 @@ func checkRepo(ctx context.Context, ws *workspace.Workspace, runner *validate.Do
 		check.Error = fmt.Sprintf(format, args...)
 		return st, saveRepoState(ws, st)
 	}
-	scratch, err := os.MkdirTemp(ws.CachePath(), "envcheck-")
+	scratch, done, err := patch.ScratchDir(ws.TmpPath(), "envcheck", "", "")
 	if err != nil {
-		if err := os.MkdirAll(ws.CachePath(), 0o755); err != nil {
-			return nil, err
-		}
-		if scratch, err = os.MkdirTemp(ws.CachePath(), "envcheck-"); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
-	defer os.RemoveAll(scratch)
+	defer done()
 	fc, _, err := MineFilter(ws, MineOptions{Preset: "none"})
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"curate/pipeline/source/harbor"
 	"curate/pipeline/source/manifest"
 	"curate/pipeline/source/swebench"
+	"curate/store"
 	"curate/workspace"
 )
 
@@ -25,6 +27,9 @@ type ImportOptions struct {
 	Strict    bool   // any failure: write nothing
 	Profile   string // profile TOML file overriding the workspace's profile
 	InPlace   bool   // harbor: reference task dirs where they are
+	// Rename imports a task whose id names a task from another source
+	// under the id with the first free "-N" suffix; else it is refused.
+	Rename bool
 	// Progress hears of every task dir read and copied (nil: nobody).
 	Progress ProgressFunc
 }
@@ -190,7 +195,7 @@ func importItems(ctx context.Context, ws *workspace.Workspace, kind string, o Im
 		return nil, err
 	}
 	sum := &ImportSummary{Kind: kind, Profile: profile, Imported: []string{}, Updated: []string{}, Unchanged: []string{}, Failed: failures}
-	write, err := classify(ctx, ws, s, items, sum)
+	write, err := classify(ctx, ws, s, items, sum, o.Rename)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +272,7 @@ func writeDirsAndRows(ctx context.Context, ws *workspace.Workspace, write []impo
 
 // classify scores items and sorts them into imported, updated and
 // unchanged; it returns the items to write.
-func classify(ctx context.Context, ws *workspace.Workspace, s *score.Scorer, items []importItem, sum *ImportSummary) ([]importItem, error) {
+func classify(ctx context.Context, ws *workspace.Workspace, s *score.Scorer, items []importItem, sum *ImportSummary, rename bool) ([]importItem, error) {
 	ids := make([]string, len(items))
 	for i, it := range items {
 		ids[i] = it.task.ID
@@ -280,6 +285,18 @@ func classify(ctx context.Context, ws *workspace.Workspace, s *score.Scorer, ite
 	var write []importItem
 	for _, it := range items {
 		t := it.task
+		if old := stored[t.ID]; old != nil && otherSource(old, t) {
+			if !rename {
+				sum.Failed = append(sum.Failed, ImportFailure{t.SourcePath, fmt.Sprintf("task id %q is already a task from %s (%s); not replaced: give this one another id, or pass --rename to import it as %s-2",
+					t.ID, old.Source, old.SourcePath, t.ID)})
+				continue
+			}
+			id, earlier, err := freeID(ctx, ws, t, seen)
+			if err != nil {
+				return nil, err
+			}
+			t.ID, stored[id] = id, earlier
+		}
 		if first, dup := seen[t.ID]; dup {
 			sum.Failed = append(sum.Failed, ImportFailure{t.SourcePath, fmt.Sprintf("duplicate task id %q (also read from %s)", t.ID, first)})
 			continue
@@ -306,6 +323,35 @@ func classify(ctx context.Context, ws *workspace.Workspace, s *score.Scorer, ite
 		write = append(write, it)
 	}
 	return write, nil
+}
+
+// otherSource reports whether old came from another kind of source than t
+// (a mined PR, a SWE-bench row, a Harbor folder): an import replaces only
+// its own kind. Catalogue entries (of a manifest, or the demo's) are the
+// exception: the task's own dir, imported later, is meant to take their place.
+func otherSource(old, t *pipeline.Task) bool {
+	return old.Source != t.Source && old.Source != "manifest" && old.Source != "demo"
+}
+
+// freeID is id with the first "-N" suffix (N from 2) that names no task
+// of another source, stored or in this import: a re-import with --rename
+// finds its earlier ID-2 again instead of adding ID-3.
+func freeID(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, seen map[string]string) (string, *pipeline.Task, error) {
+	for n := 2; ; n++ {
+		c := fmt.Sprintf("%s-%d", t.ID, n)
+		if _, dup := seen[c]; dup {
+			continue
+		}
+		old, err := ws.Store.Task(ctx, c)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return c, nil, nil
+		case err != nil:
+			return "", nil, err
+		case !otherSource(old, t):
+			return c, old, nil
+		}
+	}
 }
 
 // sameTask reports whether an import would change nothing a source or a

@@ -6,10 +6,23 @@ import (
 	"io"
 	"time"
 
+	"curate/internal/scratch"
 	"curate/pipeline"
+	"curate/pipeline/export"
 	"curate/pipeline/validate"
 	"curate/workspace"
 )
+
+// ScratchKinds are the scratch folders curate makes under .curate/tmp,
+// with what finishes each kind's work after a kill (nil: nothing to
+// finish, the folder just goes).
+var ScratchKinds = map[string]scratch.Recoverer{
+	"export":   export.Recover,
+	"build":    nil,
+	"mirror":   nil,
+	"apply":    nil,
+	"envcheck": nil,
+}
 
 // RecoverOnOpen runs whenever a command opens the workspace: it replays
 // the journal of an import that was killed (dirs and rows agree again,
@@ -27,6 +40,14 @@ func RecoverOnOpen(ctx context.Context, ws *workspace.Workspace, log io.Writer) 
 	}
 	if rep.Leftovers > 0 {
 		fmt.Fprintf(log, "note: removed %d leftover staging folder(s) of an interrupted import from tasks/\n", rep.Leftovers)
+	}
+	// Scratch folders of a killed curate: a staged export is finished
+	// (its files were all written), the rest is removed.
+	n, err := scratch.Sweep(ws.TmpPath(), ScratchKinds)
+	if err != nil {
+		fmt.Fprintf(log, "note: %v; it stays until the cause is fixed\n", err)
+	} else if n > 0 {
+		fmt.Fprintf(log, "note: removed %d leftover folder(s) of an interrupted curate from %s\n", n, ws.TmpPath())
 	}
 	inFlight, err := ws.Store.RunsByOutcome(ctx, pipeline.OutcomePending, pipeline.OutcomeRunning)
 	if err != nil {

@@ -2,17 +2,17 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
-	"github.com/pelletier/go-toml/v2"
-
-	"curate/internal/tomlerr"
 	"curate/pipeline"
 	"curate/pipeline/query"
+	"curate/pipeline/source/harbor"
 	"curate/pipeline/taskdir"
 	"curate/pipeline/validate"
+	"curate/store"
 	"curate/workspace"
 )
 
@@ -61,12 +61,16 @@ func ResolveTasks(ctx context.Context, ws *workspace.Workspace, args []string, a
 	return out, nil
 }
 
-// taskForDir finds the task whose task dir is dir, or adds one: id from
-// task.toml's [task] name (or the folder name), status built.
+// taskForDir finds the task whose task dir is dir, or adds one: id as
+// `import harbor` names the folder, status built. An id already taken by
+// another task is refused, never replaced.
 func taskForDir(ctx context.Context, ws *workspace.Workspace, dir string) (*pipeline.Task, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real // the workspace root is resolved too
 	}
 	all, err := ws.Store.Tasks(ctx)
 	if err != nil {
@@ -76,35 +80,22 @@ func taskForDir(ctx context.Context, ws *workspace.Workspace, dir string) (*pipe
 		if d, err := validate.ResolveTaskDir(ws.Root, t); err == nil && d == abs {
 			return ws.Store.Task(ctx, t.ID)
 		}
+		if t.Source == "harbor" && t.SourcePath == abs { // imported from here (a copy in tasks/)
+			return ws.Store.Task(ctx, t.ID)
+		}
 	}
-	var doc struct {
-		Task struct {
-			Name string `toml:"name"`
-		} `toml:"task"`
-		Metadata struct {
-			Language string `toml:"language"`
-			Category string `toml:"category"`
-		} `toml:"metadata"`
-	}
-	path := filepath.Join(abs, "task.toml")
-	data, err := os.ReadFile(path)
+	tt, id, err := harbor.ReadTOML(abs)
 	if err != nil {
 		return nil, err
 	}
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		return nil, tomlerr.Wrap(path, err)
-	}
-	id := filepath.Base(abs)
-	if doc.Task.Name != "" {
-		id = strings.ReplaceAll(doc.Task.Name, "/", "__")
-	}
-	stored := abs
-	if rel, err := filepath.Rel(ws.Root, abs); err == nil && !strings.HasPrefix(rel, "..") {
-		stored = rel
+	if old, err := ws.Store.Task(ctx, id); err == nil {
+		return nil, fmt.Errorf("%s: task id %q is already the task of %s; give the folder's task.toml another [task] id, or validate it by id", abs, id, old.TaskDir)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
 	}
 	digest, _ := taskdir.Digest(abs)
-	t := &pipeline.Task{ID: id, Benchmark: "local", Source: "harbor", SourcePath: stored, Language: doc.Metadata.Language,
-		Category: doc.Metadata.Category, Status: pipeline.StatusBuilt, TaskDir: stored, Digest: digest}
+	t := &pipeline.Task{ID: id, Benchmark: "local", Source: "harbor", SourcePath: abs, Language: tt.Language,
+		Category: tt.Category, Status: pipeline.StatusBuilt, TaskDir: abs, Digest: digest}
 	if err := ws.Store.UpsertTasks(ctx, []*pipeline.Task{t}); err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func newExportCmd(env *Env) *cobra.Command {
 				in.Org = org // else [export] org
 			}
 			chosen := in.Selected
-			sum, err := export.Write(format, out, in)
+			sum, err := app.WriteExport(ws, format, out, in)
 			if err != nil {
 				return err
 			}
@@ -92,7 +92,7 @@ func newExportCmd(env *Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "", "harbor, swebench, manifest, report or csv")
-	cmd.Flags().StringVar(&out, "out", "", "output folder (created; a harbor dataset replaces it whole)")
+	cmd.Flags().StringVar(&out, "out", "", "output folder (created; a later export replaces only what curate wrote there)")
 	cmd.Flags().StringVar(&name, "selection", "", "saved selection (default: the newest)")
 	cmd.Flags().StringVar(&gitURL, "git-url", "", "harbor: git_url of the registry's task entries")
 	cmd.Flags().StringVar(&gitCommit, "git-commit", "", "harbor: git_commit_id of the registry's task entries")

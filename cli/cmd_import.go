@@ -40,6 +40,7 @@ func (o *importFlags) register(cmd *cobra.Command, withBenchmark bool) {
 	cmd.Flags().BoolVar(&o.Strict, "strict", false, "exit non-zero and write nothing if any task fails")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the summary as JSON")
 	cmd.Flags().StringVar(&o.Profile, "profile", "", "profile TOML file overriding the workspace's profile")
+	cmd.Flags().BoolVar(&o.Rename, "rename", false, "import a task whose id is taken by a task from another source as ID-2 (default: refuse it)")
 }
 
 // runImport runs one import of paths on the workspace and reports it.

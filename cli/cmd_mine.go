@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"time"
+
 	"fmt"
 	"io"
 	"path/filepath"
@@ -79,6 +81,9 @@ func newMineGitCmd(env *Env) *cobra.Command {
 				return err
 			}
 			if opt.Until, err = gitmine.ParseDate("--until", f.until); err != nil {
+				return err
+			}
+			if err := gitmine.CheckRange(opt.Since, opt.Until, time.Now()); err != nil {
 				return err
 			}
 			if repo != "" && !source.ValidRepo(repo) {

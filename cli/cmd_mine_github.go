@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"time"
+
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -34,6 +36,9 @@ run continues where the first stopped.`,
 			}
 			since, err := gitmine.ParseDate("--since", f.since)
 			if err != nil {
+				return err
+			}
+			if err := gitmine.CheckRange(since, time.Time{}, time.Now()); err != nil {
 				return err
 			}
 			if f.limit < 0 {

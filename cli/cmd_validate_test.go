@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -67,11 +68,16 @@ func TestValidateFollowRunsShow(t *testing.T) {
 	if code != 3 {
 		t.Fatalf("exit %d, want 3 (one task invalid)\n%s\n%s", code, out, errs)
 	}
-	for _, want := range []string{"[fixtures__bb-valid oracle] curate: oracle: bash /solution/solve.sh", "[fixtures__bb-valid nop] not ok 2 - value is fixed",
-		"fixtures__bb-valid     ok reward=1", "nop_passed reward=1", "4 run(s): 3 ok, 1 not ok"} {
+	// A folder is named as `import harbor` names it: task.toml's id, else
+	// the folder's name ([task] name = "fixtures/bb-valid" is not an id).
+	for _, want := range []string{"[bb-valid oracle] curate: oracle: bash /solution/solve.sh", "[bb-valid nop] not ok 2 - value is fixed",
+		"nop_passed reward=1", "4 run(s): 3 ok, 1 not ok"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	if !regexp.MustCompile(` bb-valid +ok reward=1`).MatchString(out) {
+		t.Errorf("output lacks bb-valid's verdict:\n%s", out)
 	}
 	code, out, _ = cli(t, "-w", root, "runs", "--json")
 	var runs []pipeline.Run

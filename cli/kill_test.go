@@ -201,6 +201,8 @@ func TestKillsLeaveWorkspaceConsistent(t *testing.T) {
 				t.Fatalf("round %d: export after a kill: %s", i, errs)
 			}
 			left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".ds*"))
+			scratch, _ := filepath.Glob(filepath.Join(ws, ".curate", "tmp", "*"))
+			left = append(left, scratch...)
 			if len(left) > 0 {
 				t.Fatalf("round %d: leftovers %v", i, left)
 			}

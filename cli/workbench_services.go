@@ -43,6 +43,9 @@ func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger) *u
 		ExportInput: func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error) {
 			return app.SolveExportInput(ctx, ws, name, cfg, res, format)
 		},
+		WriteExport: func(format, dest string, in *export.Input) (*export.Summary, error) {
+			return app.WriteExport(ws, format, dest, in)
+		},
 		// The jobs list (J) runs import, mine, build and a repo rebuild on ws.
 		JobServices: ui.JobServices{Workspace: ws, RebuildRepo: app.RebuildRepoJob(ws, app.ValidateOptions{Engines: env.engines, Warn: logger.Writer()})},
 		RepoConfigs: func() map[string]workspace.RepoConfig { return ws.Config.Repos },

@@ -78,7 +78,7 @@ func TestBlobBackfill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := migrateTo(ctx, db, 4); err != nil {
+	if err := migrateTo(ctx, db, 4, ""); err != nil {
 		t.Fatal(err)
 	}
 	patch := strings.Repeat("-y\n", 1000)

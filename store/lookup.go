@@ -31,6 +31,7 @@ func (s *Store) TasksByID(ctx context.Context, ids []string) (map[string]*pipeli
 				rows.Close()
 				return nil, fmt.Errorf("load tasks: %w", err)
 			}
+			t.TaskDir = loadedDir(s.root, t.TaskDir)
 			out[t.ID] = t
 		}
 		err = rows.Err()

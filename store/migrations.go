@@ -135,15 +135,20 @@ var migrations = []string{
 	// 8 (branch engine): how a run moved engines, e.g. "retried on
 	// unix:///... after tcp://... stopped answering"; empty when it did not.
 	`ALTER TABLE runs ADD COLUMN retry TEXT NOT NULL DEFAULT '';`,
-	// a gold run's unstable test ids (seen in one run of a state only).
+	// 9: task dirs inside the workspace are stored relative to it (a moved
+	// workspace keeps them); backfilled by backfills[9] from the absolute
+	// paths stored before.
+	`SELECT 1;`,
+	// 10: a gold run's unstable test ids (seen in one run of a state only).
 	`ALTER TABLE runs ADD COLUMN unstable TEXT NOT NULL DEFAULT '[]';`,
 }
 
 // backfills run in the same transaction right after the migration of the
 // same number, for data changes SQL alone cannot make.
-var backfills = map[int]func(context.Context, *sql.Tx) error{
-	4: backfillPacked,
-	5: backfillBlobs,
+var backfills = map[int]func(context.Context, *sql.Tx, string) error{
+	4: func(ctx context.Context, tx *sql.Tx, _ string) error { return backfillPacked(ctx, tx) },
+	5: func(ctx context.Context, tx *sql.Tx, _ string) error { return backfillBlobs(ctx, tx) },
+	9: backfillRelativeDirs,
 }
 
 // SchemaVersion is the version a freshly migrated database has.
@@ -152,10 +157,10 @@ func SchemaVersion() int { return len(migrations) }
 // migrate applies every migration past the stored version, each in its own
 // transaction together with the version bump.
 func (s *Store) migrate(ctx context.Context) error {
-	return migrateTo(ctx, s.wdb, len(migrations))
+	return migrateTo(ctx, s.wdb, len(migrations), s.root)
 }
 
-func migrateTo(ctx context.Context, db *sql.DB, target int) error {
+func migrateTo(ctx context.Context, db *sql.DB, target int, root string) error {
 	var v int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return err
@@ -173,7 +178,7 @@ func migrateTo(ctx context.Context, db *sql.DB, target int) error {
 			return fmt.Errorf("migration %d: %w", i+1, err)
 		}
 		if fill := backfills[i+1]; fill != nil {
-			if err := fill(ctx, tx); err != nil {
+			if err := fill(ctx, tx, root); err != nil {
 				tx.Rollback()
 				return fmt.Errorf("migration %d: %w", i+1, err)
 			}

@@ -25,6 +25,10 @@ type Store struct {
 	db   *sql.DB // readers: deferred transactions, several connections
 	wdb  *sql.DB // the writer: one connection, BEGIN IMMEDIATE
 	path string
+	// root is the workspace folder (the parent of the database's .curate
+	// folder): task dirs inside it are stored relative to it, so a moved
+	// workspace keeps its tasks. "" for a database outside a workspace.
+	root string
 }
 
 // Path is the database file.
@@ -57,7 +61,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open workspace database %s: %w", path, err)
 	}
 	wdb.SetMaxOpenConns(1)
-	s := &Store{wdb: wdb, path: path}
+	s := &Store{wdb: wdb, path: path, root: workspaceRoot(path)}
 	if err := s.migrate(ctx); err != nil {
 		wdb.Close()
 		return nil, fmt.Errorf("open workspace database %s: %w", path, describe(err))

@@ -44,7 +44,7 @@ func TestMigrationsFromEveryVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := migrateTo(ctx, db, from); err != nil {
+		if err := migrateTo(ctx, db, from, ""); err != nil {
 			t.Fatalf("migrate to %d: %v", from, err)
 		}
 		if from >= 1 { // data written under an old schema must survive

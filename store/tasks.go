@@ -52,6 +52,11 @@ func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
 				return fmt.Errorf("upsert task: empty id (source %s)", t.SourcePath)
 			}
 			t, big := splitBlobs(t)
+			if d := storedDir(s.root, t.TaskDir); d != t.TaskDir {
+				c := *t
+				c.TaskDir = d
+				t = &c
+			}
 			created := t.CreatedAt
 			if created.IsZero() {
 				created = now
@@ -100,6 +105,9 @@ func encodeTaskJSON(t *pipeline.Task) (features, breakdown, reasons, extra strin
 func (s *Store) Task(ctx context.Context, id string) (*pipeline.Task, error) {
 	row := s.db.QueryRowContext(ctx, "SELECT "+taskColumns+", failure, body FROM tasks WHERE id = ?", id)
 	t, err := scanTask(row, true)
+	if err == nil {
+		t.TaskDir = loadedDir(s.root, t.TaskDir)
+	}
 	if err == sql.ErrNoRows {
 		return nil, fmt.Errorf("task %q: %w in this workspace (see `curate list`)", id, ErrNotFound)
 	}
@@ -164,6 +172,7 @@ func (s *Store) scanRange(ctx context.Context, from, to int64) ([]*pipeline.Task
 		if err != nil {
 			return nil, fmt.Errorf("list tasks: %w", err)
 		}
+		t.TaskDir = loadedDir(s.root, t.TaskDir)
 		out = append(out, t)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -176,10 +178,55 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 		return nil, tomlerr.Wrap(path, err)
 	}
 	cfg.path, cfg.positions = path, tomlpos.Positions(data)
+	var raw map[string]any
+	if err := toml.Unmarshal(data, &raw); err == nil {
+		if key := nulKey("", raw); key != "" {
+			// A NUL would end the string early in a shell script or a C API.
+			return nil, cfg.Errorf(key, "holds a NUL byte (\\u0000); remove it")
+		}
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	return &cfg, nil
+}
+
+// nulKey is the dotted key of the first string under v (in key order)
+// that holds a NUL byte, "" when none does.
+func nulKey(prefix string, v any) string {
+	join := func(k string) string {
+		if prefix == "" {
+			return k
+		}
+		return prefix + "." + k
+	}
+	switch x := v.(type) {
+	case string:
+		if strings.ContainsRune(x, 0) {
+			return prefix
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if strings.ContainsRune(k, 0) {
+				return join(strings.ReplaceAll(k, "\x00", `\0`))
+			}
+			if key := nulKey(join(k), x[k]); key != "" {
+				return key
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if key := nulKey(join(strconv.Itoa(i)), e); key != "" {
+				return key
+			}
+		}
+	}
+	return ""
 }
 
 // Errorf reports a bad value of key (a dotted path such as "ui.keys.undo"

@@ -92,7 +92,17 @@ func Init(dir string) (string, error) {
 }
 
 // Open loads the config and opens the database of the workspace at root.
+// The root is resolved once here (absolute, symbolic links followed), so
+// every label, stored path and comparison uses the one real path whether
+// the workspace was reached through a link or not.
 func Open(ctx context.Context, root string) (*Workspace, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", root, err)
+	}
+	if root, err = filepath.EvalSymlinks(abs); err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", abs, err)
+	}
 	cfg, err := LoadConfig(filepath.Join(root, ConfigFile))
 	if err != nil {
 		return nil, err
@@ -136,3 +146,7 @@ func Actor() string {
 	}
 	return "unknown"
 }
+
+// TmpPath is the folder of scratch folders (builds, mirrors, exports),
+// swept of dead owners' leftovers when a command opens the workspace.
+func (w *Workspace) TmpPath() string { return filepath.Join(w.Root, StateDir, "tmp") }

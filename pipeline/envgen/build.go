@@ -54,14 +54,11 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err := os.MkdirAll(tasksDir, 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(tasksDir, ".build-"+t.ID+"-")
+	tmp, done, err := patch.ScratchDir(cfg.Scratch, "build", tasksDir, ".build-"+t.ID+"-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, err
-	}
+	defer done()
 
 	fcfg := cfg.Filter
 	if fcfg == nil {
@@ -72,6 +69,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err != nil {
 		return nil, err
 	}
+	set.Scratch = cfg.Scratch
 	// rev is the tree the task's environment holds: the PR head, or the
 	// snapshot the PR is mirrored onto.
 	rev, strategy, method := t.HeadCommit, pipeline.AtMerge, ""

@@ -36,6 +36,10 @@ type Config struct {
 	// Snapshot, when set, builds the task by mirroring its PR onto this
 	// revision (the snapshot strategy); "" = at the PR's merge commit.
 	Snapshot string
+	// Scratch is where a build works (the workspace's .curate/tmp, on the
+	// task dirs' file system); "" = beside the task dir and the system's
+	// temporary folder.
+	Scratch string
 }
 
 // Image picks the base image: the repo's override, then --base-image,

@@ -57,6 +57,9 @@ type Input struct {
 	// Org prefixes Harbor task and dataset names ("org/name"); tasks whose
 	// task.toml already has an org keep it when Org is empty.
 	Org string
+	// Scratch is where a harbor export stages its files (the workspace's
+	// .curate/tmp); empty, or on another file system: beside the folder.
+	Scratch string
 }
 
 // Formats lists the export formats.
@@ -88,7 +91,7 @@ func Write(format, dest string, in *Input) (*Summary, error) {
 		return nil, fmt.Errorf("export: no statistics given")
 	}
 	single := func(name string, w func(io.Writer) error) (*Summary, error) {
-		if err := WriteFiles(dest, map[string]func(io.Writer) error{name: w}, []string{name}); err != nil {
+		if err := WriteFiles(dest, format, map[string]func(io.Writer) error{name: w}, []string{name}); err != nil {
 			return nil, err
 		}
 		return &Summary{Format: format, Out: dest, Files: []string{name}, Tasks: len(in.Selected)}, nil

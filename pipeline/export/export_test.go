@@ -197,7 +197,7 @@ func TestSingleFileExportsLeaveOtherFiles(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	sort.Strings(names)
-	want := []string{"notes.txt", ManifestFile, CSVFile, ReportFile, SWEBenchFile}
+	want := []string{MarkerFile, "notes.txt", ManifestFile, CSVFile, ReportFile, SWEBenchFile}
 	sort.Strings(want)
 	if strings.Join(names, ",") != strings.Join(want, ",") {
 		t.Errorf("files %v, want %v", names, want)
@@ -324,8 +324,8 @@ func TestHarborExportReplacesOldDataset(t *testing.T) {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(out)
-	if len(entries) != 3 { // one task dir, dataset.toml and registry.json
-		t.Errorf("dataset holds %d entries after re-export, want 3", len(entries))
+	if len(entries) != 4 { // one task dir, dataset.toml, registry.json and the marker
+		t.Errorf("dataset holds %d entries after re-export, want 4", len(entries))
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
 		t.Errorf("leftovers beside the dataset: %v", entries)

@@ -79,7 +79,7 @@ func writeHarbor(dest string, in *Input) (*Summary, error) {
 		return nil, fmt.Errorf("export harbor: %d tasks have no org in their [task] name (e.g. %s); Harbor publishes org/name: pass --org ORG or set [export] org in curate.toml",
 			len(noOrg), strings.Join(noOrg[:min(3, len(noOrg))], ", "))
 	}
-	err := WriteDir(dest, func(tmp string) error {
+	err := WriteDir(dest, in.Scratch, func(tmp string) error {
 		entry := RegistryEntry{
 			Name: in.Name, Version: "1.0",
 			Description: fmt.Sprintf("%s: %d tasks selected by curate", title(in), len(in.Selected)),

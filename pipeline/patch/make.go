@@ -49,6 +49,9 @@ type Set struct {
 	HideTests   []byte
 	SourceFiles []string
 	TestFiles   []TestFile
+	// Scratch is where Check and Mirror work (the workspace's .curate/tmp);
+	// "" = the system's temporary folder.
+	Scratch string
 }
 
 // Make computes the patches of base..head in repo. isTest splits test
@@ -150,11 +153,11 @@ func Archive(ctx context.Context, repo, head, dest string) error {
 // and that hide-tests.patch applies to head (git apply --check). A
 // failure is a *Rejection.
 func (s *Set) Check(ctx context.Context, archive string) error {
-	tmp, err := os.MkdirTemp("", "curate-apply-")
+	tmp, done, err := ScratchDir(s.Scratch, "apply", "", "curate-apply-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer done()
 	tree := filepath.Join(tmp, "tree")
 	if err := os.Mkdir(tree, 0o755); err != nil {
 		return err

@@ -87,11 +87,11 @@ func Mirror(ctx context.Context, repo, snapshot string, s *Set) (*Mirrored, erro
 		return nil, fmt.Errorf("snapshot %s: %w", snapshot, err)
 	}
 	snapshot = strings.TrimSpace(string(snap))
-	tmp, err := os.MkdirTemp("", "curate-mirror-")
+	tmp, done, err := ScratchDir(s.Scratch, "mirror", "", "curate-mirror-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer done()
 	w := filepath.Join(tmp, "w")
 	// A shared clone borrows the repository's objects (git apply -3 needs
 	// the PR's blobs) and leaves the repository itself untouched.
@@ -104,7 +104,7 @@ func Mirror(ctx context.Context, repo, snapshot string, s *Set) (*Mirrored, erro
 	if _, err := g("checkout", "-q", "--detach", snapshot); err != nil {
 		return nil, err
 	}
-	m := &Mirrored{Set: &Set{Base: s.Base, Head: s.Head, SourceFiles: s.SourceFiles}, Snapshot: snapshot}
+	m := &Mirrored{Set: &Set{Base: s.Base, Head: s.Head, SourceFiles: s.SourceFiles, Scratch: s.Scratch}, Snapshot: snapshot}
 	snapTree, err := treeOf(g, snapshot)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@
 package sanitize
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -68,7 +69,8 @@ func clean(s string, multiline bool) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			b.WriteRune('\uFFFD')
+			// Kept as the byte it is, shown escaped: the stored text is unchanged.
+			fmt.Fprintf(&b, "\\x%02x", c)
 		case r >= 0x80 && r <= 0x9f: // C1 controls, including 8-bit CSI
 			if r == 0x9b || r == 0x9d || r == 0x90 {
 				i = skipSequenceBody(s, i+size, r)

@@ -18,7 +18,7 @@ func TestText(t *testing.T) {
 		{"bell\x07 and bs\x08", "bell and bs"},
 		{"c1 \u009b31m csi", "c1  csi"},
 		{"bidi \u202eevil\u202c", "bidi evil"},
-		{"bad \xff utf8", "bad \uFFFD utf8"},
+		{"bad \xff utf8", `bad \xff utf8`},
 		{"cr progress\r50%\r100%", "cr progress50%100%"},
 		{"dangling \x1b", "dangling "},
 		{"dcs \x1bPq#0;2;0;0;0\x1b\\ end", "dcs  end"},

@@ -26,12 +26,17 @@ func ParseQuota(s string) (pipeline.Quota, error) {
 		return q, fmt.Errorf("quota %q: want DIMENSION=VALUE before the colon", s)
 	}
 	q.Dimension, q.Value = strings.TrimSpace(dim), strings.TrimSpace(value)
+	given := map[string]bool{}
 	for _, part := range strings.Split(bounds, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
 		if !ok {
 			return q, fmt.Errorf("quota %q: bound %q: want NAME=NUMBER", s, part)
 		}
 		k = strings.TrimSpace(k)
+		if given[k] {
+			return q, fmt.Errorf("quota %q: %s is given twice; keep one", s, k)
+		}
+		given[k] = true
 		switch k {
 		case "min", "max", "target":
 			n, err := strconv.Atoi(strings.TrimSpace(v))

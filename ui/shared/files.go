@@ -3,6 +3,7 @@ package shared
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"curate/pipeline"
 )
@@ -16,6 +17,18 @@ func TaskDirPath(root string, t *pipeline.Task) string {
 		return t.TaskDir
 	}
 	return filepath.Join(root, t.TaskDir)
+}
+
+// ShownTaskDir is a task dir as screens show it: relative to the
+// workspace root when inside it (the store hands out absolute paths),
+// else as stored.
+func ShownTaskDir(root string, t *pipeline.Task) string {
+	if root != "" && filepath.IsAbs(t.TaskDir) {
+		if rel, err := filepath.Rel(root, t.TaskDir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return rel
+		}
+	}
+	return t.TaskDir
 }
 
 // ReadCapped reads at most limit bytes of a file.

@@ -48,6 +48,9 @@ type Services struct {
 	// ExportInput builds the export of a solve, as `curate export` does for
 	// a saved selection named name.
 	ExportInput func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error)
+	// WriteExport writes an export into a folder, refusing the workspace's
+	// own folders, as `curate export` does.
+	WriteExport func(format, dest string, in *export.Input) (*export.Summary, error)
 
 	JobServices
 	// Repos screen (app/repo.go): curate.toml's [repos] profiles, an edit of

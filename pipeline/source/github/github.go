@@ -216,6 +216,9 @@ func (m *Miner) Mine(ctx context.Context, opt Options, repo *Repo, fn func(*sour
 func (m *Miner) pr(ctx context.Context, opt Options, repo *Repo, p *gh.PullRequest) (*source.PR, error) {
 	n := p.GetNumber()
 	full := opt.Owner + "/" + opt.Name
+	if n < 1 {
+		return nil, fmt.Errorf("%s: the server listed a pull request numbered %d; want 1 or more", full, n)
+	}
 	pr := &source.PR{
 		Repo: full, Number: n, Title: p.GetTitle(), Body: p.GetBody(), Author: p.GetUser().GetLogin(),
 		HeadCommit: p.GetMergeCommitSHA(), MergedAt: p.GetMergedAt().Time.UTC(), Kind: "github",

@@ -88,6 +88,22 @@ func OriginRepo(ctx context.Context, path string) (string, error) {
 	return repo, nil
 }
 
+// CheckRange refuses a --since or --until after today (now, plus a day
+// for time zones) and a --since after --until: both would mine nothing,
+// silently.
+func CheckRange(since, until, now time.Time) error {
+	limit := now.Add(24 * time.Hour)
+	switch {
+	case since.After(limit):
+		return fmt.Errorf("--since %s is after today: no PR can have merged yet", since.Format("2006-01-02"))
+	case until.After(limit):
+		return fmt.Errorf("--until %s is after today; leave it out to mine up to now", until.Format("2006-01-02"))
+	case !since.IsZero() && !until.IsZero() && since.After(until):
+		return fmt.Errorf("--since %s is after --until %s: the range is empty", since.Format("2006-01-02"), until.Format("2006-01-02"))
+	}
+	return nil
+}
+
 // ParseDate reads a --since/--until value: YYYY-MM-DD or RFC 3339.
 func ParseDate(flag, s string) (time.Time, error) {
 	if s == "" {

@@ -54,6 +54,39 @@ func Find(root string) ([]string, error) {
 	return dirs, nil
 }
 
+// folderID is the id of the task dir abs: task.toml's id keys, else the
+// folder's name.
+func folderID(abs string, tt *TaskTOML) (string, error) {
+	id := tt.ID
+	if id == "" {
+		id = filepath.Base(abs)
+	}
+	if err := taskvalue.CheckID("task id", id); err != nil {
+		return "", fmt.Errorf("%s: %w", filepath.Join(abs, "task.toml"), err)
+	}
+	return id, nil
+}
+
+// ReadTOML reads the task.toml of the task dir dir and returns it with
+// the id the task gets: every command that meets a folder (import harbor,
+// validate PATH) names it the same.
+func ReadTOML(dir string) (*TaskTOML, string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := readRegular(abs, "task.toml")
+	if err != nil {
+		return nil, "", err
+	}
+	tt, err := ParseTaskTOML(filepath.Join(abs, "task.toml"), data)
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := folderID(abs, tt)
+	return tt, id, err
+}
+
 // Options guide Read.
 type Options struct {
 	// Benchmark names every task's benchmark (--benchmark); when empty it
@@ -102,16 +135,14 @@ func Read(dir string, opt Options) (*pipeline.Task, error) {
 			filepath.Join(abs, "instruction.md"), instr[off], off)
 	}
 
+	id, err := folderID(abs, tt)
+	if err != nil {
+		return nil, err
+	}
 	t := &pipeline.Task{
-		ID: tt.ID, Benchmark: tt.Benchmark, Source: "harbor", SourcePath: abs, Repo: tt.Repo, Language: tt.Language,
+		ID: id, Benchmark: tt.Benchmark, Source: "harbor", SourcePath: abs, Repo: tt.Repo, Language: tt.Language,
 		Category: tt.Category, BaseCommit: tt.BaseCommit, Title: tt.Title, Body: string(instr),
 		Status: pipeline.StatusImported, Extra: tt.Extra,
-	}
-	if t.ID == "" {
-		t.ID = filepath.Base(abs)
-	}
-	if err := taskvalue.CheckID("task id", t.ID); err != nil {
-		return nil, fmt.Errorf("%s: %w", tomlPath, err)
 	}
 	if opt.Benchmark != "" {
 		t.Benchmark = opt.Benchmark

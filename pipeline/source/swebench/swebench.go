@@ -17,6 +17,7 @@ import (
 
 	"curate/pipeline"
 	"curate/pipeline/score"
+	"curate/pipeline/source"
 	"curate/pipeline/taskvalue"
 )
 
@@ -116,6 +117,14 @@ func parseLine(raw []byte, benchmark string) (*pipeline.Task, error) {
 	t.Language = strings.ToLower(str("repo_language"))
 	if t.ID == "" {
 		return nil, fmt.Errorf("no instance_id")
+	}
+	if t.Repo != "" && !source.ValidRepo(t.Repo) {
+		return nil, fmt.Errorf("repo %q: want OWNER/NAME (letters, digits, . _ -; no ..)", t.Repo)
+	}
+	for _, k := range []string{"pull_number", "pr_number", "pr"} {
+		if n, ok := vals[k].(float64); ok && n < 1 {
+			return nil, fmt.Errorf("%s %v: a pull request number is 1 or more", k, n)
+		}
 	}
 	t.DifficultyImported = pipeline.Difficulty(str("difficulty")) // checked: on the scale
 	t.Title = firstLine(t.Body)

@@ -286,7 +286,10 @@ func (s *Model) step(m exportStepMsg) tea.Cmd {
 	f := s.queue[0]
 	s.queue = s.queue[1:]
 	res, cfg := s.solve()
-	build, dest, name := s.svc.ExportInput, s.dest, s.name
+	build, write, dest, name := s.svc.ExportInput, s.svc.WriteExport, s.dest, s.name
+	if write == nil {
+		return func() tea.Msg { return exportStepMsg{format: f, err: fmt.Errorf("%s: no workspace to export from", f)} }
+	}
 	return func() tea.Msg {
 		in, err := build(context.Background(), name, cfg, res, f)
 		if err != nil {
@@ -296,7 +299,7 @@ func (s *Model) step(m exportStepMsg) tea.Cmd {
 		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 			return exportStepMsg{format: f, err: err}
 		}
-		sum, err := export.Write(f, dest, in)
+		sum, err := write(f, dest, in)
 		if err != nil {
 			return exportStepMsg{format: f, err: fmt.Errorf("%s: %w", f, err)}
 		}

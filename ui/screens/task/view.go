@@ -11,6 +11,7 @@ import (
 	"curate/themes"
 	"curate/ui/components/frame"
 	"curate/ui/components/scroller"
+	"curate/ui/shared"
 )
 
 // build lays the page out as lines; View only slices them.
@@ -55,7 +56,7 @@ func (s *Model) build() {
 	field("status", string(t.Status))
 	field("source", frame.CleanLine(t.Source+" "+t.SourcePath))
 	if t.TaskDir != "" {
-		field("task dir", frame.CleanLine(t.TaskDir))
+		field("task dir", frame.CleanLine(shared.ShownTaskDir(s.ctx.Root, t)))
 	}
 	if t.Digest != "" {
 		field("digest", frame.CleanLine(t.Digest))
