@@ -145,7 +145,13 @@ func (d *DockerRunner) watchDisk(ctx context.Context, id string, limitMB int64) 
 
 // createContainer creates a run's container, without the disk quota when
 // the engine refuses it.
+//
+// A stop (ctrl+c, SIGTERM, SIGHUP) does not cut the request short: the
+// engine may finish a create whose caller gave up, leaving a container
+// nobody removes; the caller removes what this returns.
 func (d *DockerRunner) createContainer(ctx context.Context, cfg *container.Config, host *container.HostConfig) (container.CreateResponse, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+	defer cancel()
 	created, err := d.cli.ContainerCreate(ctx, cfg, host, nil, nil, "")
 	if err != nil && host.StorageOpt != nil && d.quotaRefused(err) {
 		host.StorageOpt = nil

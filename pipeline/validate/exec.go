@@ -126,6 +126,9 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	}
 	res := &ExecResult{Container: created.ID, TestExit: -1}
 	defer d.remove(created.ID)
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
 
 	files, err := taskArchive(spec)
 	if err != nil {
