@@ -74,7 +74,7 @@ type RunLimits struct {
 func (c Caps) Limits(cfg *TaskConfig, def Limits) (RunLimits, []string) {
 	c = c.Or(DefaultCaps(0, 0))
 	l := RunLimits{MemoryMB: DefaultLimits.MemoryMB, CPUs: DefaultLimits.CPUs, Pids: DefaultPidsLimit, DiskMB: c.DiskMB}
-	memFrom, cpuFrom, pidFrom := "the default", "the default", "the default"
+	memFrom, cpuFrom, pidFrom := "the default memory", "the default cpus", "the default pids_limit"
 	if def.MemoryMB > 0 {
 		l.MemoryMB, memFrom = def.MemoryMB, "[docker] memory"
 	}
@@ -93,19 +93,19 @@ func (c Caps) Limits(cfg *TaskConfig, def Limits) (RunLimits, []string) {
 		}
 	}
 	var notes []string
-	note := func(what, from, asked, capName, got string) {
-		notes = append(notes, fmt.Sprintf("curate: cap: %s %s asks %s; max_%s caps it at %s", from, what, asked, capName, got))
+	note := func(from, asked, capName, got string) {
+		notes = append(notes, fmt.Sprintf("curate: cap: %s = %s is over max_%s; the container gets %s", from, asked, capName, got))
 	}
 	if l.MemoryMB > c.MemoryMB {
-		note("memory", memFrom, mb(l.MemoryMB), "memory", mb(c.MemoryMB))
+		note(memFrom, mb(l.MemoryMB), "memory", mb(c.MemoryMB))
 		l.MemoryMB = c.MemoryMB
 	}
 	if l.CPUs > c.CPUs {
-		note("CPUs", cpuFrom, num(l.CPUs), "cpus", num(c.CPUs))
+		note(cpuFrom, num(l.CPUs), "cpus", num(c.CPUs))
 		l.CPUs = c.CPUs
 	}
 	if l.Pids > c.Pids {
-		note("processes", pidFrom, strconv.FormatInt(l.Pids, 10), "pids", strconv.FormatInt(c.Pids, 10))
+		note(pidFrom, strconv.FormatInt(l.Pids, 10), "pids", strconv.FormatInt(c.Pids, 10))
 		l.Pids = c.Pids
 	}
 	return l, notes

@@ -36,9 +36,9 @@ echo 0 > /logs/verifier/reward.txt
 	run := validateOne(t, v, dir, ModeNop)
 	log := logOf(t, run)
 	for _, want := range []string{"mem: 314572800", "pids: 100", "size=153600k",
-		"curate: cap: task.toml memory_mb memory asks 1000000 MB; max_memory caps it at 300 MB",
-		"curate: cap: task.toml cpus CPUs asks 64; max_cpus caps it at 0.5",
-		"curate: cap: task.toml pids_limit processes asks 4194304; max_pids caps it at 100"} {
+		"curate: cap: task.toml memory_mb = 1000000 MB is over max_memory; the container gets 300 MB",
+		"curate: cap: task.toml cpus = 64 is over max_cpus; the container gets 0.5",
+		"curate: cap: task.toml pids_limit = 4194304 is over max_pids; the container gets 100"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}
