@@ -38,7 +38,7 @@ type WaitError struct {
 }
 
 func (e *WaitError) Error() string {
-	return fmt.Sprintf("%s: %s asks to wait %s (until %s), more than --max-wait %s: stopped; what was mined is saved, run the same command again after that time to continue",
+	return fmt.Sprintf("%s: %s; the server asks to wait %s (until %s), more than --max-wait %s: stopped; what was mined is saved, run the same command again after that time to continue",
 		e.What, e.Why, e.Wait.Round(time.Second), e.Until.UTC().Format("2006-01-02 15:04 UTC"), e.Max)
 }
 
@@ -147,9 +147,14 @@ func describe(err error) error {
 		er.Response.Request.Method, er.Response.Request.URL.Redacted(), quoted)
 }
 
+// maxPages bounds one listing: 10,000 pages of 100 is ten times the
+// closed pull requests of the busiest repositories on GitHub.
+const maxPages = 10_000
+
 // pager follows one listing's pages and stops when GitHub's Link header
-// repeats a page, goes back to one, or promises more after an empty page:
-// a server doing that would otherwise be asked forever.
+// repeats a page, goes back to one, promises more after an empty page,
+// or passes maxPages: a server doing that would otherwise be asked
+// forever.
 type pager struct {
 	m    *Miner
 	what string
@@ -168,6 +173,10 @@ func (p *pager) next(resp *gh.Response, n int) int {
 	}
 	if n == 0 || p.seen[resp.NextPage] {
 		p.m.notify("%s: the server's Link header points to page %d again (or past an empty page); stopping there", p.what, resp.NextPage)
+		return 0
+	}
+	if len(p.seen) >= maxPages {
+		p.m.notify("%s: more than %d pages; stopping there", p.what, maxPages)
 		return 0
 	}
 	p.seen[resp.NextPage] = true
