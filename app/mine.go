@@ -130,6 +130,9 @@ type GitHubMine struct {
 	APIURL string    // "" = api.github.com
 	Since  time.Time // only PRs merged on or after
 	Limit  int       // at most N PRs; 0 = all
+	// MaxWait caps one wait the server asks for (0 = an hour); longer,
+	// the mine stops, keeping what it mined.
+	MaxWait time.Duration
 	// Notify receives progress and warnings (token, clone, rate limits).
 	Notify func(msg string)
 }
@@ -164,7 +167,7 @@ func MineGitHub(ctx context.Context, ws *workspace.Workspace, o GitHubMine) (*Gi
 	if err != nil {
 		return nil, err
 	}
-	m := &github.Miner{Client: client, Notify: notify}
+	m := &github.Miner{Client: client, Notify: notify, MaxWait: o.MaxWait}
 	owner, name, _ := strings.Cut(o.Repo, "/")
 	repo, err := m.Repository(ctx, owner, name)
 	if err != nil {

@@ -58,9 +58,13 @@ func OpenRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, w
 		r, err := validate.NewDockerRunner(h, ws.Root)
 		if err == nil {
 			r.SetLimits(ContainerLimits(ws))
+			r.SetCaps(WorkspaceCaps(ws.Config.Docker.CapsConfig))
 			r.SetUser(ws.Config.Docker.User)
 			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			err = r.Ping(pctx)
+			if err == nil {
+				err = r.Probe(pctx) // the engine's memory, CPUs and storage driver: default caps
+			}
 			cancel()
 			if err != nil {
 				r.Close()
@@ -92,6 +96,28 @@ func ContainerLimits(ws *workspace.Workspace) validate.Limits {
 		}
 	}
 	return l
+}
+
+// WorkspaceCaps reads a caps table (checked when the file was read);
+// zero fields take the engine's defaults (validate.DefaultCaps).
+func WorkspaceCaps(c workspace.CapsConfig) validate.Caps {
+	size := func(v string) int64 {
+		if v == "" {
+			return 0
+		}
+		mb, err := taskvalue.Check("size", taskvalue.Spec{Kind: taskvalue.Size}, v)
+		if err != nil {
+			return 0
+		}
+		return int64(mb.(float64))
+	}
+	caps := validate.Caps{MemoryMB: size(c.MaxMemory), CPUs: c.MaxCPUs, Pids: c.MaxPids, DiskMB: size(c.MaxDisk)}
+	if c.MaxLog != "" {
+		if mb, err := taskvalue.Check("size", taskvalue.Spec{Kind: taskvalue.Size}, c.MaxLog); err == nil {
+			caps.LogBytes = int64(mb.(float64) * (1 << 20))
+		}
+	}
+	return caps
 }
 
 func hostName(h string) string {

@@ -1,21 +1,22 @@
 package cli
 
 import (
-	"time"
-
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"curate/app"
 	"curate/pipeline/sanitize"
 	"curate/pipeline/source"
+	"curate/pipeline/source/github"
 	"curate/pipeline/source/gitmine"
 )
 
 func newMineGitHubCmd(env *Env) *cobra.Command {
 	var f mineFlags
 	var apiURL string
+	var maxWait time.Duration
 	cmd := &cobra.Command{
 		Use:   "github OWNER/REPO",
 		Short: "Mine merged PRs through the GitHub API (resumable; waits out rate limits)",
@@ -41,6 +42,9 @@ run continues where the first stopped.`,
 			if err := gitmine.CheckRange(since, time.Time{}, time.Now()); err != nil {
 				return err
 			}
+			if maxWait <= 0 {
+				return fmt.Errorf("--max-wait %s: must be more than 0", maxWait)
+			}
 			if f.limit < 0 {
 				return fmt.Errorf("--limit %d: must be 0 (all) or more", f.limit)
 			}
@@ -49,7 +53,7 @@ run continues where the first stopped.`,
 				return err
 			}
 			res, err := app.MineGitHub(ctx, ws, app.GitHubMine{
-				MineOptions: f.MineOptions, Repo: full, APIURL: apiURL, Since: since, Limit: f.limit,
+				MineOptions: f.MineOptions, Repo: full, APIURL: apiURL, Since: since, Limit: f.limit, MaxWait: maxWait,
 				Notify: func(msg string) { fmt.Fprintln(env.Err, "curate:", sanitize.Line(msg)) },
 			})
 			if err != nil {
@@ -63,5 +67,6 @@ run continues where the first stopped.`,
 	}
 	f.add(cmd)
 	cmd.Flags().StringVar(&apiURL, "api-url", "", "GitHub API base URL (GitHub Enterprise, or a test server)")
+	cmd.Flags().DurationVar(&maxWait, "max-wait", github.DefaultMaxWait, "longest wait for a rate limit or Retry-After; longer, the mine stops and the next run continues")
 	return cmd
 }

@@ -265,6 +265,7 @@ func TestKilledValidateRecoveredByNextCommand(t *testing.T) {
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	interrupted := 0
 	for round := 0; round < killRounds; round++ {
+		events, finished := committed(t, root)
 		killAfter(t, time.Duration(rng.Int63n(int64(untilRunning)*3/2)), "-w", root, "validate", dir, "--mode", "nop")
 		code, _, errs := cli(t, "-w", root, "list")
 		if code != 0 {
@@ -279,11 +280,29 @@ func TestKilledValidateRecoveredByNextCommand(t *testing.T) {
 			t.Fatalf("round %d: containers left: %v (%s)", round, left, errs)
 		}
 		checkAfterValidateKill(t, root, round)
+		// Nothing committed before the kill is lost: events and finished runs only grow.
+		if e, f := committed(t, root); e < events || f < finished {
+			t.Fatalf("round %d: events %d -> %d, finished runs %d -> %d", round, events, e, finished, f)
+		}
 	}
 	t.Logf("%d kills, %d hit a run in flight (container up after %v)", killRounds, interrupted, untilRunning)
 	if interrupted == 0 {
 		t.Fatal("no kill hit a run in flight")
 	}
+}
+
+// committed counts the events and the finished runs in the database.
+func committed(t *testing.T, root string) (events, finished int) {
+	t.Helper()
+	db := openIntact(t, root)
+	defer db.Close()
+	if err := db.QueryRow("SELECT count(*) FROM events").Scan(&events); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow("SELECT count(*) FROM runs WHERE outcome NOT IN ('pending', 'running')").Scan(&finished); err != nil {
+		t.Fatal(err)
+	}
+	return events, finished
 }
 
 // checkAfterValidateKill checks the workspace after a killed validate and

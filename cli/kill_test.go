@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -23,7 +22,7 @@ import (
 // CURATE_TEST_AS_CLI=1 it runs the arguments as curate would.
 func TestMain(m *testing.M) {
 	if os.Getenv("CURATE_TEST_AS_CLI") == "1" {
-		os.Exit(Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

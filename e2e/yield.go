@@ -258,7 +258,7 @@ func (y *Yield) Row() string {
 	for _, c := range f.Failures {
 		s := fmt.Sprintf("%s %d", c.Class, c.Count)
 		switch c.Class {
-		case pipeline.ClassDepsMissing, pipeline.ClassDepsUnreachable, pipeline.ClassToolchainMismatch, pipeline.ClassOOM:
+		case pipeline.ClassDepsMissing, pipeline.ClassDepsUnreachable, pipeline.ClassToolchainMismatch, pipeline.ClassOOM, pipeline.ClassDiskLimit:
 			env = append(env, s)
 		default:
 			other = append(other, s)

@@ -18,6 +18,7 @@ const (
 	ClassCompileError      = "compile_error"      // the code or its tests do not build
 	ClassNoTestsCollected  = "no_tests_collected" // the runner started but found no test
 	ClassOOM               = "oom"                // killed for memory
+	ClassDiskLimit         = "disk_limit"         // stopped for writing more than [docker] max_disk
 	ClassTimeout           = "timeout"
 	ClassFlaky             = "flaky" // results differ across reruns
 	// ClassUnstableTests: every test that would be FAIL_TO_PASS has an id
@@ -38,7 +39,7 @@ const (
 // carry different classes, the first in this list names the task.
 var FailureClasses = []string{
 	ClassDepsUnreachable, ClassToolchainMismatch, ClassDepsMissing, ClassCompileError, ClassOOM,
-	ClassNoTestsCollected, ClassTimeout, ClassFlaky, ClassUnstableTests, ClassNopNotRun, ClassFixFailsTests,
+	ClassDiskLimit, ClassNoTestsCollected, ClassTimeout, ClassFlaky, ClassUnstableTests, ClassNopNotRun, ClassFixFailsTests,
 	ClassUnclassified, ClassInfraError, ClassPatchConflict, ClassNoFailToPass,
 }
 

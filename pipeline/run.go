@@ -19,7 +19,8 @@ const (
 	OutcomeTimeout       Outcome = "timeout"
 	OutcomeFlaky         Outcome = "flaky"
 	OutcomeInfraError    Outcome = "infra_error"
-	OutcomeOOM           Outcome = "oom" // stopped by the container's memory limit
+	OutcomeOOM           Outcome = "oom"        // stopped by the container's memory limit
+	OutcomeDiskLimit     Outcome = "disk_limit" // stopped for writing more than the disk cap
 	OutcomeInterrupted   Outcome = "interrupted"
 	OutcomeCancelled     Outcome = "cancelled"
 )

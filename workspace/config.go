@@ -77,6 +77,19 @@ type DockerConfig struct {
 	// [verifier] user says otherwise; "" keeps root (see README,
 	// Containment).
 	User string `toml:"user"`
+	// Caps bound what any task.toml may ask of a container.
+	CapsConfig
+}
+
+// CapsConfig are ceilings over every task's values ([docker] max_memory,
+// max_cpus, max_pids, max_disk, max_log; [kubernetes] takes the same).
+// Zero or absent: the defaults of validate.DefaultCaps.
+type CapsConfig struct {
+	MaxMemory string  `toml:"max_memory"` // a size: "8G"
+	MaxCPUs   float64 `toml:"max_cpus"`
+	MaxPids   int64   `toml:"max_pids"`
+	MaxDisk   string  `toml:"max_disk"` // a container's writable layer
+	MaxLog    string  `toml:"max_log"`  // one run's log file
 }
 
 // SelectionConfig overrides the profile's selection for this workspace:
@@ -133,6 +146,14 @@ timeout = "10m"
 # Limits of each validation container whose task.toml sets none.
 # memory = "4G"
 # cpus = 2
+# Ceilings over what any task.toml asks (a task's bigger values are
+# lowered and the run's log says so). Defaults: memory min(8G, the
+# engine's), cpus the engine's, pids 32768, disk 10G, log 64M.
+# max_memory = "8G"
+# max_cpus = 2
+# max_pids = 32768
+# max_disk = "10G"
+# max_log = "64M"
 # Run containers of images that would run as root as this user instead
 # (tests that write into the repository or $HOME caches may then fail).
 # user = "1000:1000"
@@ -305,6 +326,9 @@ func (c *Config) validateDocker() error {
 	if d.CPUs < 0 || math.IsNaN(d.CPUs) || math.IsInf(d.CPUs, 0) {
 		return c.Errorf("docker.cpus", "%v: want a number > 0 (0 or absent: the default)", d.CPUs)
 	}
+	if err := c.ValidateCaps("docker", d.CapsConfig); err != nil {
+		return err
+	}
 	if d.User != "" && !dockerUser.MatchString(d.User) {
 		return c.Errorf("docker.user", "%q: want a user name or uid, optionally :group or :gid, such as \"1000:1000\"", d.User)
 	}
@@ -312,6 +336,25 @@ func (c *Config) validateDocker() error {
 		if strings.TrimSpace(img) == "" {
 			return c.Errorf("docker.language_images."+lang, "empty image name")
 		}
+	}
+	return nil
+}
+
+// ValidateCaps checks a caps table ("docker", "kubernetes").
+func (c *Config) ValidateCaps(section string, caps CapsConfig) error {
+	for key, v := range map[string]string{"max_memory": caps.MaxMemory, "max_disk": caps.MaxDisk, "max_log": caps.MaxLog} {
+		if v == "" {
+			continue
+		}
+		if _, err := taskvalue.Check(section+"."+key, taskvalue.Spec{Kind: taskvalue.Size}, v); err != nil {
+			return c.Errorf(section+"."+key, "%q: want a size such as \"8G\" or \"512M\"", v)
+		}
+	}
+	if caps.MaxCPUs < 0 || math.IsNaN(caps.MaxCPUs) || math.IsInf(caps.MaxCPUs, 0) {
+		return c.Errorf(section+".max_cpus", "%v: want a number > 0 (0 or absent: the engine's processors)", caps.MaxCPUs)
+	}
+	if caps.MaxPids < 0 || caps.MaxPids > taskvalue.MaxPids {
+		return c.Errorf(section+".max_pids", "%d: want 1 to %d (0 or absent: the default)", caps.MaxPids, taskvalue.MaxPids)
 	}
 	return nil
 }

@@ -95,7 +95,7 @@ func Mirror(ctx context.Context, repo, snapshot string, s *Set) (*Mirrored, erro
 	w := filepath.Join(tmp, "w")
 	// A shared clone borrows the repository's objects (git apply -3 needs
 	// the PR's blobs) and leaves the repository itself untouched.
-	if _, err := gitOut(ctx, tmp, nil, "clone", "-q", "--shared", "--no-checkout", repo, w); err != nil {
+	if _, err := gitOut(ctx, tmp, nil, "clone", "-q", "--shared", "--no-checkout", "--", repo, w); err != nil {
 		return nil, err
 	}
 	g := func(args ...string) ([]byte, error) {

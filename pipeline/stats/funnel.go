@@ -209,7 +209,7 @@ func (f *RepoFunnel) EnvironmentFailures() int {
 	n := 0
 	for _, r := range f.Failures {
 		switch r.Class {
-		case pipeline.ClassDepsMissing, pipeline.ClassDepsUnreachable, pipeline.ClassToolchainMismatch, pipeline.ClassOOM:
+		case pipeline.ClassDepsMissing, pipeline.ClassDepsUnreachable, pipeline.ClassToolchainMismatch, pipeline.ClassOOM, pipeline.ClassDiskLimit:
 			n += r.Count
 		}
 	}

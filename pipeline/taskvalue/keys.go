@@ -9,8 +9,27 @@ var (
 	id         = Spec{Kind: ID}
 	difficulty = Spec{Kind: Difficulty}
 	feature    = Spec{Kind: Feature}
-	positive   = Spec{Kind: Positive}
 	network    = Spec{Kind: OneOf, Values: []string{"public", "no-network", "allowlist"}}
+
+	// Ranges of what a task may ask of a container. Values inside are
+	// clamped to the workspace's caps ([docker] max_*) when a run starts;
+	// values outside are no machine's and are refused when the task is read.
+	cpus    = Spec{Kind: Positive, Min: 0.01, Limit: MaxCPUs}
+	memory  = Spec{Kind: Size, Min: 6, Limit: MaxMemoryMB} // Docker's floor is 6 MB
+	memMB   = Spec{Kind: Positive, Min: 6, Limit: MaxMemoryMB}
+	storMB  = Spec{Kind: Positive, Limit: MaxStorageMB}
+	storage = Spec{Kind: Size, Limit: MaxStorageMB}
+	pids    = Spec{Kind: Positive, Limit: MaxPids}
+	seconds = Spec{Kind: Positive, Limit: MaxSeconds}
+)
+
+// The ranges above, for docs and messages.
+const (
+	MaxCPUs      = 1024
+	MaxMemoryMB  = 16 << 20 // 16 TiB
+	MaxStorageMB = 64 << 20 // 64 TiB
+	MaxPids      = 4194304  // Linux's PID_MAX_LIMIT
+	MaxSeconds   = 7 * 24 * 3600
 )
 
 // TaskTOML are the task.toml keys (flattened "table.key") with a meaning.
@@ -27,14 +46,14 @@ var TaskTOML = map[string]Spec{
 	"metadata.benchmark": short, "task.benchmark": short,
 	"task.pre_fix_rev": short, "task.base_commit": short, "metadata.base_commit": short, "metadata.pre_fix_rev": short,
 
-	"environment.cpus": positive, "environment.memory_mb": positive, "environment.storage_mb": positive,
+	"environment.cpus": cpus, "environment.memory_mb": memMB, "environment.storage_mb": storMB,
 	"environment.gpus":   feature,
-	"environment.memory": {Kind: Size}, "environment.storage": {Kind: Size},
-	"environment.build_timeout_sec": positive, "environment.pids_limit": positive,
+	"environment.memory": memory, "environment.storage": storage,
+	"environment.build_timeout_sec": seconds, "environment.pids_limit": pids,
 	"environment.network_mode": network, "verifier.network_mode": network,
 	"environment.allow_internet": {Kind: Bool},
 	"environment.docker_image":   short, "environment.workdir": short,
-	"verifier.timeout_sec": positive,
+	"verifier.timeout_sec": seconds,
 	"agent.timeout_sec":    feature, "task.time_limit_sec": feature, // 0 = no limit in real files
 	"verifier.user": short,
 }

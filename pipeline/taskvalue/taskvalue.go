@@ -53,6 +53,10 @@ type Spec struct {
 	Kind   Kind
 	Max    int      // bytes of a string (0 = the kind's default)
 	Values []string // OneOf
+	// Range of a number or size (Positive, Feature, Size; MB for sizes):
+	// 0 = unbounded. A value outside is refused, never clamped: a task
+	// asking for 1 PB of memory is wrong, not merely greedy.
+	Min, Limit float64
 }
 
 // Error is a refused value.
@@ -128,11 +132,17 @@ func Check(key string, spec Spec, v any) (any, error) {
 		if spec.Kind == Positive && f <= 0 {
 			return nil, bad("want a number > 0")
 		}
+		if err := spec.inRange(f, ""); err != nil {
+			return nil, bad("%s", err)
+		}
 		return f, nil
 	case Size:
 		mb, err := sizeMB(v)
 		if err != nil {
 			return nil, bad("want a positive size: MB as a number, or like \"8G\", \"512M\"")
+		}
+		if err := spec.inRange(mb, " MB"); err != nil {
+			return nil, bad("%s", err)
 		}
 		return mb, nil
 	case Bool:
@@ -170,6 +180,18 @@ func Check(key string, spec Spec, v any) (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("taskvalue: unknown kind %d for %s", spec.Kind, key)
+}
+
+// inRange refuses a number outside [Min, Limit] (either 0 = unbounded).
+func (s Spec) inRange(f float64, unit string) error {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + unit }
+	switch {
+	case s.Limit > 0 && f > s.Limit:
+		return fmt.Errorf("want at most %s", num(s.Limit))
+	case s.Min > 0 && f < s.Min:
+		return fmt.Errorf("want at least %s", num(s.Min))
+	}
+	return nil
 }
 
 func (s Spec) max(def int) int {

@@ -26,6 +26,17 @@ func TestCheck(t *testing.T) {
 		{"task.id", "owner__repo.1a2b3c4d.pr_12", "owner__repo.1a2b3c4d.pr_12", ""},
 		{"metadata.tags", []any{"a", int64(1)}, nil, "item 2 is 1"},
 		{"environment.network_mode", "host", nil, "want one of public"},
+		// Values no machine has are refused, naming the range.
+		{"environment.memory_mb", int64(1000000000), nil, "want at most 16777216"},
+		{"environment.memory", "1P", nil, "want a positive size"},
+		{"environment.memory", "2000T", nil, "want at most 16777216 MB"},
+		{"environment.memory_mb", int64(2), nil, "want at least 6"},
+		{"environment.pids_limit", 1e12, nil, "want at most 4194304"},
+		{"environment.pids_limit", int64(4194304), 4194304.0, ""},
+		{"environment.cpus", int64(4096), nil, "want at most 1024"},
+		{"environment.cpus", 0.001, nil, "want at least 0.01"},
+		{"environment.cpus", int64(64), 64.0, ""}, // within range: clamped to the workspace cap at run time
+		{"verifier.timeout_sec", 1e9, nil, "want at most 604800"},
 	}
 	for _, c := range cases {
 		got, err := Check(c.key, TaskTOML[c.key], c.v)

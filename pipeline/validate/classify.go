@@ -36,7 +36,8 @@ type Rule struct {
 	// project's own package (its repository name): not a dependency.
 	OwnModule bool `toml:"own_module"`
 
-	re *regexp.Regexp
+	re  *regexp.Regexp
+	own bool // matches curate's own evidence lines: build output only (Match)
 }
 
 // Classifier reads failure classes out of logs with a list of rules.
@@ -81,7 +82,7 @@ func ParseRules(name string, data []byte) (*Classifier, error) {
 		if r.Host > re.NumSubexp() || (r.OwnModule && re.NumSubexp() < 1) {
 			return nil, fmt.Errorf("%s: rule %d (%s): refers to a group the expression lacks", name, i+1, r.Class)
 		}
-		r.re = re
+		r.re, r.own = re, strings.HasPrefix(r.Match, "^curate: ")
 		c.rules = append(c.rules, r)
 	}
 	return c, nil
@@ -136,6 +137,12 @@ var quotedRunRe = regexp.MustCompile(`\bStep \d+/\d+ : RUN .*`)
 // rule whose class ranks first, then the rule listed first in the file,
 // then its earliest line. repo ("owner/name") fills suggestions.
 func (c *Classifier) Match(lang, repo string, log []byte) (*pipeline.Failure, bool) {
+	return c.match(lang, repo, log, false)
+}
+
+// match is Match; inRun says the log starts inside the run's containers'
+// output (its head, with the build, was cut off).
+func (c *Classifier) match(lang, repo string, log []byte, inRun bool) (*pipeline.Failure, bool) {
 	var best *pipeline.Failure
 	bestRank, bestLine, bestRule := 0, 0, 0
 	sc := bufio.NewScanner(bytes.NewReader(log))
@@ -144,6 +151,9 @@ func (c *Classifier) Match(lang, repo string, log []byte) (*pipeline.Failure, bo
 	for sc.Scan() {
 		n++
 		line := strings.TrimRight(sc.Text(), "\r")
+		if !inRun && isRunStart(line) {
+			inRun = true
+		}
 		if strings.HasPrefix(line, "Step ") || strings.HasPrefix(line, "The command '") {
 			// A Dockerfile step, and the classic builder's "The command
 			// '/bin/sh -c ...' returned a non-zero code", quote the
@@ -153,7 +163,7 @@ func (c *Classifier) Match(lang, repo string, log []byte) (*pipeline.Failure, bo
 		text := quotedRunRe.ReplaceAllString(line, "")
 		for i := range c.rules {
 			r := &c.rules[i]
-			if !r.applies(lang) {
+			if !r.applies(lang) || (r.own && inRun) {
 				continue
 			}
 			rank := pipeline.ClassRank(r.Class)
@@ -168,6 +178,32 @@ func (c *Classifier) Match(lang, repo string, log []byte) (*pipeline.Failure, bo
 		}
 	}
 	return best, best != nil
+}
+
+// classMatch is Match on a run's log: a log cut at its head counts as the
+// containers' output when the run got past its build and the cut took the
+// line that says where that starts.
+func (c *Classifier) classMatch(in ClassifyInput) (*pipeline.Failure, bool) {
+	inRun := in.Cut && in.Run.Outcome != pipeline.OutcomeBuildFailed
+	if inRun {
+		for _, l := range bytes.Split(in.Log, []byte("\n")) {
+			if isRunStart(string(l)) {
+				inRun = false // match finds it again and switches there
+				break
+			}
+		}
+	}
+	return c.match(in.Language, in.Repo, in.Log, inRun)
+}
+
+// isRunStart reports the line curate writes between a run's image build
+// and its containers. From there on the log is what the task printed, and
+// a task can print anything: curate's own evidence lines ("curate:
+// deps_missing: ...") are believed only above it, where curate's build
+// steps wrote them.
+func isRunStart(line string) bool {
+	return strings.HasPrefix(line, "curate: built image ") ||
+		(strings.HasPrefix(line, "curate: image ") && strings.HasSuffix(line, " is up to date, no build"))
 }
 
 func (r *Rule) applies(lang string) bool {
@@ -237,6 +273,9 @@ type ClassifyInput struct {
 	Language string
 	Repo     string
 	Log      []byte // the run's log: image build output, then the containers'
+	// Cut says Log is the end of a longer log; unless it shows where the
+	// containers' output starts, none of it counts as curate's own.
+	Cut bool
 }
 
 // Classify gives a finished run that is not ok its failure class. Rules on
@@ -261,11 +300,14 @@ func (c *Classifier) Classify(in ClassifyInput) *pipeline.Failure {
 		}
 		return &pipeline.Failure{Class: pipeline.ClassNoFailToPass, Evidence: ev}
 	case pipeline.OutcomeTimeout:
-		if f, ok := c.Match(in.Language, in.Repo, in.Log); ok && f.Class == pipeline.ClassOOM {
+		if f, ok := c.classMatch(in); ok && f.Class == pipeline.ClassOOM {
 			return f
 		}
 		return &pipeline.Failure{Class: pipeline.ClassTimeout, Evidence: r.Detail,
 			Suggestion: "# raise [verifier] timeout_sec in task.toml, or `curate validate --timeout`"}
+	case pipeline.OutcomeDiskLimit:
+		return &pipeline.Failure{Class: pipeline.ClassDiskLimit, Evidence: r.Detail,
+			Suggestion: "# the tests wrote more than the disk cap: raise [docker] max_disk in curate.toml if they really need it"}
 	case outcomeOOM:
 		return &pipeline.Failure{Class: pipeline.ClassOOM, Evidence: r.Detail,
 			Suggestion: "# raise the memory limit: [docker] memory in curate.toml, or memory_mb in task.toml"}
@@ -273,7 +315,7 @@ func (c *Classifier) Classify(in ClassifyInput) *pipeline.Failure {
 		return &pipeline.Failure{Class: pipeline.ClassFlaky, Evidence: r.Detail,
 			Suggestion: "# the tests differ across reruns: exclude the task or pin the flaky tests"}
 	}
-	if f, ok := c.Match(in.Language, in.Repo, in.Log); ok {
+	if f, ok := c.classMatch(in); ok {
 		return f
 	}
 	switch {

@@ -242,3 +242,27 @@ func TestClassifySkipsQuotedSteps(t *testing.T) {
 		t.Errorf("the output line after it must still count: %+v", f)
 	}
 }
+
+// curate's own evidence lines count only where curate's build steps
+// wrote them: the same line printed by a test does not class the run.
+func TestTestPrintedEvidenceNotTrusted(t *testing.T) {
+	c := DefaultClassifier()
+	run := &pipeline.Run{Outcome: pipeline.OutcomeRewardMissing}
+	build := "curate: nop t on h\nStep 3/4 : RUN pip install x\n"
+	forged := "curate: deps_missing: forged by the test (not on PyPI)\n"
+	for _, c2 := range []struct {
+		log  string
+		cut  bool
+		want bool
+	}{
+		{build + forged + "The command failed\n", false, true}, // the build's own line
+		{build + "curate: built image curate-env:1\ncurate: verifier: bash /tests/test.sh\n" + forged, false, false},
+		{build + "curate: image curate-env:1 is up to date, no build\n" + forged, false, false},
+		{"...the end of a long test log\n" + forged, true, false}, // the head with the build was cut
+	} {
+		f := c.Classify(ClassifyInput{Run: run, Log: []byte(c2.log), Cut: c2.cut})
+		if got := f != nil && f.Class == pipeline.ClassDepsMissing; got != c2.want {
+			t.Errorf("log %q: failure %+v, want deps_missing %v", c2.log, f, c2.want)
+		}
+	}
+}

@@ -12,10 +12,12 @@ import (
 //   - no network unless task.toml asks for it ("public");
 //   - memory and CPU limits: the task's own ([environment] memory_mb or
 //     memory, cpus), else the workspace's ([docker] memory, cpus), else
-//     DefaultLimits; swap is not allowed beyond the memory limit, so a
+//     DefaultLimits, each clamped to the workspace's caps (caps.go); swap is not allowed beyond the memory limit, so a
 //     suite that allocates without bound is stopped by the kernel's OOM
 //     killer inside the container (outcome "oom"), not by the machine;
-//   - a pids limit, no-new-privileges, never privileged;
+//   - a pids limit (clamped too), no-new-privileges, never privileged;
+//   - a cap on the writable layer (diskcap.go): the engine's quota where
+//     its storage driver has one, else a watchdog;
 //   - every capability dropped except KeptCaps;
 //   - a tmpfs /tmp (exec allowed: go test and others run binaries from
 //     it), its size counted against the memory limit; it takes the mode
@@ -59,28 +61,29 @@ func (d *DockerRunner) SetUser(user string) { d.user = user }
 // SetLimits sets the bounds of containers whose task.toml sets none.
 func (d *DockerRunner) SetLimits(l Limits) { d.limits = l }
 
+// SetCaps sets the workspace's caps over every task's values; zero fields
+// take DefaultCaps of the engine (Probe).
+func (d *DockerRunner) SetCaps(c Caps) { d.caps = c }
+
+// Caps are the caps in force: the workspace's, else the engine's defaults.
+func (d *DockerRunner) Caps() Caps { return d.caps.Or(d.defaultCaps) }
+
+// CapNotes says, one log line each, which of a task's values a cap lowers.
+func (d *DockerRunner) CapNotes(cfg *TaskConfig) []string {
+	_, notes := d.Caps().Limits(cfg, d.limits)
+	return notes
+}
+
 // hostConfig is the contained host configuration of one run.
 func (d *DockerRunner) hostConfig(cfg *TaskConfig) *container.HostConfig {
-	lim := d.limits
-	if lim.MemoryMB <= 0 {
-		lim.MemoryMB = DefaultLimits.MemoryMB
-	}
-	if lim.CPUs <= 0 {
-		lim.CPUs = DefaultLimits.CPUs
-	}
-	if cfg.MemoryMB > 0 {
-		lim.MemoryMB = cfg.MemoryMB
-	}
-	if cfg.CPUs > 0 {
-		lim.CPUs = cfg.CPUs
-	}
+	lim, _ := d.Caps().Limits(cfg, d.limits)
 	network := container.NetworkMode("none")
 	if cfg.NetworkMode == "public" {
 		network = "bridge"
 	}
-	pids := cfg.PidsLimit
+	pids := lim.Pids
 	mem := lim.MemoryMB << 20
-	return &container.HostConfig{
+	host := &container.HostConfig{
 		NetworkMode: network,
 		Privileged:  false,
 		SecurityOpt: []string{"no-new-privileges"},
@@ -95,6 +98,10 @@ func (d *DockerRunner) hostConfig(cfg *TaskConfig) *container.HostConfig {
 			PidsLimit:  &pids,
 		},
 	}
+	if d.diskQuota() {
+		host.StorageOpt = map[string]string{"size": fmt.Sprintf("%dM", lim.DiskMB)}
+	}
+	return host
 }
 
 // oomKilled reports whether the kernel's OOM killer stopped a process of

@@ -54,7 +54,7 @@ func stepsScript(oracle bool, cfg *TaskConfig) string {
 		}
 		fmt.Fprintf(&b, "rm -rf /tests; cp -a /curate/base-tests /tests; [ -d %[1]s/tests ] && cp -a %[1]s/tests/. /tests/\n", dir)
 		b.WriteString("echo 'curate: verifier: bash /tests/test.sh'\n")
-		b.WriteString("{ bash /tests/test.sh; echo $? >> /logs/curate/test-exit; } 2>&1 | tee -a /logs/verifier/test-stdout.txt\n")
+		b.WriteString(captured("bash /tests/test.sh", "/logs/verifier/test-stdout.txt", "/logs/curate/test-exit", true))
 		fmt.Fprintf(&b, `r=""
 if [ -s /logs/verifier/reward.txt ]; then r=$(tr -d ' \n\r\t' < /logs/verifier/reward.txt)
 elif [ -s /logs/verifier/reward.json ]; then

@@ -170,6 +170,9 @@ func (v *Validator) runItem(parent context.Context, q *queue, e *engine, it *ite
 	host := e.r.Host()
 	if it.run == nil {
 		v.begin(parent, host, it)
+		if c, ok := e.r.(interface{ Caps() Caps }); ok {
+			it.log.SetOutputLimit(c.Caps().LogBytes) // max_log: a run printing without end fills no disk
+		}
 	} else if it.from == "" {
 		it.run.DockerHost = host // put back before it ran on the engine that took it first
 	}

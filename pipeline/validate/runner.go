@@ -52,6 +52,8 @@ type ExecResult struct {
 	ExitCode               int    // exit code of the container's script
 	Container              string
 	OOMKilledMB            int64  // > 0: the OOM killer stopped a process at this memory limit
+	DiskLimitMB            int64  // > 0: the disk watchdog stopped the container at this cap
+	DiskUsedMB             int64  // what its writable layer held then
 	Artifacts              []byte // separate verifier: what the agent phase carries over (a tar)
 }
 

@@ -149,7 +149,7 @@ func agentScript(oracle, fromStdin bool, nonce string, cfg *TaskConfig) string {
 	b.WriteString(healthcheckScript(cfg.Healthcheck))
 	if oracle {
 		b.WriteString("echo 'curate: oracle: bash /solution/solve.sh'\n")
-		b.WriteString("bash /solution/solve.sh 2>&1 | tee /logs/agent/oracle.txt\n")
+		b.WriteString(captured("bash /solution/solve.sh", "/logs/agent/oracle.txt", "", false))
 	}
 	fmt.Fprintf(&b, "set -- %s\n", strings.TrimPrefix(artifactsDir, "/"))
 	for _, p := range cfg.Artifacts {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -113,10 +114,14 @@ func (v *Validator) classify(job Job, run *pipeline.Run) {
 		c = DefaultClassifier()
 	}
 	var log []byte
+	cut := false
 	if run.LogPath != "" {
 		log, _ = readTail(run.LogPath, maxClassifyLog)
+		if fi, err := os.Stat(run.LogPath); err == nil && fi.Size() > int64(len(log)) {
+			cut = true
+		}
 	}
-	run.Failure = c.Classify(ClassifyInput{Run: run, Language: job.Language, Repo: job.Repo, Log: log})
+	run.Failure = c.Classify(ClassifyInput{Run: run, Language: job.Language, Repo: job.Repo, Log: log, Cut: cut})
 }
 
 func (v *Validator) pollCancel(ctx context.Context, cancel context.CancelCauseFunc, id string) {
@@ -164,6 +169,11 @@ func (v *Validator) execute(ctx context.Context, runner Runner, job Job, run *pi
 			cfg.AgentNetworkMode, cfg.NetworkMode, map[bool]string{true: "public", false: "no-network"}[cfg.AgentNetworkMode == "public" || cfg.NetworkMode == "public"]))
 	}
 	log.Line(fmt.Sprintf("curate: %s %s on %s", job.Mode, job.TaskID, runner.Host()))
+	if c, ok := runner.(interface{ CapNotes(*TaskConfig) []string }); ok {
+		for _, n := range c.CapNotes(cfg) {
+			log.Line(n)
+		}
+	}
 	bw := log.Writer()
 	buildCtx, cancelBuild := context.WithTimeout(ctx, cfg.BuildTimeout)
 	image, built, err := runner.Image(buildCtx, job.TaskDir, bw)
@@ -263,6 +273,9 @@ func (v *Validator) exec(ctx context.Context, runner Runner, spec ExecSpec, log 
 		}
 		o, msg := classifyErr(ctx, err)
 		return res, o, msg
+	}
+	if res != nil && res.DiskLimitMB > 0 {
+		return res, pipeline.OutcomeDiskLimit, fmt.Sprintf("stopped for writing %d MB into its container, over the disk cap of %d MB ([docker] max_disk in curate.toml)", res.DiskUsedMB, res.DiskLimitMB)
 	}
 	if res != nil && res.OOMKilledMB > 0 {
 		return res, pipeline.OutcomeOOM, oomDetail(res.OOMKilledMB)

@@ -20,6 +20,9 @@ func Clone(ctx context.Context, cloneURL, dir string) error {
 	if cloneURL == "" {
 		return fmt.Errorf("the API gave no clone URL")
 	}
+	if !cloneScheme(cloneURL) {
+		return fmt.Errorf("the API gave clone URL %q: want http(s), ssh, git or file://", cloneURL)
+	}
 	run := func(args ...string) error { return gitcmd.Run(ctx, "", nil, args...) }
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
 		return run("-C", dir, "fetch", "-q", "--filter=blob:none", "origin", "+refs/heads/*:refs/heads/*", "+refs/pull/*/merge:refs/pull/*/merge")
@@ -29,11 +32,22 @@ func Clone(ctx context.Context, cloneURL, dir string) error {
 	}
 	tmp := dir + ".partial"
 	os.RemoveAll(tmp)
-	if err := run("clone", "-q", "--bare", "--filter=blob:none", cloneURL, tmp); err != nil {
+	if err := run("clone", "-q", "--bare", "--filter=blob:none", "--", cloneURL, tmp); err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("clone %s: %w", cloneURL, err)
 	}
 	return os.Rename(tmp, dir)
+}
+
+// cloneScheme reports a clone URL git takes as a repository address and
+// never as an option (the "--" before it is the second guard).
+func cloneScheme(u string) bool {
+	for _, p := range []string{"https://", "http://", "ssh://", "git://", "file://"} {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // ResolveBases sets each PR's base to the first parent of its merge

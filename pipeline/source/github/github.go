@@ -6,7 +6,6 @@ package github
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -60,8 +59,12 @@ type Miner struct {
 	Notify func(msg string)
 	// Sleep waits d (tests make it fast); default time.Sleep honouring ctx.
 	Sleep func(ctx context.Context, d time.Duration) error
-	// MaxRetries bounds rate-limit waits per request.
+	// MaxRetries bounds the retries of one request (rate limits, 429,
+	// 5xx); 0 = 8.
 	MaxRetries int
+	// MaxWait caps one wait the server asks for (0 = DefaultMaxWait);
+	// longer, the mine stops with a *WaitError.
+	MaxWait time.Duration
 }
 
 func (m *Miner) notify(format string, args ...any) {
@@ -82,61 +85,6 @@ func (m *Miner) sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
-}
-
-// call runs one API request, waiting out primary and secondary rate
-// limits instead of failing.
-func (m *Miner) call(ctx context.Context, what string, do func() (*gh.Response, error)) (*gh.Response, error) {
-	retries := m.MaxRetries
-	if retries == 0 {
-		retries = 8
-	}
-	for attempt := 0; ; attempt++ {
-		resp, err := do()
-		var wait time.Duration
-		var why string
-		var primary *gh.RateLimitError
-		var secondary *gh.AbuseRateLimitError
-		switch {
-		case err == nil:
-			return resp, nil
-		case errors.As(err, &primary):
-			wait = time.Until(primary.Rate.Reset.Time) + time.Second
-			why = "GitHub rate limit reached"
-		case errors.As(err, &secondary):
-			wait = time.Minute
-			if secondary.RetryAfter != nil {
-				wait = *secondary.RetryAfter
-			}
-			why = "GitHub secondary rate limit (Retry-After)"
-		default:
-			return resp, fmt.Errorf("%s: %w", what, describe(err))
-		}
-		if attempt >= retries {
-			return resp, fmt.Errorf("%s: still rate limited after %d waits: %w", what, attempt, err)
-		}
-		if wait < time.Second {
-			wait = time.Second
-		}
-		m.notify("%s on %s; waiting %s, resuming at %s", why, what, wait.Round(time.Second), time.Now().Add(wait).UTC().Format("15:04:05 UTC"))
-		if err := m.sleep(ctx, wait); err != nil {
-			return resp, err
-		}
-	}
-}
-
-// describe turns a 404 into a clear message.
-func describe(err error) error {
-	var er *gh.ErrorResponse
-	if errors.As(err, &er) && er.Response != nil {
-		switch er.Response.StatusCode {
-		case http.StatusNotFound:
-			return fmt.Errorf("not found (404): the repository or item does not exist, or it is private and needs GITHUB_TOKEN")
-		case http.StatusUnauthorized:
-			return fmt.Errorf("unauthorized (401): the token is invalid or expired")
-		}
-	}
-	return err
 }
 
 // Repo is what the miner needs to know about the repository.
@@ -175,6 +123,7 @@ func (m *Miner) Mine(ctx context.Context, opt Options, repo *Repo, fn func(*sour
 	full := opt.Owner + "/" + opt.Name
 	list := &gh.PullRequestListOptions{State: "closed", Sort: "updated", Direction: "desc", ListOptions: gh.ListOptions{PerPage: 100}}
 	found := 0
+	pages := newPager(m, "pull requests of "+full)
 	for {
 		var page []*gh.PullRequest
 		resp, err := m.call(ctx, fmt.Sprintf("list pull requests of %s (page %d)", full, max(list.Page, 1)), func() (resp *gh.Response, err error) {
@@ -206,10 +155,9 @@ func (m *Miner) Mine(ctx context.Context, opt Options, repo *Repo, fn func(*sour
 				return err
 			}
 		}
-		if resp == nil || resp.NextPage == 0 {
+		if list.Page = pages.next(resp, len(page)); list.Page == 0 {
 			return nil
 		}
-		list.Page = resp.NextPage
 	}
 }
 
@@ -236,6 +184,7 @@ func (m *Miner) pr(ctx context.Context, opt Options, repo *Repo, p *gh.PullReque
 		pr.Commits = full.GetCommits()
 	}
 	lo := &gh.ListOptions{PerPage: 100}
+	filePages := newPager(m, fmt.Sprintf("files of %s#%d", full, n))
 	for {
 		var files []*gh.CommitFile
 		resp, err := m.call(ctx, fmt.Sprintf("files of %s#%d", full, n), func() (resp *gh.Response, err error) {
@@ -251,16 +200,16 @@ func (m *Miner) pr(ctx context.Context, opt Options, repo *Repo, p *gh.PullReque
 			fc.Binary = f.Patch == nil && f.GetChanges() == 0 && f.GetStatus() != "renamed"
 			pr.Files = append(pr.Files, fc)
 		}
-		if resp == nil || resp.NextPage == 0 {
+		if lo.Page = filePages.next(resp, len(files)); lo.Page == 0 {
 			break
 		}
-		lo.Page = resp.NextPage
 	}
 	issues := map[source.IssueRef]bool{}
 	for _, r := range source.LinkedIssues(pr.Title+"\n"+pr.Body, full, n) {
 		issues[r] = true
 	}
 	tl := &gh.ListOptions{PerPage: 100}
+	timelinePages := newPager(m, fmt.Sprintf("timeline of %s#%d", full, n))
 	for {
 		var events []*gh.Timeline
 		resp, err := m.call(ctx, fmt.Sprintf("timeline of %s#%d", full, n), func() (resp *gh.Response, err error) {
@@ -287,10 +236,9 @@ func (m *Miner) pr(ctx context.Context, opt Options, repo *Repo, p *gh.PullReque
 			}
 			issues[r] = true
 		}
-		if resp == nil || resp.NextPage == 0 {
+		if tl.Page = timelinePages.next(resp, len(events)); tl.Page == 0 {
 			break
 		}
-		tl.Page = resp.NextPage
 	}
 	for r := range issues {
 		pr.Issues = append(pr.Issues, r)

@@ -8,6 +8,7 @@ package logstream
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"sync"
 
@@ -32,6 +33,9 @@ type Broadcaster struct {
 	closed  bool
 	tail    []string // ring of the last lines, for error messages
 	tailPos int
+	limit   int64 // output bytes passed on at most (SetOutputLimit)
+	output  int64 // output bytes passed on
+	dropped int64 // output lines dropped over the limit
 }
 
 // New returns a broadcaster writing every line to sink (may be nil).
@@ -134,7 +138,7 @@ func (s *Subscription) Next() (lines []string, dropped int, ok bool) {
 func (s *Subscription) Ready() <-chan struct{} { return s.notify }
 
 // Line publishes one already split line: control sequences are stripped.
-func (b *Broadcaster) Line(raw string) { b.publish([]string{raw}) }
+func (b *Broadcaster) Line(raw string) { b.publish([]string{raw}, false) }
 
 // clean strips control sequences, skipping the copy for plain ASCII lines
 // (the common case, and the hot path of a run printing gigabytes).
@@ -147,8 +151,46 @@ func clean(s string) string {
 	return s
 }
 
-// publish delivers a batch of raw lines under one lock.
-func (b *Broadcaster) publish(raw []string) {
+// SetOutputLimit caps the bytes of output lines (those of Writer) the
+// broadcaster passes on at limit (0 = no cap): the first line over it is
+// replaced by one marker line and the rest of the output is dropped, for
+// the sink and subscribers alike. Lines of Line (the caller's own) always
+// pass, so a capped run's log still ends with its outcome.
+func (b *Broadcaster) SetOutputLimit(limit int64) {
+	b.mu.Lock()
+	b.limit = limit
+	b.mu.Unlock()
+}
+
+// Dropped is how many output lines the limit dropped.
+func (b *Broadcaster) Dropped() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dropped
+}
+
+// capOutput applies the output limit to a batch, under b.mu.
+func (b *Broadcaster) capOutput(raw []string) []string {
+	if b.limit <= 0 {
+		return raw
+	}
+	if b.dropped > 0 { // over the limit already
+		b.dropped += int64(len(raw))
+		return nil
+	}
+	for i, l := range raw {
+		if b.output+int64(len(l))+1 > b.limit {
+			b.dropped += int64(len(raw) - i)
+			return append(raw[:i:i], fmt.Sprintf("curate: log cap: the output passed %d bytes (max_log); the rest is not kept, the run goes on", b.limit))
+		}
+		b.output += int64(len(l)) + 1
+	}
+	return raw
+}
+
+// publish delivers a batch of raw lines under one lock; output lines
+// count against the output limit.
+func (b *Broadcaster) publish(raw []string, output bool) {
 	for i, l := range raw {
 		raw[i] = clean(l)
 	}
@@ -156,6 +198,11 @@ func (b *Broadcaster) publish(raw []string) {
 	defer b.mu.Unlock()
 	if b.closed {
 		return
+	}
+	if output {
+		if raw = b.capOutput(raw); len(raw) == 0 {
+			return
+		}
 	}
 	b.lines += int64(len(raw))
 	if b.sink != nil {
@@ -269,7 +316,7 @@ func (w *LineWriter) Write(p []byte) (int, error) {
 		p = p[i+1:]
 	}
 	if len(batch) > 0 {
-		w.b.publish(batch)
+		w.b.publish(batch, true)
 	}
 	return n, nil
 }
@@ -277,7 +324,7 @@ func (w *LineWriter) Write(p []byte) (int, error) {
 // Flush publishes a final line that had no newline.
 func (w *LineWriter) Flush() {
 	if w.dirty {
-		w.b.publish([]string{string(w.cur)})
+		w.b.publish([]string{string(w.cur)}, true)
 		w.cur, w.dirty = w.cur[:0], false
 	}
 	w.cr = false

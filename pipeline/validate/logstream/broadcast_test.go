@@ -138,3 +138,23 @@ func FuzzLineWriter(f *testing.F) {
 		}
 	})
 }
+
+// Output over the limit is dropped after one marker line; the caller's
+// own lines still pass, so the log ends with what the caller says last.
+func TestOutputLimit(t *testing.T) {
+	var sink bytes.Buffer
+	b := New(&sink)
+	b.SetOutputLimit(100)
+	w := b.Writer()
+	for i := 0; i < 50; i++ {
+		w.Write([]byte("0123456789\n")) // 11 bytes a line: 9 fit
+	}
+	w.Write([]byte("x\n"))
+	b.Line("curate: outcome ok")
+	b.Close()
+	got := sink.String()
+	if strings.Count(got, "0123456789\n") != 9 || strings.Count(got, "curate: log cap:") != 1 ||
+		strings.Contains(got, "x\n") || !strings.HasSuffix(got, "curate: outcome ok\n") || b.Dropped() != 42 {
+		t.Fatalf("dropped %d, log:\n%s", b.Dropped(), got)
+	}
+}

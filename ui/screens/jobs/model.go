@@ -14,16 +14,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"curate/app"
+	"curate/internal/stopsig"
 	"curate/ui/components/frame"
 	"curate/ui/components/scroller"
 	"curate/ui/shared"
@@ -225,13 +223,13 @@ func (s *Model) selected() *shared.LongJob {
 func (s *Model) Running() int { return len(s.runs) }
 
 // Finish waits for every job (the curator quit and chose to keep them),
-// saying on out how each ended; an interrupt or SIGTERM cancels what is
+// saying on out how each ended; an interrupt, SIGTERM or SIGHUP cancels what is
 // left.
 func (s *Model) Finish(out io.Writer) {
 	if len(s.runs) == 0 {
 		return
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopsig.Context(context.Background())
 	defer stop()
 	fmt.Fprintf(out, "curate: finishing %d job(s); ctrl+c cancels them\n", len(s.runs))
 	for _, r := range s.runs {

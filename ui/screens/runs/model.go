@@ -7,17 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"curate/app"
+	"curate/internal/stopsig"
 	"curate/pipeline"
 	"curate/pipeline/validate"
 	"curate/pipeline/validate/logstream"
@@ -584,12 +583,12 @@ func (s *Model) Shutdown() {
 
 // Finish lets every batch run to its end (the curator quit and chose to
 // keep the runs), saying on out which runs finish; an interrupt or
-// SIGTERM cancels what is left.
+// SIGTERM or SIGHUP cancels what is left.
 func (s *Model) Finish(out io.Writer) {
 	if len(s.batches) == 0 {
 		return
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopsig.Context(context.Background())
 	defer stop()
 	fmt.Fprintf(out, "curate: finishing %d validation batch(es); ctrl+c cancels them\n", len(s.batches))
 	var mu sync.Mutex
