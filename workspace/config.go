@@ -30,6 +30,7 @@ type Config struct {
 	Profile   ProfileConfig         `toml:"profile"`
 	Filter    FilterConfig          `toml:"filter"`
 	Docker    DockerConfig          `toml:"docker"`
+	Kube      KubernetesConfig      `toml:"kubernetes"`
 	UI        UIConfig              `toml:"ui"`
 	Selection SelectionConfig       `toml:"selection"`
 	Export    ExportConfig          `toml:"export"`
@@ -211,6 +212,9 @@ func (c *Config) validate() error {
 		}
 	}
 	if err := c.validateRepos(); err != nil {
+		return err
+	}
+	if err := c.validateKubernetes(); err != nil {
 		return err
 	}
 	return c.validateDocker()
