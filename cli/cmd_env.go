@@ -22,7 +22,7 @@ func newEnvCmd(env *Env) *cobra.Command {
   curate env check spf13/cobra
   curate env prune --unused`,
 	}
-	cmd.AddCommand(newEnvBootstrapCmd(env), newEnvPruneCmd(env), newEnvCheckCmd(env))
+	cmd.AddCommand(newEnvBootstrapCmd(env), newEnvPruneCmd(env), newEnvCheckCmd(env), newEnvPushCmd(env))
 	return cmd
 }
 

@@ -146,3 +146,8 @@ func (r *Runner) Image(ctx context.Context, taskDir string, out io.Writer) (stri
 	ref, _, err := r.Push(ctx, local, out)
 	return ref, built, err
 }
+
+// LocalImage is the task's image on the local engine, built when missing.
+func (r *Runner) LocalImage(ctx context.Context, taskDir string, out io.Writer) (string, bool, error) {
+	return r.docker.Image(ctx, taskDir, out)
+}
