@@ -115,6 +115,15 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer) (*corev1.ContainerStat
 	}
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
+	// The log goroutine writes into w: it ends before follow returns.
+	sctx, stop := context.WithCancel(ctx)
+	drained := false
+	defer func() {
+		stop()
+		if streamed && !drained {
+			<-logDone
+		}
+	}()
 	for {
 		pod, err := j.pod(ctx)
 		if err != nil {
@@ -151,12 +160,14 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer) (*corev1.ContainerStat
 			}
 			if !streamed && (cs.Running != nil || cs.Terminated != nil) {
 				streamed = true
-				go func() { logDone <- j.stream(ctx, pod.Name, w) }()
+				name := pod.Name
+				go func() { logDone <- j.stream(sctx, name, w) }()
 			}
 			if streamed && cs.Terminated != nil {
 				// The log ends with the container; wait for its last bytes.
 				select {
 				case err := <-logDone:
+					drained = true
 					if err != nil && ctx.Err() == nil {
 						return nil, validate.Infra(fmt.Errorf("log of pod %s: %w", pod.Name, err))
 					}

@@ -28,6 +28,11 @@ const (
 	deleteWait = 90 * time.Second
 )
 
+// DefaultRequests are what a pod asks the scheduler for when [kubernetes]
+// requests says nothing. Without requests Kubernetes would reserve the
+// whole limit, and a node would take few runs at once.
+var DefaultRequests = map[string]string{"cpu": "250m", "memory": "256Mi"}
+
 // jobRun is one execution: its Job, ConfigMaps and NetworkPolicy share
 // the name and the LabelExec label.
 type jobRun struct {
@@ -108,7 +113,11 @@ func (j *jobRun) job(ctx context.Context, sources []corev1.VolumeProjection) (*b
 		corev1.ResourceCPU:    *resource.NewMilliQuantity(int64(j.limits.CPUs*1000), resource.DecimalSI),
 	}
 	req := corev1.ResourceList{}
+	requests := map[string]string{"cpu": DefaultRequests["cpu"], "memory": DefaultRequests["memory"]}
 	for k, v := range j.r.cfg.Requests {
+		requests[k] = v
+	}
+	for k, v := range requests {
 		q, err := resource.ParseQuantity(v)
 		if err != nil {
 			return nil, fmt.Errorf("kubernetes.requests.%s %q: %w", k, v, err)
