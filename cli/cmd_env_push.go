@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -8,6 +9,7 @@ import (
 	"curate/app"
 	"curate/app/kubeengine"
 	"curate/pipeline/sanitize"
+	"curate/workspace"
 )
 
 func newEnvPushCmd(env *Env) *cobra.Command {
@@ -54,4 +56,27 @@ pods run.`,
 	cmd.Flags().BoolVar(&all, "all", false, "every task that has a task dir")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print each task's image and bytes sent as JSON")
 	return cmd
+}
+
+// kubeCheck prints `curate env check --engine kubernetes`.
+func kubeCheck(ctx context.Context, env *Env, ws *workspace.Workspace, asJSON bool) error {
+	lines, err := kubeengine.Check(ctx, ws)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(env.Out, lines)
+	}
+	bad := 0
+	for _, l := range lines {
+		mark := "ok  "
+		if !l.OK {
+			mark, bad = "FAIL", bad+1
+		}
+		fmt.Fprintf(env.Out, "%s %-15s %s\n", mark, l.What, sanitize.Line(l.Note))
+	}
+	if bad > 0 {
+		return exitError{code: 1, msg: fmt.Sprintf("%d kubernetes check(s) failed", bad)}
+	}
+	return nil
 }
