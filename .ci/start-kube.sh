@@ -138,7 +138,7 @@ if ! docker image inspect curate-kube/pause:1 >/dev/null 2>&1; then
   d=$(mktemp -d)
   (cd "$here/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$d/pause" pause.go)
   printf 'FROM scratch\nCOPY pause /pause\nUSER 65535:65535\nENTRYPOINT ["/pause"]\n' > "$d/Dockerfile"
-  docker build -q -t curate-kube/pause:1 --label curate.ci=kube "$d" >/dev/null
+  docker build -q -t curate-kube/pause:1 --label curate.ci=kube "$d" >/dev/null 2>"$K/logs/pause-build.log" || { cat "$K/logs/pause-build.log" >&2; exit 1; }
   rm -rf "$d"
 fi
 
