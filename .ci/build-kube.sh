@@ -54,7 +54,7 @@ done
 for b in "${bins[@]}"; do
   [ -x "$cache/bin/$b" ] && continue
   s=$(date +%s)
-  CGO_ENABLED=0 nice -n 10 go build -trimpath -ldflags "$ld" -o "$cache/bin/$b.tmp" "k8s.io/kubernetes/cmd/$b"
+  CGO_ENABLED=0 go build -trimpath -ldflags "$ld" -o "$cache/bin/$b.tmp" "k8s.io/kubernetes/cmd/$b"
   mv "$cache/bin/$b.tmp" "$cache/bin/$b"
   echo "kube: built $b in $(( $(date +%s) - s ))s" >&2
 done

@@ -35,6 +35,10 @@ bash "$here/build-kube.sh"
 step "binaries ready"
 # A half-started cluster of an earlier call goes first.
 [ -d "$K" ] && bash "$here/stop-kube.sh" >/dev/null 2>&1 || true
+# The node is named after the machine, whose name resolves to itself: the
+# API server reaches the kubelet by that name (a loopback node IP leaves
+# the node without addresses).
+node=$(hostname | tr 'A-Z' 'a-z')
 mkdir -p "$K"/{pki,run,logs,etcd,containerd/certs.d/127.0.0.1:5000,cni/net.d,registry,kubelet}
 sysctl -a 2>/dev/null | grep -E '^(vm\.overcommit_memory|kernel\.panic|kernel\.panic_on_oops) ' | sed 's/ = /=/' > "$K/sysctl.before"
 
@@ -54,13 +58,13 @@ sysctl -a 2>/dev/null | grep -E '^(vm\.overcommit_memory|kernel\.panic|kernel\.p
   }
   server='extendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n'
   mk apiserver "/CN=kube-apiserver" "subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\n$server"
-  mk kubelet-serving "/CN=curate-node" "subjectAltName=IP:127.0.0.1,DNS:curate-node,DNS:localhost\n$server"
+  mk kubelet-serving "/CN=$node" "subjectAltName=IP:127.0.0.1,DNS:$node,DNS:localhost\n$server"
   client='extendedKeyUsage=clientAuth\n'
   mk admin "/O=system:masters/CN=curate-admin" "$client"
   mk apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-client" "$client"
   mk controller-manager "/CN=system:kube-controller-manager" "$client"
   mk scheduler "/CN=system:kube-scheduler" "$client"
-  mk kubelet "/O=system:nodes/CN=system:node:curate-node" "$client"
+  mk kubelet "/O=system:nodes/CN=system:node:$node" "$client"
 )
 b64() { base64 -w0 < "$1"; }
 for n in admin controller-manager scheduler kubelet; do
@@ -105,7 +109,7 @@ start apiserver "$bin/kube-apiserver" --advertise-address=127.0.0.1 --bind-addre
   --etcd-servers=http://127.0.0.1:2379 --service-cluster-ip-range=10.96.0.0/16 --endpoint-reconciler-type=none \
   --client-ca-file="$P/ca.crt" --tls-cert-file="$P/apiserver.crt" --tls-private-key-file="$P/apiserver.key" \
   --kubelet-client-certificate="$P/apiserver-kubelet-client.crt" --kubelet-client-key="$P/apiserver-kubelet-client.key" \
-  --kubelet-certificate-authority="$P/ca.crt" --kubelet-preferred-address-types=InternalIP \
+  --kubelet-certificate-authority="$P/ca.crt" --kubelet-preferred-address-types=Hostname,InternalIP \
   --service-account-issuer=https://kubernetes.default.svc --service-account-key-file="$P/sa.pub" \
   --service-account-signing-key-file="$P/sa.key" \
   --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction,ResourceQuota
@@ -225,9 +229,9 @@ KL
 # A PATH without /usr/sbin and /sbin: the kubelet then finds no iptables
 # and leaves the host's firewall alone.
 start kubelet env PATH=/usr/local/bin:/usr/bin:/bin "$bin/kubelet" --config="$K/kubelet.yaml" \
-  --kubeconfig="$K/kubelet.kubeconfig" --root-dir="$K/kubelet" --hostname-override=curate-node --node-ip=127.0.0.1 --v=1
+  --kubeconfig="$K/kubelet.kubeconfig" --root-dir="$K/kubelet" --v=1
 node_ready() {
-  curl -s "${A[@]}" https://127.0.0.1:6443/api/v1/nodes/curate-node | tr -d ' \n' | grep -q '"type":"Ready","status":"True"'
+  curl -s "${A[@]}" "https://127.0.0.1:6443/api/v1/nodes/$node" | tr -d ' \n' | grep -q '"type":"Ready","status":"True"'
 }
 wait_for kubelet 120 node_ready
 wait_for controller-manager 60 curl -sf "${A[@]}" https://127.0.0.1:6443/api/v1/namespaces/default/serviceaccounts/default
