@@ -137,14 +137,15 @@ RG
 start registry docker-registry serve "$K/registry.yml"
 wait_for registry 30 curl -sf http://127.0.0.1:5000/v2/
 
-# The pause image, built locally once per machine and cached beside the binaries.
-if ! docker image inspect curate-kube/pause:1 >/dev/null 2>&1; then
-  d=$(mktemp -d)
-  (cd "$here/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$d/pause" pause.go)
-  printf 'FROM scratch\nCOPY pause /pause\nUSER 65535:65535\nENTRYPOINT ["/pause"]\n' > "$d/Dockerfile"
-  docker build -q -t curate-kube/pause:1 --label curate.ci=kube "$d" >/dev/null 2>"$K/logs/pause-build.log" || { cat "$K/logs/pause-build.log" >&2; exit 1; }
-  rm -rf "$d"
-fi
+# The pause image (registry.k8s.io is out of reach): a static program
+# built once and cached beside the binaries, in an image made each time.
+pause="${bin%/bin}/pause"
+[ -x "$pause" ] || (cd "$here/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$pause" pause.go)
+d=$(mktemp -d)
+cp "$pause" "$d/pause"
+printf 'FROM scratch\nCOPY pause /pause\nUSER 65535:65535\nENTRYPOINT ["/pause"]\n' > "$d/Dockerfile"
+docker build -q -t curate-kube/pause:1 --label curate.ci=kube "$d" >/dev/null 2>"$K/logs/pause-build.log" || { cat "$K/logs/pause-build.log" >&2; exit 1; }
+rm -rf "$d"
 
 cat > "$K/containerd/config.toml" <<CT
 version = 2

@@ -4,7 +4,7 @@
 # containerd, the control plane, etcd and the registry (by their pid
 # files only); then mounts under the cluster's folder, the CNI bridge, the
 # kubelet's cgroups, the sysctls it changed, the host paths it creates
-# whatever its flags say, and the folder. The binaries' cache is kept.
+# whatever its flags say, the pause image and the folder. The binaries' cache is kept.
 set -uo pipefail
 K="${CURATE_KUBE_DIR:-/var/tmp/curate-kube}"
 [ -d "$K" ] || exit 0
@@ -56,6 +56,7 @@ if [ -f sysctl.before ]; then
 fi
 rm -rf /var/log/pods /var/log/containers /var/lib/kubelet /run/containerd/runc/k8s.io /var/lib/cni
 rmdir /run/containerd/runc /run/containerd/fifo 2>/dev/null
+docker rmi -f curate-kube/pause:1 >/dev/null 2>&1
 cd /
 rm -rf "$K"
 true
