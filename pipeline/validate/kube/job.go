@@ -242,7 +242,7 @@ func (r *Runner) deleteExec(ctx context.Context, name string) error {
 		}
 		select {
 		case <-ctx.Done():
-			return errors.Join(append(errs, fmt.Errorf("Job %s still there: %w", name, ctx.Err()))...)
+			return errors.Join(append(errs, fmt.Errorf("job %s still there: %w", name, ctx.Err()))...)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
