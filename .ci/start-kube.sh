@@ -39,6 +39,10 @@ step "binaries ready"
 # API server reaches the kubelet by that name (a loopback node IP leaves
 # the node without addresses).
 node=$(hostname | tr 'A-Z' 'a-z')
+if ! getent hosts "$node" >/dev/null; then
+  echo "kube: this machine's name $node does not resolve (add it to /etc/hosts): the API server reaches the kubelet by it" >&2
+  exit 1
+fi
 mkdir -p "$K"/{pki,run,logs,etcd,containerd/certs.d/127.0.0.1:5000,cni/net.d,registry,kubelet}
 sysctl -a 2>/dev/null | grep -E '^(vm\.overcommit_memory|kernel\.panic|kernel\.panic_on_oops) ' | sed 's/ = /=/' > "$K/sysctl.before"
 
