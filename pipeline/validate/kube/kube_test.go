@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"curate/internal/testenv"
@@ -245,4 +247,31 @@ func watchFor(b *logstream.Broadcaster, s string, flag *atomic.Bool) {
 			}
 		}
 	}()
+}
+
+// A ResourceQuota that admits one pod at a time makes the second run wait
+// for the cluster (said in its log), not fail.
+func TestQuotaRefusalWaits(t *testing.T) {
+	s := start(t)
+	q := &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: "one-pod"},
+		Spec: corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("1")}}}
+	if _, err := s.cluster.CS.CoreV1().ResourceQuotas(s.cluster.Namespace).Create(context.Background(), q, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := task(t, "bb-valid", s.busybox)
+	runs := validator(t, s.kube).Validate(context.Background(), []validate.Job{
+		{TaskID: "a", TaskDir: dir, Mode: "oracle"}, {TaskID: "b", TaskDir: dir, Mode: "oracle"}})
+	waited := 0
+	for _, r := range runs {
+		if r.Outcome != pipeline.OutcomeOK {
+			t.Errorf("%s: %s (%s)\n%s", r.TaskID, r.Outcome, r.Detail, logOf(t, r))
+		}
+		if log := logOf(t, r); strings.Contains(log, "curate: waiting for the cluster:") {
+			waited++
+			t.Logf("%s waited:\n%s", r.TaskID, log)
+		}
+	}
+	if waited == 0 {
+		t.Errorf("no run said it waited for the cluster:\n%s\n%s", logOf(t, runs[0]), logOf(t, runs[1]))
+	}
 }
