@@ -175,7 +175,8 @@ func TestBigTestFileAndPush(t *testing.T) {
 	}
 }
 
-// slowTask is bb-slow: its tests print a line, then sleep for minutes.
+// Cancel mid-run: bb-slow's tests print a line, then sleep for minutes;
+// the cancel deletes the Job (the namespace is checked empty at cleanup).
 func TestCancelMidRun(t *testing.T) {
 	s := start(t)
 	dir := task(t, "bb-slow", s.busybox)
@@ -183,13 +184,9 @@ func TestCancelMidRun(t *testing.T) {
 	var started atomic.Bool
 	v.OnStart = func(r *pipeline.Run, b *logstream.Broadcaster) { watchFor(b, "running a long suite", &started) }
 	v.CancelRequested = func(string) bool { return started.Load() }
-	t0 := time.Now()
 	run := v.Validate(context.Background(), []validate.Job{{TaskID: "slow", TaskDir: dir, Mode: "nop"}})[0]
 	if run.Outcome != pipeline.OutcomeCancelled {
 		t.Fatalf("outcome %s (%s), want cancelled\n%s", run.Outcome, run.Detail, logOf(t, run))
-	}
-	if time.Since(t0) > 2*time.Minute {
-		t.Errorf("cancel took %s", time.Since(t0))
 	}
 }
 
