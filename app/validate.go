@@ -22,6 +22,9 @@ type ValidateOptions struct {
 	Hosts []string
 	// Engines, when set, are engines already open; Hosts is then unused.
 	Engines []validate.Runner
+	// Engine names a registered engine other than Docker ("kubernetes");
+	// "" or "docker" means Docker engines (Hosts).
+	Engine string
 	// Concurrency is containers at once on each engine; 0 means [docker]
 	// concurrency.
 	Concurrency int
@@ -61,6 +64,18 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 		return nil, err
 	}
 	engines := o.Engines
+	concurrency := o.Concurrency
+	if engines == nil && o.Engine != "" && o.Engine != "docker" {
+		opened, err := OpenEngine(ctx, ws, o.Engine, o.Warn)
+		if err != nil {
+			return nil, err
+		}
+		defer opened.Close()
+		engines = opened.Runners
+		if concurrency <= 0 {
+			concurrency = opened.Concurrency
+		}
+	}
 	if engines == nil {
 		opened, err := OpenRunners(ctx, ws, DockerHosts(ws, o.Hosts), o.Warn)
 		if err != nil {
@@ -74,7 +89,6 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 	if err := RecoverInterrupted(ctx, ws, engines, o.Warn); err != nil {
 		return nil, err
 	}
-	concurrency := o.Concurrency
 	if concurrency <= 0 {
 		concurrency = max(ws.Config.Docker.Concurrency, 1)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"curate/app"
+	"curate/app/kubeengine"
 	"curate/pipeline/sanitize"
 	"curate/pipeline/validate"
 	"curate/workspace"
@@ -22,7 +23,7 @@ func newEnvCmd(env *Env) *cobra.Command {
   curate env check spf13/cobra
   curate env prune --unused`,
 	}
-	cmd.AddCommand(newEnvBootstrapCmd(env), newEnvPruneCmd(env), newEnvCheckCmd(env))
+	cmd.AddCommand(newEnvBootstrapCmd(env), newEnvPruneCmd(env), newEnvCheckCmd(env), newEnvPushCmd(env))
 	return cmd
 }
 
@@ -124,7 +125,7 @@ func newEnvPruneCmd(env *Env) *cobra.Command {
 }
 
 func newEnvCheckCmd(env *Env) *cobra.Command {
-	var host, at string
+	var host, at, engine string
 	var asJSON, verbose bool
 	cmd := &cobra.Command{
 		Use:   "check [OWNER/NAME...]",
@@ -141,6 +142,9 @@ validate names a repository whose check failed before any run starts.`,
 			ws, err := env.Workspace(ctx)
 			if err != nil {
 				return err
+			}
+			if engine == kubeengine.Name {
+				return kubeCheck(ctx, env, ws, asJSON)
 			}
 			var log io.Writer
 			if verbose {
@@ -170,5 +174,6 @@ validate names a repository whose check failed before any run starts.`,
 	cmd.Flags().StringVar(&at, "at", "", "pin the snapshot first: snapshot:REV (default: the recorded one, else the default branch tip)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print each repository's state as JSON")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "stream the image build and the suite's output to stderr")
+	cmd.Flags().StringVar(&engine, "engine", "docker", "kubernetes: check the [kubernetes] cluster instead (API, namespace, registry, nodes, network policy)")
 	return cmd
 }

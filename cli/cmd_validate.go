@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"curate/app"
+	_ "curate/app/kubeengine" // --engine kubernetes
 	"curate/pipeline"
 	"curate/pipeline/sanitize"
 	"curate/pipeline/validate"
@@ -26,6 +27,7 @@ type validateFlags struct {
 	follow      bool
 	asJSON      bool
 	hosts       []string
+	engine      string
 	repo        string
 	failed      bool
 }
@@ -66,6 +68,7 @@ run is not ok (curate help outcomes, curate help exit-codes).`,
 	fl.BoolVar(&f.follow, "follow", false, "stream every run's log lines as they come")
 	fl.BoolVar(&f.asJSON, "json", false, "print the runs as a JSON array")
 	fl.StringArrayVar(&f.hosts, "docker-host", nil, "Docker engine to use (repeat to spread runs over several)")
+	fl.StringVar(&f.engine, "engine", "docker", "where runs go: docker, or kubernetes (curate.toml [kubernetes])")
 	fl.StringVar(&f.repo, "repo", "", "validate the built tasks of one repository (OWNER/NAME)")
 	fl.BoolVar(&f.failed, "failed", false, "with --repo: only tasks whose last validation failed or whose files changed since (after curate rebuild --repo); modes default to nop,oracle,gold")
 	return cmd
@@ -116,7 +119,7 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 	for _, w := range app.EnvCheckWarnings(ws, tasks) {
 		fmt.Fprintf(env.Err, "warning: %s\n", sanitize.Line(w))
 	}
-	opt := app.ValidateOptions{Hosts: f.hosts, Engines: env.engines, Concurrency: f.concurrency, Runs: f.runs, Timeout: f.timeout, Warn: env.Err}
+	opt := app.ValidateOptions{Hosts: f.hosts, Engines: env.engines, Engine: f.engine, Concurrency: f.concurrency, Runs: f.runs, Timeout: f.timeout, Warn: env.Err}
 	var out sync.Mutex
 	var followers sync.WaitGroup
 	var followMu sync.Mutex

@@ -32,6 +32,7 @@ type Config struct {
 	Profile   ProfileConfig         `toml:"profile"`
 	Filter    FilterConfig          `toml:"filter"`
 	Docker    DockerConfig          `toml:"docker"`
+	Kube      KubernetesConfig      `toml:"kubernetes"`
 	UI        UIConfig              `toml:"ui"`
 	Selection SelectionConfig       `toml:"selection"`
 	Export    ExportConfig          `toml:"export"`
@@ -279,6 +280,9 @@ func (c *Config) validate() error {
 		}
 	}
 	if err := c.validateRepos(); err != nil {
+		return err
+	}
+	if err := c.validateKubernetes(); err != nil {
 		return err
 	}
 	return c.validateDocker()

@@ -1,0 +1,57 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"curate/pipeline/validate"
+	"curate/workspace"
+)
+
+// An engine other than Docker (the kubernetes one) registers an opener
+// here from its own package, so only the commands that import that
+// package compile and link its client library.
+
+// OpenedEngine is the runners of one engine and how many runs each takes
+// at once (0: [docker] concurrency).
+type OpenedEngine struct {
+	Runners     []validate.Runner
+	Concurrency int
+	Close       func()
+}
+
+// EngineOpener opens a named engine for a workspace; notes go to warn.
+type EngineOpener func(ctx context.Context, ws *workspace.Workspace, warn io.Writer) (*OpenedEngine, error)
+
+var (
+	enginesMu sync.Mutex
+	engines   = map[string]EngineOpener{}
+)
+
+// RegisterEngine makes `--engine name` open engines with open.
+func RegisterEngine(name string, open EngineOpener) {
+	enginesMu.Lock()
+	defer enginesMu.Unlock()
+	engines[name] = open
+}
+
+// OpenEngine opens the engine of that name ("" and "docker" are not
+// registered: Validate opens Docker engines itself).
+func OpenEngine(ctx context.Context, ws *workspace.Workspace, name string, warn io.Writer) (*OpenedEngine, error) {
+	enginesMu.Lock()
+	open := engines[name]
+	names := []string{"docker"}
+	for n := range engines {
+		names = append(names, n)
+	}
+	enginesMu.Unlock()
+	if open == nil {
+		sort.Strings(names)
+		return nil, fmt.Errorf("unknown engine %q: want %s", name, strings.Join(names, " or "))
+	}
+	return open(ctx, ws, warn)
+}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"curate/internal/testenv"
+	"curate/pipeline"
+	"curate/pipeline/validate/kube/kubetest"
+)
+
+// kubeWorkspace is a workspace whose [kubernetes] section points at the
+// test's namespace on the real cluster.
+func kubeWorkspace(t *testing.T, c *kubetest.Cluster) string {
+	t.Helper()
+	root := newDockerWorkspace(t)
+	f, err := os.OpenFile(filepath.Join(root, "curate.toml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "\n[kubernetes]\nkubeconfig = %q\nnamespace = %q\nregistry = %q\nparallelism = 2\n", c.Kubeconfig, c.Namespace, c.Registry)
+	f.Close()
+	return root
+}
+
+// kill -9 of `curate validate --engine kubernetes` mid-batch, then a
+// rerun: the rerun marks the killed runs interrupted, deletes their Jobs,
+// validates, and leaves nothing in the namespace.
+func TestKubeKilledMidBatchThenRerun(t *testing.T) {
+	c := kubetest.Require(t)
+	img := testenv.BusyboxImage(t)
+	root := kubeWorkspace(t, c)
+	slow := copyFixture(t, root, "bb-slow", img)
+	valid := copyFixture(t, root, "bb-valid", img)
+
+	cmd := startCLI(t, "-w", root, "validate", slow, "--mode", "nop,oracle", "--engine", "kubernetes")
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		pods, err := c.CS.CoreV1().Pods(c.Namespace).List(context.Background(), metav1.ListOptions{})
+		running := 0
+		if err == nil {
+			for _, p := range pods.Items {
+				if p.Status.Phase == "Running" {
+					running++
+				}
+			}
+		}
+		if running == 2 {
+			break
+		}
+		select {
+		case <-done:
+			t.Fatal("curate validate ended before its pods ran")
+		default:
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no two running pods after 3 minutes (%d)", running)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	<-done
+	if left := c.Leftovers(t); len(left) == 0 {
+		t.Fatal("nothing in the namespace after the kill: the test did not kill mid-run")
+	}
+
+	code, out, errs := cli(t, "-w", root, "validate", valid, "--mode", "nop,oracle", "--engine", "kubernetes")
+	if code != 0 {
+		t.Fatalf("rerun: exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "2 run(s) of a stopped curate marked interrupted") {
+		t.Errorf("rerun did not report the interrupted runs:\n%s", errs)
+	}
+	if left := c.Leftovers(t); len(left) > 0 {
+		t.Errorf("left in the namespace after the rerun: %v", left)
+	}
+	_, out, _ = cli(t, "-w", root, "runs", "--json")
+	var runs []pipeline.Run
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatal(err)
+	}
+	outcomes := map[pipeline.Outcome]int{}
+	for _, r := range runs {
+		outcomes[r.Outcome]++
+	}
+	if outcomes[pipeline.OutcomeInterrupted] != 2 || outcomes[pipeline.OutcomeOK] != 2 {
+		t.Errorf("outcomes %v, want 2 interrupted and 2 ok", outcomes)
+	}
+}

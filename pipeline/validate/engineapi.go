@@ -1,0 +1,89 @@
+package validate
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+)
+
+// What an engine other than Docker (pipeline/validate/kube) needs to run a
+// verification the way DockerRunner does: the same task files, the same
+// script and the same result trailer, so everything above the engine
+// reads one kind of result.
+
+// TaskFiles is the tar archive of a run's /tests, /solution (oracle) and
+// /logs, as a Docker run receives it.
+func TaskFiles(spec ExecSpec) ([]byte, error) { return taskArchive(spec) }
+
+// TaskScript is the shell script of a run that unpacks the task files
+// from its stdin, runs the oracle (when asked) and the verifier, and ends
+// with the result trailer marked by nonce.
+func TaskScript(spec ExecSpec, nonce string) string {
+	return script(spec.Oracle, true, spec.KeepTestLog, nonce, execConfig(spec))
+}
+
+// execConfig is a spec's task config, or the defaults of a task without
+// task.toml.
+func execConfig(spec ExecSpec) *TaskConfig {
+	if spec.Config != nil {
+		return spec.Config
+	}
+	return &TaskConfig{NetworkMode: "no-network", PidsLimit: DefaultPidsLimit}
+}
+
+// NewNonce is a fresh trailer nonce.
+func NewNonce() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ResultTap passes a run's output on to next and keeps its result trailer
+// aside (see trailer.go).
+type ResultTap struct{ t *trailerTap }
+
+// NewResultTap taps output for the trailer of nonce.
+func NewResultTap(next io.Writer, nonce string) *ResultTap {
+	return &ResultTap{t: newTrailerTap(next, nonce, MaxTestLog+4096)}
+}
+
+func (r *ResultTap) Write(p []byte) (int, error) { return r.t.Write(p) }
+
+// Flush passes on bytes held back when the trailer never came.
+func (r *ResultTap) Flush() { r.t.Flush() }
+
+// Found says whether the trailer came.
+func (r *ResultTap) Found() bool { return r.t.found }
+
+// Fill puts the trailer's files into res; an error means the trailer is
+// missing or damaged.
+func (r *ResultTap) Fill(res *ExecResult, keepTestLog bool) error {
+	files, err := r.t.files()
+	if err != nil {
+		return err
+	}
+	res.fromFiles(files, keepTestLog)
+	return nil
+}
+
+// ResolveLimits is the memory and CPU bound of a run: the task's own,
+// else base (the workspace's), else DefaultLimits.
+func ResolveLimits(base Limits, cfg *TaskConfig) Limits {
+	if base.MemoryMB <= 0 {
+		base.MemoryMB = DefaultLimits.MemoryMB
+	}
+	if base.CPUs <= 0 {
+		base.CPUs = DefaultLimits.CPUs
+	}
+	if cfg != nil && cfg.MemoryMB > 0 {
+		base.MemoryMB = cfg.MemoryMB
+	}
+	if cfg != nil && cfg.CPUs > 0 {
+		base.CPUs = cfg.CPUs
+	}
+	return base
+}
+
+// Infra wraps an engine failure so validation records it as
+// infra_error, not as the task's failure.
+func Infra(err error) error { return &InfraError{Err: err} }

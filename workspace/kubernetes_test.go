@@ -1,0 +1,33 @@
+package workspace
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestKubernetesConfig(t *testing.T) {
+	good := "[kubernetes]\nkubeconfig = \"kube.yaml\"\ncontext = \"ci\"\nnamespace = \"curate\"\nregistry = \"127.0.0.1:5000\"\n" +
+		"image_pull_secret = \"regcred\"\nparallelism = 4\nrequests = { cpu = \"500m\", memory = \"1Gi\" }\nmemory = \"4G\"\ncpus = 2\n"
+	cfg, err := ParseConfig("curate.toml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := cfg.Kube
+	if k.Namespace != "curate" || k.Registry != "127.0.0.1:5000" || k.Parallelism != 4 || k.Requests["memory"] != "1Gi" || k.CPUs != 2 {
+		t.Errorf("parsed %+v", k)
+	}
+	cases := []struct{ text, want string }{
+		{"[kubernetes]\nparallelism = -1\n", "curate.toml:2:1: kubernetes.parallelism: -1"},
+		{"[kubernetes]\nnamespace = \"My_NS\"\n", "curate.toml:2:1: kubernetes.namespace: \"My_NS\""},
+		{"[kubernetes]\nregistry = \"https://r.example\"\n", "curate.toml:2:1: kubernetes.registry: \"https://r.example\": want host[:port][/path]"},
+		{"[kubernetes]\nrequests = { gpu = \"1\" }\n", "kubernetes.requests.gpu: unknown resource"},
+		{"[kubernetes]\nrequests = { cpu = \"half\" }\n", "kubernetes.requests.cpu: \"half\": want a quantity"},
+		{"[kubernetes]\nmemory = \"lots\"\n", "curate.toml:2:1: kubernetes.memory: \"lots\""},
+		{"[kubernetes]\nnodes = 3\n", "unknown key \"kubernetes.nodes\""},
+	}
+	for _, c := range cases {
+		if _, err := ParseConfig("curate.toml", []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
+		}
+	}
+}
