@@ -40,8 +40,15 @@ step "binaries ready"
 # the node without addresses).
 node=$(hostname | tr 'A-Z' 'a-z')
 if ! getent hosts "$node" >/dev/null; then
-  echo "kube: this machine's name $node does not resolve (add it to /etc/hosts): the API server reaches the kubelet by it" >&2
-  exit 1
+  # CI runs as root on a throwaway machine: name it as this machine kind does.
+  if [ -w /etc/hosts ]; then
+    echo "kube: $node does not resolve; adding '127.0.0.1 $node' to /etc/hosts" >&2
+    echo "127.0.0.1 $node" >> /etc/hosts
+  fi
+  if ! getent hosts "$node" >/dev/null; then
+    echo "kube: this machine's name $node does not resolve (add it to /etc/hosts): the API server reaches the kubelet by it" >&2
+    exit 1
+  fi
 fi
 mkdir -p "$K"/{pki,run,logs,etcd,containerd/certs.d/127.0.0.1:5000,cni/net.d,registry,kubelet}
 sysctl -a 2>/dev/null | grep -E '^(vm\.overcommit_memory|kernel\.panic|kernel\.panic_on_oops) ' | sed 's/ = /=/' > "$K/sysctl.before"
