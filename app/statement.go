@@ -2,28 +2,19 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 
-	gitcmd "curate/internal/git"
 	"curate/internal/atomicfile"
+	gitcmd "curate/internal/git"
 	"curate/pipeline"
 	"curate/pipeline/statement"
 	"curate/pipeline/taskdir"
 	"curate/pipeline/unidiff"
+	"curate/pipeline/validate"
 	"curate/workspace"
-)
-
-// Task.Extra keys the statement work keeps.
-const (
-	ExtraInstructionSource = "instruction_source"    // issue, pr_body, commit_body, title or curator
-	ExtraInterface         = "interface"             // []statement.Decl the Interface section lists
-	ExtraStatementFlags    = "statement_flags"       // leak, test_leak, underspecified, link_only
-	ExtraGenerated         = "instruction_generated" // the generated text a curator's edit replaced
-	ExtraCurated           = "instruction_curated"   // the curator's text (instruction_source = curator)
-	ExtraHints             = "instruction_hints"     // a task's own [instructions] hints
-	ExtraCommitMessages    = "commit_messages"       // a merge PR's branch commits, read once
 )
 
 // StatementInput is what a task's statement is made from, read from its
@@ -87,7 +78,7 @@ func statementSources(ctx context.Context, t *pipeline.Task) statement.Sources {
 // mergeMessages are the messages of the commits a merge brought in,
 // oldest first, without their subjects' repetition of the title.
 func mergeMessages(ctx context.Context, t *pipeline.Task) string {
-	if m, ok := t.Extra[ExtraCommitMessages].(string); ok {
+	if m, ok := t.Extra[pipeline.ExtraCommitMessages].(string); ok {
 		return m
 	}
 	if t.SourcePath == "" || t.HeadCommit == "" {
@@ -105,7 +96,7 @@ func mergeMessages(ctx context.Context, t *pipeline.Task) string {
 	}
 	msg := strings.Join(parts, "\n\n")
 	if t.Extra != nil {
-		t.Extra[ExtraCommitMessages] = msg
+		t.Extra[pipeline.ExtraCommitMessages] = msg
 	}
 	return msg
 }
@@ -133,7 +124,7 @@ func testPaths(t *pipeline.Task) map[string]bool {
 
 // HintsMode is the task's own [instructions] hints, else the workspace's.
 func HintsMode(ws *workspace.Workspace, t *pipeline.Task) string {
-	if h, _ := t.Extra[ExtraHints].(string); h != "" {
+	if h, _ := t.Extra[pipeline.ExtraHints].(string); h != "" {
 		return h
 	}
 	if h := ws.Config.Instructions.Hints; h != "" {
@@ -147,7 +138,7 @@ func HintsMode(ws *workspace.Workspace, t *pipeline.Task) string {
 func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementInput) (statement.Statement, []string, error) {
 	text, src := statement.Choose(in.Sources)
 	st := statement.Statement{Title: t.Title, Text: text, Source: src}
-	if cur, ok := t.Extra[ExtraCurated].(string); ok && cur != "" {
+	if cur := t.Labels.Instruction; cur != "" {
 		st.Text, st.Source = cur, statement.SourceCurator
 	}
 	decls, used, err := statement.Interface(in.Fix, in.Tests, in.Files)
@@ -186,25 +177,54 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 	if t.Extra == nil {
 		t.Extra = map[string]any{}
 	}
-	t.Extra[ExtraInstructionSource] = st.Source
-	t.Extra[ExtraInterface] = st.Interface
-	t.Extra[ExtraStatementFlags] = flags
+	t.Extra[pipeline.ExtraInstructionSource] = st.Source
+	t.Extra[pipeline.ExtraInterface] = st.Interface
+	t.Extra[pipeline.ExtraStatementFlags] = flags
 	if len(st.Interface) == 0 {
-		delete(t.Extra, ExtraInterface)
+		delete(t.Extra, pipeline.ExtraInterface)
 	}
 	if len(flags) == 0 {
-		delete(t.Extra, ExtraStatementFlags)
+		delete(t.Extra, pipeline.ExtraStatementFlags)
 	}
+	delete(t.Extra, pipeline.ExtraGenerated)
 	if st.Source == statement.SourceCurator {
 		gen := st
 		gen.Text, gen.Source = statement.Choose(in.Sources)
-		t.Extra[ExtraGenerated] = statement.Render(gen, hide)
+		t.Extra[pipeline.ExtraGenerated] = statement.Render(gen, hide)
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, "instruction.md"), []byte(statement.Render(st, hide)), 0o644); err != nil {
+		return "", err
+	}
+	problem, req := statement.Problem(st, hide)
+	iface := statement.InterfaceSection(st.Interface)
+	err = validate.EditSWEBenchRecord(dir, func(rec map[string]json.RawMessage) {
+		for k, v := range map[string]string{"problem_statement": problem, "interface": iface, "requirements": req} {
+			rec[k], _ = json.Marshal(v)
+		}
+	})
+	if err != nil {
 		return "", err
 	}
 	return taskdir.Digest(dir)
 }
 
-// StatementFlags are the flags recorded on t.
-func StatementFlags(t *pipeline.Task) []string { return pipeline.ExtraStrings(t, ExtraStatementFlags) }
+// TaskInterface is the Interface section recorded on t, fresh or decoded
+// from the store.
+func TaskInterface(t *pipeline.Task) []statement.Decl {
+	switch v := t.Extra[pipeline.ExtraInterface].(type) {
+	case []statement.Decl:
+		return v
+	case nil:
+		return nil
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil
+		}
+		var out []statement.Decl
+		if json.Unmarshal(b, &out) != nil {
+			return nil
+		}
+		return out
+	}
+}

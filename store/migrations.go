@@ -135,6 +135,10 @@ var migrations = []string{
 	// 8 (branch engine): how a run moved engines, e.g. "retried on
 	// unix:///... after tcp://... stopped answering"; empty when it did not.
 	`ALTER TABLE runs ADD COLUMN retry TEXT NOT NULL DEFAULT '';`,
+	// The curator's problem statement and the tests a curator dropped
+	// (labels: events with undo and redo).
+	`ALTER TABLE tasks ADD COLUMN label_instruction TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN label_tests_dropped TEXT NOT NULL DEFAULT '';`,
 }
 
 // backfills run in the same transaction right after the migration of the

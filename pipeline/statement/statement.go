@@ -176,3 +176,29 @@ func redact(s string, hide []string) string {
 	}
 	return s
 }
+
+var requirementsRe = regexp.MustCompile(`(?im)^#{1,6}\s+requirements\s*$`)
+
+// Problem is the statement as SWE-bench's problem_statement holds it: the
+// title and the text, redacted as instruction.md is, with a Requirements
+// section (a curator may write one) split off for its own field.
+func Problem(st Statement, hide []string) (problem, requirements string) {
+	text := strings.TrimSpace(st.Text)
+	if st.Source != SourceCurator {
+		text = redact(sanitize.Text(text), hide)
+	}
+	if loc := requirementsRe.FindStringIndex(text); loc != nil {
+		rest := text[loc[1]:]
+		end := len(rest)
+		if next := regexp.MustCompile(`(?m)^#{1,6}\s`).FindStringIndex(rest); next != nil {
+			end = next[0]
+		}
+		requirements = strings.TrimSpace(rest[:end])
+		text = strings.TrimSpace(text[:loc[0]] + rest[end:])
+	}
+	title := redact(sanitize.Line(strings.TrimSpace(st.Title)), hide)
+	if text == "" || strings.EqualFold(text, strings.TrimSpace(st.Title)) {
+		return title, requirements
+	}
+	return title + "\n\n" + text, requirements
+}
