@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"curate/internal/fixtures"
+	"curate/pipeline"
+	"curate/pipeline/taskdir"
+	"curate/workspace"
+)
+
+// builtCalc mines and builds the fixture Python project and marks
+// acme__calc-1 valid with two FAIL_TO_PASS tests, as validation leaves it.
+func builtCalc(t *testing.T) string {
+	t.Helper()
+	ws := newWorkspace(t)
+	py, err := fixtures.PythonRepo(filepath.Join(t.TempDir(), "calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := cli(t, "-w", ws, "mine", "git", py.Path); code != 0 {
+		t.Fatal(e)
+	}
+	if code, _, e := cli(t, "-w", ws, "build", "acme__calc-1", "--base-image", "curate/base:bookworm"); code != 0 {
+		t.Fatal(e)
+	}
+	w, err := workspace.Open(context.Background(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	task, err := w.Store.Task(context.Background(), "acme__calc-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task.Status = pipeline.StatusValid
+	task.Extra["FAIL_TO_PASS"] = []string{"tests/test_ops.py::test_divide", "tests/test_ops.py::test_dns_lookup"}
+	if err := w.Store.UpsertTasks(context.Background(), []*pipeline.Task{task}); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+func showJSON(t *testing.T, ws, id string) map[string]any {
+	t.Helper()
+	code, out, e := cli(t, "-w", ws, "show", id, "--json")
+	if code != 0 {
+		t.Fatal(e)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("show --json: %v", err)
+	}
+	if task, ok := m["task"].(map[string]any); ok {
+		return task
+	}
+	return m
+}
+
+func readInstruction(t *testing.T, ws string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(ws, "tasks", "acme__calc-1", "instruction.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestEditInstructionUndoRedo edits a statement through $EDITOR, then
+// undoes and redoes it: instruction.md, the digest, instruction_source
+// and the status (a valid task must be validated again) follow.
+func TestEditInstructionUndoRedo(t *testing.T) {
+	ws := builtCalc(t)
+	generated := readInstruction(t, ws)
+	if src := showJSON(t, ws, "acme__calc-1")["instruction_source"]; src == "" || src == nil || src == "curator" {
+		t.Fatalf("instruction_source after build: %v", src)
+	}
+	editor := filepath.Join(t.TempDir(), "ed.sh")
+	text := "Dividing by a fraction returns the wrong quotient; the division must be exact for fractional divisors and still raise on zero."
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\nprintf '%s\\n' '"+text+"' > \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", editor)
+	if code, out, e := cli(t, "-w", ws, "edit", "acme__calc-1", "instruction"); code != 0 || !strings.Contains(out, "saved") {
+		t.Fatalf("edit: %s %s", out, e)
+	}
+	check := func(step string, wantCurator bool) {
+		t.Helper()
+		md := readInstruction(t, ws)
+		if strings.Contains(md, text) != wantCurator {
+			t.Errorf("%s: instruction.md holds the curator's text: %v, want %v\n%s", step, !wantCurator, wantCurator, md)
+		}
+		m := showJSON(t, ws, "acme__calc-1")
+		if (m["instruction_source"] == "curator") != wantCurator {
+			t.Errorf("%s: instruction_source %v", step, m["instruction_source"])
+		}
+		if m["status"] != "built" {
+			t.Errorf("%s: status %v, want built (to validate again)", step, m["status"])
+		}
+		d, err := taskdir.Digest(filepath.Join(ws, "tasks", "acme__calc-1"))
+		if err != nil || d != m["digest"] {
+			t.Errorf("%s: stored digest %v, task dir %s (%v)", step, m["digest"], d, err)
+		}
+	}
+	check("edit", true)
+	if code, _, e := cli(t, "-w", ws, "undo"); code != 0 {
+		t.Fatal(e)
+	}
+	check("undo", false)
+	if readInstruction(t, ws) != generated {
+		t.Errorf("undo did not give back the generated instruction")
+	}
+	if code, _, e := cli(t, "-w", ws, "redo"); code != 0 {
+		t.Fatal(e)
+	}
+	check("redo", true)
+	_, hist, _ := cli(t, "-w", ws, "history", "acme__calc-1")
+	if strings.Count(hist, "instruction:") != 3 {
+		t.Errorf("history lacks the edit, undo and redo:\n%s", hist)
+	}
+	// Bulk regeneration keeps the curator's statement without --force.
+	if code, out, e := cli(t, "-w", ws, "instructions", "--regenerate", "--filter", "id=acme__calc-1"); code != 0 || !strings.Contains(out, "kept") {
+		t.Fatalf("regenerate: %s %s", out, e)
+	}
+	check("regenerate", true)
+	if code, out, e := cli(t, "-w", ws, "instructions", "--regenerate", "--filter", "id=acme__calc-1", "--force"); code != 0 || !strings.Contains(out, "written") {
+		t.Fatalf("regenerate --force: %s %s", out, e)
+	}
+	check("regenerate --force", false)
+}
+
+// TestEditTestsDropUndo drops a FAIL_TO_PASS test with a reason: the list
+// loses it, test.sh no longer counts it, the task waits for validation;
+// undo gives it back.
+func TestEditTestsDropUndo(t *testing.T) {
+	ws := builtCalc(t)
+	drop := "tests/test_ops.py::test_dns_lookup"
+	if code, _, e := cli(t, "-w", ws, "edit", "acme__calc-1", "tests", "--drop", drop); code == 0 || !strings.Contains(e, "reason") {
+		t.Fatalf("a drop without a reason was accepted: %s", e)
+	}
+	if code, _, e := cli(t, "-w", ws, "edit", "acme__calc-1", "tests", "--drop", "no_such_test", "--reason", "x"); code == 0 || !strings.Contains(e, "not in its FAIL_TO_PASS") {
+		t.Fatalf("an unknown test was accepted: %s", e)
+	}
+	if code, out, e := cli(t, "-w", ws, "edit", "acme__calc-1", "tests", "--drop", drop, "--reason", "environment-dependent"); code != 0 {
+		t.Fatalf("drop: %s %s", out, e)
+	}
+	state := func() (f2p []string, status string) {
+		w, err := workspace.Open(context.Background(), ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		task, err := w.Store.Task(context.Background(), "acme__calc-1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pipeline.ExtraStrings(task, "FAIL_TO_PASS"), string(task.Status)
+	}
+	f2p, status := state()
+	if strings.Join(f2p, ",") != "tests/test_ops.py::test_divide" || status != "built" {
+		t.Errorf("after the drop: FAIL_TO_PASS %v, status %s", f2p, status)
+	}
+	known, err := os.ReadFile(filepath.Join(ws, "tasks", "acme__calc-1", "tests", "known_failures.txt"))
+	if err != nil || !strings.Contains(string(known), drop) {
+		t.Errorf("test.sh still counts the dropped test: %q %v", known, err)
+	}
+	if code, _, e := cli(t, "-w", ws, "undo"); code != 0 {
+		t.Fatal(e)
+	}
+	f2p, _ = state()
+	if len(f2p) != 2 {
+		t.Errorf("undo: FAIL_TO_PASS %v, want both tests back", f2p)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "tasks", "acme__calc-1", "tests", "known_failures.txt")); !os.IsNotExist(err) {
+		t.Errorf("undo left the dropped test out of the reward (%v)", err)
+	}
+}
