@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"curate/internal/fixtures"
+	"curate/internal/fixtures/fakegithub"
 	"curate/pipeline"
 	"curate/pipeline/taskdir"
 	"curate/workspace"
@@ -179,5 +180,36 @@ func TestEditTestsDropUndo(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, "tasks", "acme__calc-1", "tests", "known_failures.txt")); !os.IsNotExist(err) {
 		t.Errorf("undo left the dropped test out of the reward (%v)", err)
+	}
+}
+
+// TestMineGitIssuesFromGitHub mines local history and fetches the linked
+// issues' text from a local server in GitHub's shapes: the statement
+// comes from the issue, and a second mine asks the API nothing.
+func TestMineGitIssuesFromGitHub(t *testing.T) {
+	f := fakegithub.New(t)
+	t.Setenv("GITHUB_TOKEN", "test-token")
+	ws := newWorkspace(t)
+	mine := func() string {
+		code, _, e := cli(t, "-w", ws, "mine", "git", f.Project.Path, "--repo", "acme/calc", "--issues", "github", "--api-url", f.URL)
+		if code != 0 {
+			t.Fatalf("mine: %s", e)
+		}
+		return e
+	}
+	if e := mine(); !strings.Contains(e, "1 fetched") || !strings.Contains(e, "1 missing") {
+		t.Errorf("first mine: %s", e)
+	}
+	if e := mine(); !strings.Contains(e, "0 fetched, 2 from the cache") || f.Count("issue 11") != 1 {
+		t.Errorf("second mine asked again (%d requests for #11): %s", f.Count("issue 11"), e)
+	}
+	if code, _, e := cli(t, "-w", ws, "build", "acme__calc-1", "--base-image", "curate/base:bookworm"); code != 0 {
+		t.Fatal(e)
+	}
+	if src := showJSON(t, ws, "acme__calc-1")["instruction_source"]; src != "issue" {
+		t.Errorf("instruction_source %v, want issue", src)
+	}
+	if md := readInstruction(t, ws); !strings.Contains(md, "Expected 0.5 from divide(1, 2).") {
+		t.Errorf("instruction.md lacks the issue's text:\n%s", md)
 	}
 }

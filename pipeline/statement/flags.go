@@ -88,14 +88,18 @@ func Check(st Statement, ev Evidence) []string {
 // Words counts the words of s outside code fences' markers.
 func Words(s string) int { return len(strings.Fields(s)) }
 
-// leaks reports whether text quotes the fix: two consecutive substantial
-// added lines, or one long one, found in the text (whitespace folded).
+// leaks reports whether text quotes the fix's code: two consecutive
+// substantial added lines of a source file, or one long one, found in the
+// text (whitespace folded).
 func leaks(text string, fix []unidiff.File) bool {
 	folded := collapse(text)
 	if folded == "" {
 		return false
 	}
 	for _, f := range fix {
+		if languageOf(f.Name()) == "" {
+			continue // a changelog or doc line quoted is not the fix's code
+		}
 		for _, h := range f.Hunks {
 			var run []string
 			for _, l := range h.Lines {
