@@ -19,7 +19,7 @@ import (
 // IssueCache keeps fetched issue texts between runs, so a stopped fetch
 // resumes and a second mine asks the API nothing it already asked.
 type IssueCache struct {
-	Repo   string                `json:"repo"`
+	Repo   string                 `json:"repo"`
 	Issues map[string]CachedIssue `json:"issues"` // by number
 }
 
