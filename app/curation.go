@@ -68,20 +68,19 @@ func (e *InstructionEdit) Command() *exec.Cmd { return Editor(e.Path) }
 // Discard removes the temp file.
 func (e *InstructionEdit) Discard() { os.Remove(e.Path) }
 
-// Apply saves the edited text as the curator's statement (changed is false
-// when the file was closed unchanged) and rewrites the task dir.
-func (e *InstructionEdit) Apply(ctx context.Context, actor string) (changed bool, err error) {
+// Apply saves the edited text as the curator's statement and rewrites the
+// task dir; no events when the file was closed unchanged.
+func (e *InstructionEdit) Apply(ctx context.Context, actor string) ([]pipeline.Event, error) {
 	data, err := os.ReadFile(e.Path)
 	if err != nil {
-		return false, fmt.Errorf("read the edit: %w", err)
+		return nil, fmt.Errorf("read the edit: %w", err)
 	}
 	defer e.Discard()
 	if string(data) == e.original {
-		return false, nil
+		return nil, nil
 	}
 	text := strings.TrimSpace(strings.Replace(string(data), editHeader, "", 1))
-	evs, err := SetInstruction(ctx, e.ws, actor, e.ID, text)
-	return len(evs) > 0, err
+	return SetInstruction(ctx, e.ws, actor, e.ID, text)
 }
 
 // SetInstruction records text as the curator's statement of id ("" goes

@@ -50,11 +50,11 @@ Both are events: curate history shows them, curate undo / redo revert them.`,
 					ed.Discard()
 					return fmt.Errorf("editor %s: %w (the statement is unchanged)", c.Path, err)
 				}
-				changed, err := ed.Apply(ctx, workspace.Actor())
+				evs, err := ed.Apply(ctx, workspace.Actor())
 				if err != nil {
 					return err
 				}
-				if !changed {
+				if len(evs) == 0 {
 					fmt.Fprintf(env.Out, "no change to the statement of %s\n", id)
 					return nil
 				}
