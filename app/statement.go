@@ -149,8 +149,21 @@ func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementIn
 	testNames := statement.TestNames(in.Tests)
 	mode := HintsMode(ws, t)
 	st.Hints = statement.Hints(mode, pipeline.ExtraStrings(t, "FAIL_TO_PASS"))
-	flags := statement.Check(st, statement.Evidence{Fix: in.Fix, TestFiles: pathsOf(in.Tests), TestNames: testNames, UsedNew: used, Hints: mode})
+	// The checks read what the agent reads: the text after redaction.
+	shown := st
+	if st.Source != statement.SourceCurator {
+		shown.Title = statement.Redact(st.Title, Hidden(in))
+		shown.Text = statement.Redact(st.Text, Hidden(in))
+	}
+	flags := statement.Check(shown, statement.Evidence{Fix: in.Fix, TestFiles: pathsOf(in.Tests), TestNames: testNames, UsedNew: used, Hints: mode})
 	return st, flags, nil
+}
+
+// Hidden are the words instruction.md redacts: the changed files' paths
+// and the tests' names.
+func Hidden(in *StatementInput) []string {
+	hide := pathsOf(in.Fix)
+	return append(append(hide, pathsOf(in.Tests)...), statement.TestNames(in.Tests)...)
 }
 
 func pathsOf(fs []unidiff.File) []string {
@@ -172,8 +185,7 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 	if err != nil {
 		return "", err
 	}
-	hide := pathsOf(in.Fix)
-	hide = append(append(hide, pathsOf(in.Tests)...), statement.TestNames(in.Tests)...)
+	hide := Hidden(in)
 	if t.Extra == nil {
 		t.Extra = map[string]any{}
 	}

@@ -112,7 +112,13 @@ func measure(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task) (*r
 		old.Text, old.Source = t.Body, statement.SourcePRBody
 	}
 	before := statement.Check(old, statement.Evidence{Fix: in.Fix, UsedNew: names})
-	after = statement.Check(st, statement.Evidence{Fix: in.Fix, UsedNew: names, TestNames: statement.TestNames(in.Tests)})
+	// after is what curate recorded, plus the independent names check.
+	named := st.Title + "\n" + st.Text + "\n" + statement.InterfaceSection(st.Interface)
+	for _, n := range names {
+		if !has(after, statement.FlagUnderspecified) && !regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`).MatchString(named) {
+			after = statement.SortFlags(append(after, statement.FlagUnderspecified))
+		}
+	}
 	return &row{id: t.ID, repo: t.Repo, lang: t.Language, source: st.Source, newNames: names, iface: st.Interface,
 		before: before, after: after, words: statement.Words(st.Title + " " + st.Text), text: st.Text, fix: in.Fix}, nil
 }
@@ -242,7 +248,13 @@ func report(rows []*row, what string) {
 }
 
 func printLeaks(rows []*row, n int) {
-	fmt.Printf("\n## leak flags (first %d of all measured)\n\n", n)
+	total := 0
+	for _, r := range rows {
+		if has(r.after, statement.FlagLeak) {
+			total++
+		}
+	}
+	fmt.Printf("\n## leak flags: %d of %d tasks measured (the first %d follow)\n\n", total, len(rows), n)
 	for _, r := range rows {
 		if n == 0 {
 			return

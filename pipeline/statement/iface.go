@@ -114,7 +114,7 @@ func Interface(fix, tests []unidiff.File, files Files) (decls []Decl, used []str
 			if !added[d.Line] || !words[d.Name] {
 				continue
 			}
-			if old[lang+"\x00"+collapse(d.Signature)] {
+			if old[f.OldName+"\x00"+collapse(d.Signature)] {
 				continue
 			}
 			key := lang + "\x00" + d.Container + "\x00" + collapse(d.Signature)
@@ -138,7 +138,8 @@ type Files struct {
 	Fixed, Base func(path string) ([]byte, error)
 }
 
-// baseSignatures are the signatures the fix's files declared before it.
+// baseSignatures are the signatures the fix's files declared before it,
+// by file (two nested Builder classes may declare the same method).
 func (fs Files) baseSignatures(fix []unidiff.File) map[string]bool {
 	out := map[string]bool{}
 	if fs.Base == nil {
@@ -160,7 +161,7 @@ func (fs Files) baseSignatures(fix []unidiff.File) map[string]bool {
 			continue
 		}
 		for _, d := range ds {
-			out[lang+"\x00"+collapse(d.Signature)] = true
+			out[name+"\x00"+collapse(d.Signature)] = true
 		}
 	}
 	return out

@@ -144,6 +144,10 @@ func LinkOnly(text string) bool {
 
 var linkRe = regexp.MustCompile(`https?://\S+|(?:[\w.-]+/[\w.-]+)?#\d+`)
 
+// Redact is text as instruction.md shows it: sanitized, with the words
+// in hide redacted.
+func Redact(text string, hide []string) string { return redact(sanitize.Text(text), hide) }
+
 // redact replaces every word in hide (paths, base names, test names) with
 // "[redacted]". Longer words go first so a path is not half-replaced by
 // its base name.
