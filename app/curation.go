@@ -280,3 +280,26 @@ func RegenerateInstructions(ctx context.Context, ws *workspace.Workspace, actor,
 	}
 	return out, nil
 }
+
+// SetHints sets id's own [instructions] hints ("" = the workspace's) and
+// writes its instruction.md again.
+func SetHints(ctx context.Context, ws *workspace.Workspace, id, mode string) error {
+	if mode != "" && !containsString(statement.HintModes, mode) {
+		return fmt.Errorf("hints %q: want %s (or \"\" for the workspace's)", mode, strings.Join(statement.HintModes, " or "))
+	}
+	t, err := ws.Store.Task(ctx, id)
+	if err != nil {
+		return err
+	}
+	if t.Extra == nil {
+		t.Extra = map[string]any{}
+	}
+	delete(t.Extra, pipeline.ExtraHints)
+	if mode != "" {
+		t.Extra[pipeline.ExtraHints] = mode
+	}
+	if err := ws.Store.UpsertTasks(ctx, []*pipeline.Task{t}); err != nil {
+		return err
+	}
+	return Recurate(ctx, ws, t.ID, false)
+}

@@ -14,7 +14,7 @@ func newEditCmd(env *Env) *cobra.Command {
 	var drop []string
 	var list, reason string
 	cmd := &cobra.Command{
-		Use:   "edit ID instruction|tests",
+		Use:   "edit ID instruction|tests|hints [none|tests]",
 		Short: "Edit a task's problem statement in $EDITOR, or drop tests from its FAIL_TO_PASS / PASS_TO_PASS (undo and redo as labels)",
 		Long: `edit ID instruction opens the task's statement in $VISUAL or $EDITOR (as git commit
 does). What you save becomes the curator's statement: instruction.md is written
@@ -27,10 +27,14 @@ edit ID tests --drop NAME --reason WHY takes tests out of FAIL_TO_PASS (or
 PASS_TO_PASS with --list), rebuilds the task so test.sh no longer counts them,
 and leaves it built for curate validate to judge again.
 
-Both are events: curate history shows them, curate undo / redo revert them.`,
+edit ID hints tests lists the FAIL_TO_PASS tests in this task's instruction.md
+(hints none: nothing; no value: the workspace's [instructions] hints).
+
+Statement and test edits are events: curate history shows them, curate undo /
+redo revert them.`,
 		Example: `  EDITOR=nano curate edit acme__calc-12 instruction
   curate edit acme__calc-12 tests --drop tests/test_net.py::test_dns --reason "environment-dependent"`,
-		Args: cobra.ExactArgs(2),
+		Args: cobra.RangeArgs(2, 3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			ws, err := env.Workspace(ctx)
@@ -38,7 +42,20 @@ Both are events: curate history shows them, curate undo / redo revert them.`,
 				return err
 			}
 			id, what := args[0], args[1]
+			if len(args) == 3 && what != "hints" {
+				return fmt.Errorf("edit %s %s takes no value (%q)", id, what, args[2])
+			}
 			switch what {
+			case "hints":
+				mode := ""
+				if len(args) == 3 {
+					mode = args[2]
+				}
+				if err := app.SetHints(ctx, ws, id, mode); err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Out, "hints of %s: %s\n", id, map[bool]string{true: "the workspace's", false: mode}[mode == ""])
+				return nil
 			case "instruction":
 				ed, err := app.StartInstructionEdit(ctx, ws, id)
 				if err != nil {
@@ -74,7 +91,7 @@ Both are events: curate history shows them, curate undo / redo revert them.`,
 				fmt.Fprintf(env.Out, "dropped %d test(s) from %s's %s and rebuilt it; next: curate validate %s\n", len(drop), id, list, id)
 				return nil
 			}
-			return fmt.Errorf("edit %s %q: want instruction or tests", id, what)
+			return fmt.Errorf("edit %s %q: want instruction, tests or hints", id, what)
 		},
 	}
 	cmd.Flags().StringArrayVar(&drop, "drop", nil, "tests: a test to drop (repeatable)")

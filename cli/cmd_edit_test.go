@@ -213,3 +213,24 @@ func TestMineGitIssuesFromGitHub(t *testing.T) {
 		t.Errorf("instruction.md lacks the issue's text:\n%s", md)
 	}
 }
+
+// TestEditHintsPerTask: hints tests lists the FAIL_TO_PASS tests in the
+// task's instruction.md; back to the workspace's (none), they go.
+func TestEditHintsPerTask(t *testing.T) {
+	ws := builtCalc(t)
+	if code, _, e := cli(t, "-w", ws, "edit", "acme__calc-1", "hints", "tests"); code != 0 {
+		t.Fatal(e)
+	}
+	if md := readInstruction(t, ws); !strings.Contains(md, "## Hints") || !strings.Contains(md, "tests/test_ops.py::test_divide") {
+		t.Errorf("hints tests: no Hints section:\n%s", md)
+	}
+	if code, _, e := cli(t, "-w", ws, "edit", "acme__calc-1", "hints", "everything"); code == 0 || !strings.Contains(e, "want none or tests") {
+		t.Errorf("a bad hints value was accepted: %s", e)
+	}
+	if code, _, e := cli(t, "-w", ws, "edit", "acme__calc-1", "hints"); code != 0 {
+		t.Fatal(e)
+	}
+	if md := readInstruction(t, ws); strings.Contains(md, "## Hints") {
+		t.Errorf("the workspace's hints (none) still list the tests:\n%s", md)
+	}
+}
