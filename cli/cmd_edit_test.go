@@ -234,3 +234,58 @@ func TestEditHintsPerTask(t *testing.T) {
 		t.Errorf("the workspace's hints (none) still list the tests:\n%s", md)
 	}
 }
+
+// TestBuildWritesInterfaceSection: a feature PR whose tests call new
+// functions gets an Interface section with their signatures, in
+// instruction.md and in the SWE-bench record's interface field; a
+// curator's Requirements section goes to requirements.
+func TestBuildWritesInterfaceSection(t *testing.T) {
+	ws := newWorkspace(t)
+	gp, err := fixtures.GoRepo(filepath.Join(t.TempDir(), "mathx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := cli(t, "-w", ws, "mine", "git", gp.Path); code != 0 {
+		t.Fatal(e)
+	}
+	if code, _, e := cli(t, "-w", ws, "build", "acme__mathx-2", "--base-image", "curate/base:bookworm"); code != 0 {
+		t.Fatal(e)
+	}
+	dir := filepath.Join(ws, "tasks", "acme__mathx-2")
+	md, _ := os.ReadFile(filepath.Join(dir, "instruction.md"))
+	for _, sig := range []string{"## Interface", "func Mean(xs []int) float64", "func Spread(xs []int) int", "func AbsAll(xs []int) []int"} {
+		if !strings.Contains(string(md), sig) {
+			t.Errorf("instruction.md lacks %q:\n%s", sig, md)
+		}
+	}
+	if strings.Contains(string(md), "min2") {
+		t.Errorf("an unexported helper is in the Interface section:\n%s", md)
+	}
+	m := showJSON(t, ws, "acme__mathx-2")
+	if ds, _ := m["interface"].([]any); len(ds) != 3 {
+		t.Errorf("show --json interface: %v", m["interface"])
+	}
+	editor := filepath.Join(t.TempDir(), "ed.sh")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\nprintf 'Callers need the mean and spread of a sample.\\n\\n## Requirements\\n\\n- Mean of no numbers is 0.\\n' > \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", editor)
+	if code, _, e := cli(t, "-w", ws, "edit", "acme__mathx-2", "instruction"); code != 0 {
+		t.Fatal(e)
+	}
+	var rec map[string]any
+	data, _ := os.ReadFile(filepath.Join(dir, "swebench.json"))
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if iface, _ := rec["interface"].(string); !strings.Contains(iface, "func Mean(xs []int) float64") {
+		t.Errorf("swebench.json interface %q", rec["interface"])
+	}
+	if req, _ := rec["requirements"].(string); req != "- Mean of no numbers is 0." {
+		t.Errorf("swebench.json requirements %q", rec["requirements"])
+	}
+	if ps, _ := rec["problem_statement"].(string); !strings.HasPrefix(ps, "Add Mean, Spread and AbsAll\n\nCallers need") || strings.Contains(ps, "Requirements") {
+		t.Errorf("swebench.json problem_statement %q", ps)
+	}
+}
