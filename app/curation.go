@@ -38,6 +38,9 @@ func StartInstructionEdit(ctx context.Context, ws *workspace.Workspace, id strin
 	if err != nil {
 		return nil, err
 	}
+	if err := curatable(t); err != nil {
+		return nil, err
+	}
 	text := t.Labels.Instruction
 	if text == "" {
 		in, err := ReadStatementInput(ctx, t)
@@ -86,6 +89,13 @@ func (e *InstructionEdit) Apply(ctx context.Context, actor string) ([]pipeline.E
 // SetInstruction records text as the curator's statement of id ("" goes
 // back to the generated one) and rewrites its instruction.md.
 func SetInstruction(ctx context.Context, ws *workspace.Workspace, actor, id, text string) ([]pipeline.Event, error) {
+	t, err := ws.Store.Task(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := curatable(t); err != nil {
+		return nil, err
+	}
 	evs, err := ws.Store.Label(ctx, actor, []pipeline.Change{{TaskID: id, Field: pipeline.FieldInstruction, New: text}})
 	if err != nil {
 		return nil, err
@@ -104,6 +114,9 @@ func DropTests(ctx context.Context, ws *workspace.Workspace, actor, id, list str
 	if err != nil {
 		return nil, err
 	}
+	if err := curatable(t); err != nil {
+		return nil, err
+	}
 	have := pipeline.ExtraStrings(t, list)
 	ds := t.Labels.DroppedTests()
 	for _, name := range tests {
@@ -117,6 +130,15 @@ func DropTests(ctx context.Context, ws *workspace.Workspace, actor, id, list str
 		return nil, err
 	}
 	return evs, recurateAfter(ctx, ws, evs)
+}
+
+// curatable: curate writes the statements and test lists of the tasks it
+// mined; an imported task's instruction.md and lists are its source's.
+func curatable(t *pipeline.Task) error {
+	if !t.Mined() {
+		return fmt.Errorf("%s was imported (%s): curate edits the statements and tests of tasks it mined; edit the source and import again", t.ID, t.Source)
+	}
+	return nil
 }
 
 func containsString(xs []string, x string) bool {
@@ -167,8 +189,8 @@ func Recurate(ctx context.Context, ws *workspace.Workspace, id string, rebuild b
 	if err != nil {
 		return err
 	}
-	if t.TaskDir == "" {
-		return nil // not built: the next build writes it
+	if t.TaskDir == "" || !t.Mined() {
+		return nil // not built (the next build writes it), or imported
 	}
 	if rebuild {
 		restoreLists(t)
@@ -233,7 +255,7 @@ func restoreLists(t *pipeline.Task) {
 // Regenerated is what RegenerateInstructions did to one task.
 type Regenerated struct {
 	ID     string   `json:"id"`
-	Result string   `json:"result"` // written, kept (a curator's edit), unbuilt, error
+	Result string   `json:"result"` // written, kept (a curator's edit), unbuilt, imported, error
 	Source string   `json:"instruction_source,omitempty"`
 	Flags  []string `json:"statement_flags"`
 	Error  string   `json:"error,omitempty"`
@@ -254,6 +276,8 @@ func RegenerateInstructions(ctx context.Context, ws *workspace.Workspace, actor,
 		}
 		r := Regenerated{ID: lt.ID, Flags: []string{}}
 		switch {
+		case !lt.Mined():
+			r.Result = "imported" // its instruction.md is its source's
 		case lt.TaskDir == "":
 			r.Result = "unbuilt"
 		case lt.Labels.Instruction != "" && !force:
@@ -289,6 +313,9 @@ func SetHints(ctx context.Context, ws *workspace.Workspace, id, mode string) err
 	}
 	t, err := ws.Store.Task(ctx, id)
 	if err != nil {
+		return err
+	}
+	if err := curatable(t); err != nil {
 		return err
 	}
 	if t.Extra == nil {

@@ -137,7 +137,8 @@ func newInstructionsCmd(env *Env) *cobra.Command {
 				}
 				fmt.Fprintf(env.Out, "%-8s %-32s %-12s %s\n", r.Result, r.ID, r.Source, flags)
 			}
-			fmt.Fprintf(env.Out, "%d written, %d kept (curator's; --force replaces them), %d not built\n", counts["written"], counts["kept"], counts["unbuilt"])
+			fmt.Fprintf(env.Out, "%d written, %d kept (curator's; --force replaces them), %d not built, %d imported (left as their source wrote them)\n",
+				counts["written"], counts["kept"], counts["unbuilt"], counts["imported"])
 			return nil
 		},
 	}
