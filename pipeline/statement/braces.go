@@ -21,7 +21,6 @@ type scope struct {
 	name      string
 	public    bool // members are public without a keyword (Rust trait, Java interface, C++ struct)
 	access    bool // C++: the current access is public
-	container string
 }
 
 // classified is a classifier's answer.

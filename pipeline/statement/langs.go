@@ -223,11 +223,9 @@ func classifyJS(c *classified, toks []tok, sc *scope, src string) {
 	// exports.name = ..., module.exports.name = ...
 	for i := 0; i+3 < len(toks); i++ {
 		if toks[i].text == "exports" && toks[i+1].text == "." && toks[i+2].kind == 'i' && toks[i+3].text == "=" && !strings.HasPrefix(toks[i+2].text, "_") {
-			end := len(toks)
+			end := i + 3 // exports.name
 			if g := groups(toks); len(g) > 0 && index(toks, "function") >= 0 {
-				end = g[0][1] + 1
-			} else {
-				end = i + 3
+				end = g[0][1] + 1 // exports.name = function (params)
 			}
 			c.decl = mkdecl(toks[i+2], "func", sigOf(toks[:end], src), sc)
 			return
