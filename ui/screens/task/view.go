@@ -256,7 +256,10 @@ func sourceFields(t *pipeline.Task) []pipeline.ExtraField {
 	for _, f := range t.ExtraFields() {
 		switch f.Key {
 		case app.EnvironmentNotesKey, pipeline.ExtraBuildNotes, pipeline.ExtraKnownFailures, pipeline.ExtraBuildStrategy,
-			pipeline.ExtraSnapshot, pipeline.ExtraMirrorMethod, pipeline.ExtraRepoImage:
+			pipeline.ExtraSnapshot, pipeline.ExtraMirrorMethod, pipeline.ExtraRepoImage,
+			// the statement's: shown in the Statement section
+			pipeline.ExtraInstructionSource, pipeline.ExtraInterface, pipeline.ExtraStatementFlags,
+			pipeline.ExtraGenerated, pipeline.ExtraHints, pipeline.ExtraCommitMessages:
 			continue
 		}
 		out = append(out, f)
