@@ -110,6 +110,9 @@ func TestEditInstructionUndoRedo(t *testing.T) {
 		}
 	}
 	check("edit", true)
+	if gen, _ := showJSON(t, ws, "acme__calc-1")["instruction_generated"].(string); gen != generated {
+		t.Errorf("show --json instruction_generated is not the generated instruction.md:\n%s", gen)
+	}
 	if code, _, e := cli(t, "-w", ws, "undo"); code != 0 {
 		t.Fatal(e)
 	}

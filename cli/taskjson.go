@@ -48,6 +48,9 @@ type taskJSON struct {
 	InstructionSource string           `json:"instruction_source,omitempty"`
 	StatementFlags    []string         `json:"statement_flags"`
 	Interface         []statement.Decl `json:"interface,omitempty"`
+	// InstructionGenerated is the generated instruction.md a curator's
+	// statement replaced, to diff against.
+	InstructionGenerated string `json:"instruction_generated,omitempty"`
 	// Review is "unreviewed", "reviewed" or "flagged"; the review's
 	// columns follow, absent when not reviewed.
 	Review string `json:"review"`
@@ -67,6 +70,7 @@ func toTaskJSON(t *pipeline.Task) taskJSON {
 		Pinned: t.Labels.Pinned, Note: t.Labels.Note, TaskDir: t.TaskDir, Digest: t.Digest, Body: t.Body,
 		Review: t.Labels.ReviewState(), ReviewColumns: t.Labels.Columns(),
 		InstructionSource: pipeline.InstructionSource(t), StatementFlags: nonNil(pipeline.StatementFlags(t)), Interface: app.TaskInterface(t),
+		InstructionGenerated: extraString(t, pipeline.ExtraGenerated),
 	}
 }
 
@@ -116,4 +120,9 @@ func nonNil(xs []string) []string {
 		return []string{}
 	}
 	return xs
+}
+
+func extraString(t *pipeline.Task, key string) string {
+	s, _ := t.Extra[key].(string)
+	return s
 }
