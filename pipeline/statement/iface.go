@@ -1,7 +1,6 @@
 package statement
 
 import (
-	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -100,11 +99,8 @@ func Interface(fix, tests []unidiff.File, files Files) (decls []Decl, used []str
 			continue
 		}
 		src, err := read(f.Name())
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", f.Name(), err)
-		}
-		if len(src) > maxSource {
-			continue
+		if err != nil || len(src) > maxSource {
+			continue // unreadable (a submodule, a missing blob) or huge: no names from it
 		}
 		ds, err := scan(f.Name(), src)
 		if err != nil {

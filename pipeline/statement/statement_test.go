@@ -1,6 +1,7 @@
 package statement
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -106,5 +107,19 @@ func TestRenderInterfaceAndHints(t *testing.T) {
 	}
 	if Hints(HintsNone, []string{"TestF"}) != nil {
 		t.Error("hints none printed hints")
+	}
+}
+
+func TestInterfaceSkipsUnreadableFiles(t *testing.T) {
+	fix := mustParse(t, "--- a/sub.go\n+++ b/sub.go\n@@ -1,1 +1,2 @@\n package p\n+func New() {}\n")
+	tests := mustParse(t, "--- a/p_test.go\n+++ b/p_test.go\n@@ -1,1 +1,2 @@\n package p\n+var _ = New\n")
+	fail := func(string) ([]byte, error) { return nil, errors.New("fatal: path 'sub.go' is a submodule") }
+	ds, used, err := Interface(fix, tests, Files{Fixed: fail, Base: fail})
+	if err != nil || len(ds) != 0 || len(used) != 0 {
+		t.Errorf("an unreadable file: %v %v %v (want no names and no error: the build goes on)", ds, used, err)
+	}
+	ok := func(string) ([]byte, error) { return []byte("package p\nfunc New() {}\n"), nil }
+	if ds, _, _ := Interface(fix, tests, Files{Fixed: ok}); len(ds) != 1 || ds[0].Signature != "func New()" {
+		t.Errorf("readable: %+v", ds)
 	}
 }
