@@ -189,6 +189,10 @@ func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cf
 	}
 	switch reasons, rejected := patch.IsRejection(err); {
 	case err == nil:
+		if res.Digest, err = WriteStatement(ctx, ws, t, res.Dir); err != nil {
+			r.Status, r.Error = "error", err.Error()
+			return r, nil
+		}
 		same := t.Digest == res.Digest && t.TaskDir == res.Dir
 		if !same {
 			delete(t.Extra, pipeline.ExtraBuildNotes) // another image: its build decides anew

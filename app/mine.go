@@ -88,6 +88,11 @@ type MineOptions struct {
 	NoRequireIssue bool   // taskgen: accept PRs without a linked issue
 	// Progress hears of every PR found (nil: nobody).
 	Progress ProgressFunc
+	// IssuesFrom "github" fetches a local mine's linked issues' text
+	// through the GitHub API (IssuesAPIURL, "" = api.github.com), cached.
+	IssuesFrom, IssuesAPIURL string
+	// Notify hears of the token used and of rate-limit waits.
+	Notify func(msg string)
 }
 
 // GitMined is what a local mine saved, and the commits it could not read.
@@ -118,6 +123,15 @@ func MineGit(ctx context.Context, ws *workspace.Workspace, opt gitmine.Options, 
 		if err := gitmine.MeasureLines(ctx, opt.Path, res.PRs); err != nil {
 			return nil, err
 		}
+	}
+	switch o.IssuesFrom {
+	case "":
+	case "github":
+		if err := fetchIssueTexts(ctx, ws, res.PRs, o); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("--issues %q: want github", o.IssuesFrom)
 	}
 	tasks, err := SaveCandidates(ctx, ws, res.PRs, fc, fopt, "git", opt.Path)
 	return &GitMined{Tasks: tasks, Preset: fopt.Preset, Skipped: res.Skipped, PullRefs: res.PullRefs, FromPullRefs: res.FromPullRefs}, err
@@ -210,4 +224,37 @@ func MineGitHub(ctx context.Context, ws *workspace.Workspace, o GitHubMine) (*Gi
 		return nil, err
 	}
 	return res, nil
+}
+
+// fetchIssueTexts gives local PRs their linked issues' text from the
+// GitHub API, cached per repository in the workspace cache (a stopped
+// fetch resumes; a second mine asks only for new issues).
+func fetchIssueTexts(ctx context.Context, ws *workspace.Workspace, prs []*source.PR, o MineOptions) error {
+	notify := o.Notify
+	if notify == nil {
+		notify = func(string) {}
+	}
+	if len(prs) == 0 {
+		return nil
+	}
+	repo := prs[0].Repo
+	owner, name, _ := strings.Cut(repo, "/")
+	token, from := github.Token(ctx, os.Getenv)
+	if token == "" {
+		notify("warning: no GitHub token ($GITHUB_TOKEN or `gh auth login`): unauthenticated, 60 requests an hour")
+	} else {
+		notify("fetching linked issues with the GitHub token from " + from)
+	}
+	client, err := github.NewClient(o.IssuesAPIURL, token)
+	if err != nil {
+		return err
+	}
+	m := &github.Miner{Client: client, Notify: notify}
+	cache := filepath.Join(ws.CachePath(), "github", owner+"__"+name+".issues.json")
+	res, err := m.FetchIssueTexts(ctx, owner, name, prs, cache)
+	if err != nil {
+		return fmt.Errorf("linked issues of %s (%d fetched so far, cached in %s; run again to continue): %w", repo, res.Fetched, cache, err)
+	}
+	notify(fmt.Sprintf("linked issues: %d fetched, %d from the cache, %d missing (404)", res.Fetched, res.Cached, res.Missing))
+	return nil
 }

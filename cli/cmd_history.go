@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"curate/app"
 	"errors"
 	"fmt"
 
@@ -72,12 +73,7 @@ func newReplayCmd(env *Env, kind string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var events []pipeline.Event
-			if kind == pipeline.EventUndo {
-				events, err = ws.Store.Undo(ctx, workspace.Actor())
-			} else {
-				events, err = ws.Store.Redo(ctx, workspace.Actor())
-			}
+			events, err := app.Replay(ctx, ws, workspace.Actor(), kind == pipeline.EventRedo)
 			if errors.Is(err, store.ErrNothingToUndo) || errors.Is(err, store.ErrNothingToRedo) {
 				if asJSON {
 					return writeJSON(env.Out, []pipeline.Event{})

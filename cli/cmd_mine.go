@@ -99,6 +99,7 @@ func newMineGitCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			f.Notify = func(msg string) { fmt.Fprintln(env.Err, msg) }
 			res, err := app.MineGit(ctx, ws, opt, f.MineOptions)
 			if err != nil {
 				return err
@@ -117,6 +118,8 @@ func newMineGitCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&f.until, "until", "", "only PRs merged on or before this date")
 	cmd.Flags().StringVar(&branch, "branch", "", "branch to walk (default: the checked-out HEAD)")
 	cmd.Flags().StringVar(&repo, "repo", "", "OWNER/NAME for task ids (default: from the origin remote)")
+	cmd.Flags().StringVar(&f.IssuesFrom, "issues", "", "github: fetch the linked issues' text through the GitHub API (cached; uses $GITHUB_TOKEN)")
+	cmd.Flags().StringVar(&f.IssuesAPIURL, "api-url", "", "with --issues github: the API base URL (default https://api.github.com/)")
 	return cmd
 }
 

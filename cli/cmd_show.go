@@ -86,6 +86,13 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	for _, n := range app.EnvironmentNotes(t) {
 		line("  environment", n)
 	}
+	line("instruction from", pipeline.InstructionSource(t))
+	if flags := pipeline.StatementFlags(t); len(flags) > 0 {
+		line("  statement flags", strings.Join(flags, ", "))
+	}
+	for _, d := range app.TaskInterface(t) {
+		line("  interface", d.Signature)
+	}
 	fmt.Fprintf(w, "%-22s %s  (label %q, calibrated %q, imported %q)\n", "difficulty", orDash(string(t.EffectiveDifficulty())),
 		t.Labels.Difficulty, t.DifficultyCalibrated, t.DifficultyImported)
 	line("  calibration rule", t.DifficultyRule)

@@ -96,6 +96,7 @@ func newRoot(env *Env) *cobra.Command {
 		newListCmd(env),
 		newShowCmd(env),
 		newLabelCmd(env),
+		newEditCmd(env), newInstructionsCmd(env),
 		newHistoryCmd(env),
 		newReplayCmd(env, pipeline.EventUndo),
 		newReplayCmd(env, pipeline.EventRedo),

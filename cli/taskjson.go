@@ -5,7 +5,9 @@ import (
 	"io"
 	"math"
 
+	"curate/app"
 	"curate/pipeline"
+	"curate/pipeline/statement"
 )
 
 // taskJSON is the stable JSON shape of a task in `list --json` and
@@ -41,6 +43,14 @@ type taskJSON struct {
 	TaskDir              string                  `json:"task_dir"`
 	Digest               string                  `json:"digest,omitempty"`
 	Body                 string                  `json:"body,omitempty"`
+	// The problem statement: where its text came from, its flags, and
+	// the Interface section's declarations.
+	InstructionSource string           `json:"instruction_source,omitempty"`
+	StatementFlags    []string         `json:"statement_flags"`
+	Interface         []statement.Decl `json:"interface,omitempty"`
+	// InstructionGenerated is the generated instruction.md a curator's
+	// statement replaced, to diff against.
+	InstructionGenerated string `json:"instruction_generated,omitempty"`
 	// Review is "unreviewed", "reviewed" or "flagged"; the review's
 	// columns follow, absent when not reviewed.
 	Review string `json:"review"`
@@ -59,6 +69,8 @@ func toTaskJSON(t *pipeline.Task) taskJSON {
 		Status: string(t.Status), Reasons: t.Reasons, Failure: t.Failure, Excluded: t.Labels.Excluded, ExcludeReason: t.Labels.ExcludeReason,
 		Pinned: t.Labels.Pinned, Note: t.Labels.Note, TaskDir: t.TaskDir, Digest: t.Digest, Body: t.Body,
 		Review: t.Labels.ReviewState(), ReviewColumns: t.Labels.Columns(),
+		InstructionSource: pipeline.InstructionSource(t), StatementFlags: nonNil(pipeline.StatementFlags(t)), Interface: app.TaskInterface(t),
+		InstructionGenerated: extraString(t, pipeline.ExtraGenerated),
 	}
 }
 
@@ -101,4 +113,16 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func extraString(t *pipeline.Task, key string) string {
+	s, _ := t.Extra[key].(string)
+	return s
 }

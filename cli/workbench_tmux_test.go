@@ -45,7 +45,9 @@ func TestWorkbenchInTmux(t *testing.T) {
 	keys("Enter")
 	// Open the task.
 	keys("Enter")
-	wait("task screen", "[F2 Task]", "Difficulty", "Score", "Runs", "History")
+	wait("task screen", "[F2 Task]", "Statement", "Difficulty", "Score")
+	keys("G") // runs and history are below the statement and the metadata
+	wait("task screen's end", "Runs", "History")
 	// Label it: 3 = hard.
 	keys("3")
 	wait("labelled", "label: "+id+" difficulty", "→ hard · u undoes")

@@ -65,6 +65,10 @@ func NormalizeLabel(field, value string) (string, error) {
 		return ParsePhase(value)
 	case FieldCategory, FieldNote, FieldReviewComment, FieldReviewer:
 		return value, nil
+	case FieldInstruction:
+		return strings.TrimSpace(value), nil
+	case FieldTestsDropped:
+		return normalizeDropped(value)
 	case FieldUnderspecified, FieldFalseNegative:
 		return normalizeScore(field, value)
 	case FieldFixTime:

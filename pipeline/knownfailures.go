@@ -9,8 +9,26 @@ package pipeline
 // app.adoptKnownFailures).
 const ExtraKnownFailures = "known_failures"
 
-// KnownFailures is the task's ExtraKnownFailures.
-func KnownFailures(t *Task) []string { return ExtraStrings(t, ExtraKnownFailures) }
+// KnownFailures is the task's ExtraKnownFailures and the tests a curator
+// dropped: neither decides the reward.
+func KnownFailures(t *Task) []string {
+	out := ExtraStrings(t, ExtraKnownFailures)
+	for _, d := range t.Labels.DroppedTests() {
+		if !containsString(out, d.Test) {
+			out = append(out, d.Test)
+		}
+	}
+	return out
+}
+
+func containsString(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
 
 // ExtraStrings reads a string list from t.Extra[key], fresh ([]string) or
 // decoded from the store ([]any of strings).

@@ -49,6 +49,10 @@ type ManifestTask struct {
 	MCPBreakdown       *ScoreBreakdown `json:"mcp_breakdown"`
 	SelectionRationale string          `json:"selection_rationale"`
 	TaskDir            string          `json:"task_dir"`
+	// Where the statement came from and its flags (absent for a task
+	// built before statements were recorded).
+	InstructionSource string   `json:"instruction_source,omitempty"`
+	StatementFlags    []string `json:"statement_flags,omitempty"`
 	// The curator's review (absent when not reviewed).
 	ReviewColumns
 }

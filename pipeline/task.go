@@ -73,6 +73,12 @@ type Labels struct {
 	FixTime        string `json:"fix_time,omitempty"`
 	ReviewComment  string `json:"review_comment,omitempty"`
 	Reviewer       string `json:"reviewer,omitempty"`
+
+	// Instruction is the curator's problem statement ("" = generated);
+	// TestsDropped the tests a curator took out of FAIL_TO_PASS and
+	// PASS_TO_PASS, as JSON (see DroppedTests).
+	Instruction  string `json:"instruction,omitempty"`
+	TestsDropped string `json:"tests_dropped,omitempty"`
 }
 
 // EffectiveDifficulty is the curator's label when set, else the calibrated

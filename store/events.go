@@ -30,6 +30,9 @@ var labelColumn = map[string]string{
 	pipeline.FieldFixTime:        "review_fix_time",
 	pipeline.FieldReviewComment:  "review_comment",
 	pipeline.FieldReviewer:       "reviewer",
+
+	pipeline.FieldInstruction:  "label_instruction",
+	pipeline.FieldTestsDropped: "label_tests_dropped",
 }
 
 // Label applies the changes as one batch (one undo step) in one

@@ -141,6 +141,10 @@ var migrations = []string{
 	`SELECT 1;`,
 	// 10: a gold run's unstable test ids (seen in one run of a state only).
 	`ALTER TABLE runs ADD COLUMN unstable TEXT NOT NULL DEFAULT '[]';`,
+	// 11: the curator's problem statement and the tests a curator dropped
+	// (labels: events with undo and redo).
+	`ALTER TABLE tasks ADD COLUMN label_instruction TEXT NOT NULL DEFAULT '';
+	ALTER TABLE tasks ADD COLUMN label_tests_dropped TEXT NOT NULL DEFAULT '';`,
 }
 
 // backfills run in the same transaction right after the migration of the

@@ -27,7 +27,7 @@ const packVersion = "1"
 const listColumns = `id, benchmark, packed, label_difficulty, label_phase, label_category, label_note, excluded, exclude_reason, pinned, created_at, ` + reviewColumns
 
 // reviewColumns hold the review labels, in Labels' order.
-const reviewColumns = `review_underspecified, review_false_negative, review_fix_time, review_comment, reviewer`
+const reviewColumns = `review_underspecified, review_false_negative, review_fix_time, review_comment, reviewer, label_instruction, label_tests_dropped`
 
 func packTask(t *pipeline.Task, created, updated string) (string, error) {
 	features, breakdown, reasons, extra, err := encodeTaskJSON(t)
@@ -121,7 +121,8 @@ func scanListed(r scanner) (*pipeline.Task, error) {
 	var excluded, pinned int
 	if err := r.Scan(&t.ID, &t.Benchmark, &packed, &dLab, &t.Labels.Phase, &t.Labels.Category, &t.Labels.Note,
 		&excluded, &t.Labels.ExcludeReason, &pinned, &created,
-		&t.Labels.Underspecified, &t.Labels.FalseNegative, &t.Labels.FixTime, &t.Labels.ReviewComment, &t.Labels.Reviewer); err != nil {
+		&t.Labels.Underspecified, &t.Labels.FalseNegative, &t.Labels.FixTime, &t.Labels.ReviewComment, &t.Labels.Reviewer,
+		&t.Labels.Instruction, &t.Labels.TestsDropped); err != nil {
 		return nil, err
 	}
 	if err := unpackTask(packed, &t); err != nil {
@@ -154,7 +155,7 @@ func backfillPacked(ctx context.Context, tx *sql.Tx) error {
 
 // backfillColumns are taskColumns with the review columns (migration 7)
 // read as empty, for backfills that run before those columns exist.
-var backfillColumns = strings.Replace(taskColumns, reviewColumns, "'', '', '', '', ''", 1)
+var backfillColumns = strings.Replace(taskColumns, reviewColumns, "'', '', '', '', '', '', ''", 1)
 
 // scanAll reads every row of a query over taskColumns (bodies left out),
 // for migrations' backfills.

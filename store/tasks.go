@@ -254,6 +254,7 @@ func scanTask(r scanner, withBody bool) (*pipeline.Task, error) {
 		&dImp, &dCal, &t.DifficultyRule,
 		&dLab, &t.Labels.Phase, &t.Labels.Category, &t.Labels.Note, &excluded, &t.Labels.ExcludeReason, &pinned,
 		&t.Labels.Underspecified, &t.Labels.FalseNegative, &t.Labels.FixTime, &t.Labels.ReviewComment, &t.Labels.Reviewer,
+		&t.Labels.Instruction, &t.Labels.TestsDropped,
 		&status, &reasons, &t.TaskDir, &t.Digest, &extra, &created, &updated}
 	if withBody {
 		dest = append(dest, &failure, &t.Body)

@@ -50,7 +50,7 @@ func TestHugeInstructionAndDiffOpen(t *testing.T) {
 		hugeTask(t, ws)
 		press(t, a, "/")
 		typeText(t, a, "fixture")
-		press(t, a, "enter", "enter", "G")
+		press(t, a, "enter", "enter") // the statement comes first
 		v := a.View()
 		frameOK(t, "task", v, w, 30)
 		if p := plain(v); !strings.Contains(p, "Fix the rounding Fix") {

@@ -84,6 +84,8 @@ func TestReviewFromTaskScreen(t *testing.T) {
 	if !strings.Contains(view, "flagged · underspecified 2 · false_negative 0 · fix 1h-4h · by tester") {
 		t.Fatalf("task screen lacks the review:\n%s", view)
 	}
+	press(t, a, "G") // History is below the statement and the metadata
+	view = ansi.Strip(a.View())
 	if !strings.Contains(view, "underspecified") || !strings.Contains(view, "review_comment") {
 		t.Fatalf("history lacks the review events:\n%s", view)
 	}

@@ -28,18 +28,26 @@ import (
 // Each stage owns its section's type; add a field here when a stage grows
 // a setting, and document it in the README's configuration section.
 type Config struct {
-	Workspace WorkspaceConfig       `toml:"workspace"`
-	Profile   ProfileConfig         `toml:"profile"`
-	Filter    FilterConfig          `toml:"filter"`
-	Docker    DockerConfig          `toml:"docker"`
-	Kube      KubernetesConfig      `toml:"kubernetes"`
-	UI        UIConfig              `toml:"ui"`
-	Selection SelectionConfig       `toml:"selection"`
-	Export    ExportConfig          `toml:"export"`
-	Repos     map[string]RepoConfig `toml:"repos"`
+	Workspace WorkspaceConfig  `toml:"workspace"`
+	Profile   ProfileConfig    `toml:"profile"`
+	Filter    FilterConfig     `toml:"filter"`
+	Docker    DockerConfig     `toml:"docker"`
+	Kube      KubernetesConfig `toml:"kubernetes"`
+	UI        UIConfig         `toml:"ui"`
+	Selection SelectionConfig  `toml:"selection"`
+	Export    ExportConfig     `toml:"export"`
+	// Instructions say what instruction.md adds to the statement.
+	Instructions InstructionsConfig    `toml:"instructions"`
+	Repos        map[string]RepoConfig `toml:"repos"`
 
 	path      string                 // the file, for messages
 	positions map[string]tomlpos.Pos // where each key is written
+}
+
+// InstructionsConfig: hints = "tests" lists the FAIL_TO_PASS tests in
+// instruction.md; "none" (the default) says nothing about the tests.
+type InstructionsConfig struct {
+	Hints string `toml:"hints"`
 }
 
 // WorkspaceConfig names the workspace.
@@ -176,6 +184,9 @@ mouse = true
 # task.toml already names an org keeps it unless this or --org is set.
 # org = "my-org"
 
+[instructions]
+# hints = "none"   # "tests": instruction.md lists the FAIL_TO_PASS tests
+
 # Per-repository overrides for building tasks:
 # [repos."owner/name"]
 # install = ["pip install -e ."]
@@ -265,6 +276,11 @@ func (c *Config) validate() error {
 	case "", "dark", "light", "high-contrast":
 	default:
 		return c.Errorf("ui.theme", "%q: want dark, light or high-contrast", c.UI.Theme)
+	}
+	switch c.Instructions.Hints {
+	case "", "none", "tests":
+	default:
+		return c.Errorf("instructions.hints", "%q: want none or tests", c.Instructions.Hints)
 	}
 	switch c.Filter.Preset {
 	case "", "taskgen", "swesmith", "none":

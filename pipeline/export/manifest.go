@@ -65,6 +65,7 @@ func BuildManifest(in *Input) *pipeline.Manifest {
 				TaskCategoryWeight:      stats.Round(t.Breakdown.TaskCategoryWeight, 3),
 			},
 			SelectionRationale: it.Rationale, TaskDir: t.TaskDir,
+			InstructionSource: pipeline.InstructionSource(t), StatementFlags: pipeline.StatementFlags(t),
 			ReviewColumns: t.Labels.Columns(),
 		})
 	}

@@ -162,6 +162,7 @@ func writeReport(w io.Writer, in *Input) error {
 	p("| **Total** | **%d** | **%.0f%%** |\n", total, pct)
 	writeFunnel(p, in.Funnel)
 	writeReviewSection(p, in)
+	writeStatementSection(p, in)
 	return bw.Flush()
 }
 

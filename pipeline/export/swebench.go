@@ -38,6 +38,8 @@ func writeSWEBench(w io.Writer, in *Input) error {
 			Patch:                  firstNonEmpty(get("patch"), readTaskFile(t.TaskDir, "solution", "fix.patch")),
 			TestPatch:              firstNonEmpty(get("test_patch"), readTaskFile(t.TaskDir, "tests", "test.patch")),
 			ProblemStatement:       firstNonEmpty(get("problem_statement"), problem(t.Title, t.Body)),
+			Interface:              get("interface"),
+			Requirements:           get("requirements"),
 			HintsText:              get("hints_text"),
 			CreatedAt:              firstNonEmpty(get("created_at"), t.CreatedAt.UTC().Format(time.RFC3339)),
 			Version:                get("version"),

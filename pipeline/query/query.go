@@ -6,6 +6,8 @@
 // category, or FIELD OP VALUE with OP one of = != ~ > >= < <=. `=` and `!=`
 // take a comma list (language=go,rust). `~` is a substring match. A term
 // prefixed with `-` is negated. Quote values with spaces: phase="Testing & QA".
+// flag is many-valued: flag=leak holds when leak is one of the statement's
+// flags.
 package query
 
 import (
@@ -32,7 +34,7 @@ type term struct {
 
 // Fields lists the fields a term may name.
 var Fields = []string{"id", "benchmark", "repo", "language", "category", "phase", "difficulty", "status", "score", "files", "loc", "excluded", "pinned", "labelled", "source",
-	"review", "underspecified", "false_negative", "fix_time"}
+	"review", "underspecified", "false_negative", "fix_time", "flag", "instruction_source"}
 
 var numeric = map[string]bool{"score": true, "files": true, "loc": true, "underspecified": true, "false_negative": true}
 
@@ -218,6 +220,9 @@ func (tm *term) match(t *pipeline.Task) bool {
 		}
 		return tm.eqAny(strconv.FormatFloat(v, 'f', -1, 64))
 	}
+	if tm.field == "flag" {
+		return tm.matchSet(pipeline.StatementFlags(t))
+	}
 	got := FieldValue(t, tm.field)
 	switch tm.op {
 	case "=":
@@ -253,6 +258,28 @@ func numberOf(t *pipeline.Task, field string) (float64, bool) {
 		return float64(n), err == nil
 	}
 	return 0, false
+}
+
+// matchSet matches a many-valued field (flag=leak: leak is among the
+// task's flags; flag!=leak: it is not; flag~leak: one contains it).
+func (tm *term) matchSet(got []string) bool {
+	any := false
+	for _, g := range got {
+		switch tm.op {
+		case "=":
+			any = any || tm.eqAny(g)
+		case "!=":
+			any = any || tm.eqAny(g)
+		case "~":
+			for _, v := range tm.values {
+				any = any || containsFold(g, v)
+			}
+		}
+	}
+	if tm.op == "!=" {
+		return !any
+	}
+	return any
 }
 
 func (tm *term) eqAny(got string) bool {
@@ -295,6 +322,10 @@ func FieldValue(t *pipeline.Task, field string) string {
 		return t.Labels.ReviewState()
 	case "fix_time":
 		return t.Labels.FixTime
+	case "flag":
+		return strings.Join(pipeline.StatementFlags(t), ",")
+	case "instruction_source":
+		return pipeline.InstructionSource(t)
 	}
 	return ""
 }

@@ -89,3 +89,25 @@ func FuzzParse(f *testing.F) {
 		q.Match(task)
 	})
 }
+
+func TestStatementFlagTerms(t *testing.T) {
+	flagged := &pipeline.Task{ID: "a", Extra: map[string]any{pipeline.ExtraStatementFlags: []any{"leak", "underspecified"}, pipeline.ExtraInstructionSource: "title"}}
+	clean := &pipeline.Task{ID: "b", Extra: map[string]any{pipeline.ExtraInstructionSource: "issue"}}
+	for expr, want := range map[string][2]bool{
+		"flag=leak":                          {true, false},
+		"flag=underspecified,link_only":      {true, false},
+		"flag!=leak":                         {false, true},
+		"-flag=leak":                         {false, true},
+		"flag~under":                         {true, false},
+		"instruction_source=issue":           {false, true},
+		"flag=leak instruction_source=title": {true, false},
+	} {
+		q, err := Parse(expr)
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		if got := [2]bool{q.Match(flagged), q.Match(clean)}; got != want {
+			t.Errorf("%s: matches %v, want %v", expr, got, want)
+		}
+	}
+}

@@ -19,6 +19,20 @@ var SWEBenchRecordFiles = []string{"swebench.json", "instance.json"}
 // SWE-bench record when it has one, keeping every other field. Datasets
 // that store the lists as JSON-encoded strings keep that form.
 func UpdateSWEBenchRecord(taskDir string, f2p, p2p []string) error {
+	return EditSWEBenchRecord(taskDir, func(rec map[string]json.RawMessage) {
+		for key, list := range map[string][]string{"FAIL_TO_PASS": nonNilList(f2p), "PASS_TO_PASS": nonNilList(p2p)} {
+			enc, _ := json.Marshal(list)
+			if old, ok := rec[key]; ok && bytes.HasPrefix(bytes.TrimSpace(old), []byte(`"`)) {
+				enc, _ = json.Marshal(string(enc))
+			}
+			rec[key] = enc
+		}
+	})
+}
+
+// EditSWEBenchRecord rewrites the task's SWE-bench record, when it has
+// one, with edit's changes; every other field is kept.
+func EditSWEBenchRecord(taskDir string, edit func(rec map[string]json.RawMessage)) error {
 	for _, name := range SWEBenchRecordFiles {
 		path := filepath.Join(taskDir, name)
 		data, err := os.ReadFile(path)
@@ -32,13 +46,7 @@ func UpdateSWEBenchRecord(taskDir string, f2p, p2p []string) error {
 		if err := json.Unmarshal(data, &rec); err != nil {
 			return fmt.Errorf("%s: not a JSON object: %w", path, err)
 		}
-		for key, list := range map[string][]string{"FAIL_TO_PASS": nonNilList(f2p), "PASS_TO_PASS": nonNilList(p2p)} {
-			enc, _ := json.Marshal(list)
-			if old, ok := rec[key]; ok && bytes.HasPrefix(bytes.TrimSpace(old), []byte(`"`)) {
-				enc, _ = json.Marshal(string(enc))
-			}
-			rec[key] = enc
-		}
+		edit(rec)
 		out, err := json.MarshalIndent(rec, "", "  ")
 		if err != nil {
 			return err

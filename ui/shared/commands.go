@@ -49,12 +49,23 @@ func (c *Context) UndoCmd(redo bool) tea.Cmd {
 	if st == nil {
 		return StatusCmd("no workspace: nothing to undo", true)
 	}
+	ws := c.Services.Workspace
 	return c.Job(func() tea.Msg {
-		f, what := st.Undo, "undo"
+		what := "undo"
 		if redo {
-			f, what = st.Redo, "redo"
+			what = "redo"
 		}
-		evs, err := f(context.Background(), actor)
+		if ws == nil { // no job services: the label fields alone
+			f := st.Undo
+			if redo {
+				f = st.Redo
+			}
+			evs, err := f(context.Background(), actor)
+			return reloadAfter(st, evs, err, what)
+		}
+		// As curate undo / redo: a statement or test-list change rewrites
+		// the task dir too.
+		evs, err := app.Replay(context.Background(), ws, actor, redo)
 		return reloadAfter(st, evs, err, what)
 	})
 }

@@ -74,7 +74,8 @@ var actions = []Action{
 
 	{"next_task", []string{"J"}, "next task", "Task"},
 	{"prev_task", []string{"K"}, "previous task", "Task"},
-	{"review_queue", []string{"Q"}, "review queue (unreviewed valid tasks)", "Task"},
+	{"review_queue", []string{"Q"}, "review queue (unreviewed valid tasks, flagged statements first)", "Task"},
+	{"edit_instruction", []string{"e"}, "edit the problem statement in $EDITOR (undo reverts it)", "Task"},
 
 	{"show_bug", []string{"b"}, "bug.patch", "Diff"},
 	{"show_fix", []string{"F"}, "fix.patch", "Diff"},

@@ -190,3 +190,41 @@ func TestResolveBasesRebaseAndSquash(t *testing.T) {
 		t.Errorf("squash-merged PR 6: kind %s base %s, want squash %s", six.Kind, six.BaseCommit, rebased)
 	}
 }
+
+// TestFetchIssueTextsForLocalPRs gives PRs mined from local history their
+// linked issues' text from the API: a 404 is remembered, and a second
+// fetch asks nothing (the cache answers).
+func TestFetchIssueTextsForLocalPRs(t *testing.T) {
+	f := fakegithub.New(t)
+	m, _ := newMiner(t, f)
+	cache := filepath.Join(t.TempDir(), "acme__calc.issues.json")
+	prs := func() []*source.PR {
+		return []*source.PR{
+			{Number: 1, Issues: []source.IssueRef{{Number: 11}}},
+			{Number: 2, Issues: []source.IssueRef{{Number: 12}}},
+			{Number: 3, Issues: []source.IssueRef{{Repo: "other/repo", Number: 5}}},
+		}
+	}
+	first := prs()
+	res, err := m.FetchIssueTexts(context.Background(), "acme", "calc", first, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Fetched != 1 || res.Missing != 1 || res.Cached != 0 {
+		t.Errorf("first fetch %+v, want 1 fetched, 1 missing", res)
+	}
+	if !strings.Contains(first[0].IssueText, "Expected 0.5") || first[1].IssueText != "" || first[2].IssueText != "" {
+		t.Errorf("texts %q / %q / %q", first[0].IssueText, first[1].IssueText, first[2].IssueText)
+	}
+	again := prs()
+	res, err = m.FetchIssueTexts(context.Background(), "acme", "calc", again, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cached != 2 || res.Fetched != 0 || f.Count("issue 11") != 1 || f.Count("issue 12") != 1 {
+		t.Errorf("second fetch %+v; requests for 11: %d, 12: %d (want 1 each: the cache answers)", res, f.Count("issue 11"), f.Count("issue 12"))
+	}
+	if again[0].IssueText != first[0].IssueText {
+		t.Errorf("cached text %q", again[0].IssueText)
+	}
+}

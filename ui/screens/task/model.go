@@ -73,12 +73,12 @@ func (s *Model) SetSize(w, h int) {
 }
 
 func (s *Model) ShortHelp() []key.Binding {
-	return s.ctx.Keys.List("down", "up", "next_task", "prev_task", "easy", "exclude", "review", "review_queue", "undo", "diff")
+	return s.ctx.Keys.List("down", "up", "next_task", "prev_task", "edit_instruction", "easy", "exclude", "review", "review_queue", "undo", "diff")
 }
 
 func (s *Model) FullHelp() [][]key.Binding {
 	k := s.ctx.Keys
-	return [][]key.Binding{k.List("up", "down", "page_up", "page_down", "top", "bottom", "next_task", "prev_task", "diff", "review_queue"), s.label.Bindings()}
+	return [][]key.Binding{k.List("up", "down", "page_up", "page_down", "top", "bottom", "next_task", "prev_task", "diff", "review_queue", "edit_instruction"), s.label.Bindings()}
 }
 
 func (s *Model) task() *pipeline.Task { return s.ctx.Catalog.Task(s.id) }
@@ -129,6 +129,8 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 			s.scrollBy(3)
 		}
 		return nil
+	case editReadyMsg, editorExitMsg:
+		return s.editUpdate(m)
 	case queueNextMsg:
 		if !s.queue {
 			return nil
@@ -163,6 +165,8 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 		return shared.MsgCmd(shared.StepTaskMsg{Delta: 1})
 	case k.Is(m, "prev_task"):
 		return shared.MsgCmd(shared.StepTaskMsg{Delta: -1})
+	case k.Is(m, "edit_instruction"):
+		return s.editInstruction()
 	case k.Is(m, "diff"):
 		return shared.MsgCmd(shared.OpenTaskMsg{ID: s.id, Tab: shared.TabDiff})
 	case k.Is(m, "review_queue"):
@@ -224,7 +228,7 @@ func (s *Model) renderCmd() tea.Cmd {
 	if _, ok := s.rendered[key]; ok {
 		return nil
 	}
-	text, width := s.data.instruction, max(s.w-4, 20)
+	text, width := s.data.instruction, s.instructionWidth()
 	style, profile := s.ctx.Styles.Palette.Glamour, s.ctx.Styles.Profile
 	if profile == termenv.Ascii {
 		style = "notty"

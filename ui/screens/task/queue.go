@@ -37,11 +37,14 @@ func nextInQueue(c *shared.Catalog, rows []int, from string, inclusive bool, ski
 			break
 		}
 	}
-	for i := 0; i < len(rows); i++ {
-		row := (start + i) % len(rows)
-		t := c.Tasks[rows[row]]
-		if queueCandidate(t) && t.ID != skip {
-			return row, cur
+	// Tasks whose statement carries a flag come first.
+	for _, flagged := range []bool{true, false} {
+		for i := 0; i < len(rows); i++ {
+			row := (start + i) % len(rows)
+			t := c.Tasks[rows[row]]
+			if queueCandidate(t) && t.ID != skip && (!flagged || len(pipeline.StatementFlags(t)) > 0) {
+				return row, cur
+			}
 		}
 	}
 	return -1, cur

@@ -37,6 +37,9 @@ func (s *Model) build() {
 		add(st.Label.Render("Review queue") + st.Muted.Render(fmt.Sprintf(" · %d unreviewed valid task(s) left · enter saves and moves on · Q leaves", queueLeft(s.ctx.Catalog, s.ctx.Table.Rows))))
 	}
 	add(st.Title.Render(frame.CleanLine(t.ID)) + "  " + st.Base.Render(frame.CleanLine(t.Title)))
+	// The statement first: what the agent reads, then what checks it.
+	add(s.statementRows(t, w)...)
+	add("")
 	field("benchmark", frame.CleanLine(t.Benchmark))
 	repo := frame.CleanLine(t.Repo)
 	if t.PR != 0 {
@@ -185,20 +188,6 @@ func (s *Model) build() {
 		}
 	}
 
-	section("Instruction")
-	switch {
-	case s.data == nil:
-		add(st.Muted.Render("  loading…"))
-	case s.data.instruction == "":
-		add(st.Muted.Render("  (none)"))
-	default:
-		add(st.Muted.Render("  from " + s.data.source))
-		if rows, ok := s.rendered[s.renderKey()]; ok {
-			add(rows...)
-		} else {
-			add(preview(s.data.instruction, max(w-4, 20))...)
-		}
-	}
 	s.lines = out
 	s.scrollBy(0)
 }
@@ -268,7 +257,10 @@ func sourceFields(t *pipeline.Task) []pipeline.ExtraField {
 	for _, f := range t.ExtraFields() {
 		switch f.Key {
 		case app.EnvironmentNotesKey, pipeline.ExtraBuildNotes, pipeline.ExtraKnownFailures, pipeline.ExtraBuildStrategy,
-			pipeline.ExtraSnapshot, pipeline.ExtraMirrorMethod, pipeline.ExtraRepoImage:
+			pipeline.ExtraSnapshot, pipeline.ExtraMirrorMethod, pipeline.ExtraRepoImage,
+			// the statement's: shown in the Statement section
+			pipeline.ExtraInstructionSource, pipeline.ExtraInterface, pipeline.ExtraStatementFlags,
+			pipeline.ExtraGenerated, pipeline.ExtraHints, pipeline.ExtraCommitMessages:
 			continue
 		}
 		out = append(out, f)

@@ -1,0 +1,242 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"curate/internal/atomicfile"
+	gitcmd "curate/internal/git"
+	"curate/pipeline"
+	"curate/pipeline/statement"
+	"curate/pipeline/taskdir"
+	"curate/pipeline/unidiff"
+	"curate/pipeline/validate"
+	"curate/workspace"
+)
+
+// StatementInput is what a task's statement is made from, read from its
+// clone: the fix and test diffs between base and head, the fixed files.
+type StatementInput struct {
+	Sources statement.Sources
+	Fix     []unidiff.File
+	Tests   []unidiff.File
+	Files   statement.Files
+}
+
+// ReadStatementInput gathers t's sources and diffs from its clone. A task
+// without a clone (imported) has sources only.
+func ReadStatementInput(ctx context.Context, t *pipeline.Task) (*StatementInput, error) {
+	in := &StatementInput{Sources: statementSources(ctx, t)}
+	if t.SourcePath == "" || t.BaseCommit == "" || t.HeadCommit == "" {
+		return in, nil
+	}
+	diff, err := gitcmd.Output(ctx, t.SourcePath, "diff", "--no-color", "--no-ext-diff", "--no-renames", t.BaseCommit, t.HeadCommit)
+	if err != nil {
+		return nil, fmt.Errorf("statement of %s: %w", t.ID, err)
+	}
+	files, err := unidiff.Parse(t.ID+" diff", string(diff))
+	if err != nil {
+		return nil, fmt.Errorf("statement of %s: %w", t.ID, err)
+	}
+	tests := testPaths(t)
+	for _, f := range files {
+		if tests[f.Name()] {
+			in.Tests = append(in.Tests, f)
+		} else {
+			in.Fix = append(in.Fix, f)
+		}
+	}
+	show := func(rev string) func(string) ([]byte, error) {
+		return func(p string) ([]byte, error) { return gitcmd.Output(ctx, t.SourcePath, "show", rev+":"+p) }
+	}
+	in.Files = statement.Files{Fixed: show(t.HeadCommit), Base: show(t.BaseCommit)}
+	return in, nil
+}
+
+// statementSources maps a task's texts onto the statement's sources: a
+// GitHub PR's body is its description; a squash commit's body is a commit
+// message; a merge commit's PR branch gives its commits' messages.
+func statementSources(ctx context.Context, t *pipeline.Task) statement.Sources {
+	s := statement.Sources{Title: t.Title}
+	s.IssueText, _ = t.Extra["issue_text"].(string)
+	kind, _ := t.Extra["merge_kind"].(string)
+	switch {
+	case t.Source == "git" && kind == "squash":
+		s.CommitBody = t.Body
+	case t.Source == "git" && kind == "merge":
+		s.PRBody = t.Body
+		s.CommitBody = mergeMessages(ctx, t)
+	default:
+		s.PRBody = t.Body
+	}
+	return s
+}
+
+// mergeMessages are the messages of the commits a merge brought in,
+// oldest first, without their subjects' repetition of the title.
+func mergeMessages(ctx context.Context, t *pipeline.Task) string {
+	if m, ok := t.Extra[pipeline.ExtraCommitMessages].(string); ok {
+		return m
+	}
+	if t.SourcePath == "" || t.HeadCommit == "" {
+		return ""
+	}
+	out, err := gitcmd.Output(ctx, t.SourcePath, "log", "--no-merges", "--reverse", "--format=%B%x00", t.HeadCommit+"^1.."+t.HeadCommit+"^2")
+	if err != nil {
+		return "" // not a two-parent merge in this clone: no branch to read
+	}
+	var parts []string
+	for _, m := range strings.Split(string(out), "\x00") {
+		if m = strings.TrimSpace(m); m != "" && !strings.EqualFold(m, strings.TrimSpace(t.Title)) {
+			parts = append(parts, m)
+		}
+	}
+	msg := strings.Join(parts, "\n\n")
+	if t.Extra != nil {
+		t.Extra[pipeline.ExtraCommitMessages] = msg
+	}
+	return msg
+}
+
+func testPaths(t *pipeline.Task) map[string]bool {
+	out := map[string]bool{}
+	files, _ := t.Extra["files"].([]any)
+	for _, f := range files {
+		m, _ := f.(map[string]any)
+		if test, _ := m["test"].(bool); test {
+			p, _ := m["path"].(string)
+			out[p] = true
+		}
+	}
+	if fs, ok := t.Extra["files"].([]map[string]any); ok {
+		for _, m := range fs {
+			if test, _ := m["test"].(bool); test {
+				p, _ := m["path"].(string)
+				out[p] = true
+			}
+		}
+	}
+	return out
+}
+
+// HintsMode is the task's own [instructions] hints, else the workspace's.
+func HintsMode(ws *workspace.Workspace, t *pipeline.Task) string {
+	if h, _ := t.Extra[pipeline.ExtraHints].(string); h != "" {
+		return h
+	}
+	if h := ws.Config.Instructions.Hints; h != "" {
+		return h
+	}
+	return statement.HintsNone
+}
+
+// ComposeStatement makes t's statement and its flags without writing
+// anything. A curator's text stands in for the generated one.
+func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementInput) (statement.Statement, []string, error) {
+	text, src := statement.Choose(in.Sources)
+	st := statement.Statement{Title: t.Title, Text: text, Source: src}
+	if cur := t.Labels.Instruction; cur != "" {
+		st.Text, st.Source = cur, statement.SourceCurator
+	}
+	decls, used, err := statement.Interface(in.Fix, in.Tests, in.Files)
+	if err != nil {
+		return st, nil, fmt.Errorf("interface of %s: %w", t.ID, err)
+	}
+	st.Interface = decls
+	testNames := statement.TestNames(in.Tests)
+	mode := HintsMode(ws, t)
+	st.Hints = statement.Hints(mode, pipeline.ExtraStrings(t, "FAIL_TO_PASS"))
+	// The checks read what the agent reads: the text after redaction.
+	shown := st
+	if st.Source != statement.SourceCurator {
+		shown.Title = statement.Redact(st.Title, Hidden(in))
+		shown.Text = statement.Redact(st.Text, Hidden(in))
+	}
+	flags := statement.Check(shown, statement.Evidence{Fix: in.Fix, TestFiles: pathsOf(in.Tests), TestNames: testNames, UsedNew: used, Hints: mode})
+	return st, flags, nil
+}
+
+// Hidden are the words instruction.md redacts: the changed files' paths
+// and the tests' names.
+func Hidden(in *StatementInput) []string {
+	hide := pathsOf(in.Fix)
+	return append(append(hide, pathsOf(in.Tests)...), statement.TestNames(in.Tests)...)
+}
+
+func pathsOf(fs []unidiff.File) []string {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, f.Name())
+	}
+	return out
+}
+
+// WriteStatement writes t's instruction.md into its task dir, records its
+// source, interface and flags on t, and returns the dir's new digest.
+func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, dir string) (string, error) {
+	in, err := ReadStatementInput(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	st, flags, err := ComposeStatement(ws, t, in)
+	if err != nil {
+		return "", err
+	}
+	hide := Hidden(in)
+	if t.Extra == nil {
+		t.Extra = map[string]any{}
+	}
+	t.Extra[pipeline.ExtraInstructionSource] = st.Source
+	t.Extra[pipeline.ExtraInterface] = st.Interface
+	t.Extra[pipeline.ExtraStatementFlags] = flags
+	if len(st.Interface) == 0 {
+		delete(t.Extra, pipeline.ExtraInterface)
+	}
+	if len(flags) == 0 {
+		delete(t.Extra, pipeline.ExtraStatementFlags)
+	}
+	delete(t.Extra, pipeline.ExtraGenerated)
+	if st.Source == statement.SourceCurator {
+		gen := st
+		gen.Text, gen.Source = statement.Choose(in.Sources)
+		t.Extra[pipeline.ExtraGenerated] = statement.Render(gen, hide)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, "instruction.md"), []byte(statement.Render(st, hide)), 0o644); err != nil {
+		return "", err
+	}
+	problem, req := statement.Problem(st, hide)
+	iface := statement.InterfaceSection(st.Interface)
+	err = validate.EditSWEBenchRecord(dir, func(rec map[string]json.RawMessage) {
+		for k, v := range map[string]string{"problem_statement": problem, "interface": iface, "requirements": req} {
+			rec[k], _ = json.Marshal(v)
+		}
+	})
+	if err != nil {
+		return "", err
+	}
+	return taskdir.Digest(dir)
+}
+
+// TaskInterface is the Interface section recorded on t, fresh or decoded
+// from the store.
+func TaskInterface(t *pipeline.Task) []statement.Decl {
+	switch v := t.Extra[pipeline.ExtraInterface].(type) {
+	case []statement.Decl:
+		return v
+	case nil:
+		return nil
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil
+		}
+		var out []statement.Decl
+		if json.Unmarshal(b, &out) != nil {
+			return nil
+		}
+		return out
+	}
+}

@@ -1,0 +1,184 @@
+package statement
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"curate/pipeline/unidiff"
+)
+
+// Flags a statement can carry. They never block a task: they say what a
+// curator should read before trusting it.
+const (
+	FlagLeak           = "leak"           // quotes the fix: a run of its added lines
+	FlagTestLeak       = "test_leak"      // names hidden test files or test functions, hints off
+	FlagUnderspecified = "underspecified" // title only, under 25 words, or new names the tests use unnamed
+	FlagLinkOnly       = "link_only"      // a pointer ("see #123", a URL) with no text
+)
+
+// AllFlags lists every flag, in the order they are shown.
+var AllFlags = []string{FlagLeak, FlagTestLeak, FlagUnderspecified, FlagLinkOnly}
+
+// Hints modes ([instructions] hints).
+const (
+	HintsNone  = "none"
+	HintsTests = "tests"
+)
+
+// HintModes lists the accepted [instructions] hints values.
+var HintModes = []string{HintsNone, HintsTests}
+
+// Hints are the Hints section's lines for mode: the FAIL_TO_PASS test
+// names when mode is "tests", nothing otherwise.
+func Hints(mode string, failToPass []string) []string {
+	if mode != HintsTests || len(failToPass) == 0 {
+		return nil
+	}
+	out := []string{"These tests fail before the change and must pass after it:"}
+	for _, n := range failToPass {
+		out = append(out, "`"+n+"`")
+	}
+	return out
+}
+
+// Evidence is what the checks compare a statement with.
+type Evidence struct {
+	Fix       []unidiff.File
+	TestFiles []string
+	TestNames []string
+	// UsedNew are new public names the tests use.
+	UsedNew []string
+	Hints   string
+}
+
+// minWords is the length under which a statement says too little to act
+// on (the issue's rule).
+const minWords = 25
+
+// Check returns st's flags, in AllFlags order.
+func Check(st Statement, ev Evidence) []string {
+	text := strings.TrimSpace(st.Text)
+	prose := st.Title + "\n" + text
+	var flags []string
+	if leaks(text, ev.Fix) {
+		flags = append(flags, FlagLeak)
+	}
+	if ev.Hints == "" || ev.Hints == HintsNone {
+		if namesTests(prose, ev.TestFiles, ev.TestNames) {
+			flags = append(flags, FlagTestLeak)
+		}
+	}
+	named := prose + "\n" + InterfaceSection(st.Interface)
+	under := st.Source == SourceTitle || Words(text) < minWords && !strings.EqualFold(text, st.Title) || Words(prose) < minWords
+	for _, n := range ev.UsedNew {
+		if !containsWord(named, n) {
+			under = true
+		}
+	}
+	if under {
+		flags = append(flags, FlagUnderspecified)
+	}
+	if st.Source != SourceTitle && LinkOnly(text) {
+		flags = append(flags, FlagLinkOnly)
+	}
+	return flags
+}
+
+// Words counts the words of s outside code fences' markers.
+func Words(s string) int { return len(strings.Fields(s)) }
+
+// leaks reports whether text quotes the fix's code: two consecutive
+// substantial added lines of a source file, or one long one, found in the
+// text (whitespace folded).
+func leaks(text string, fix []unidiff.File) bool {
+	folded := collapse(text)
+	if folded == "" {
+		return false
+	}
+	for _, f := range fix {
+		if languageOf(f.Name()) == "" {
+			continue // a changelog or doc line quoted is not the fix's code
+		}
+		for _, h := range f.Hunks {
+			var run []string
+			for _, l := range h.Lines {
+				line := collapse(l.Text)
+				if l.Kind != unidiff.Added || !substantial(line) {
+					run = run[:0]
+					continue
+				}
+				run = append(run, line)
+				if len(line) >= 60 && strings.Contains(folded, line) {
+					return true
+				}
+				if len(run) >= 2 && strings.Contains(folded, run[len(run)-2]+" "+line) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// substantial: a line with code on it, not a brace, a blank or a comment
+// marker alone.
+func substantial(line string) bool {
+	n := 0
+	for _, r := range line {
+		if r != ' ' && r != '{' && r != '}' && r != '(' && r != ')' && r != ';' {
+			n++
+		}
+	}
+	return n >= 12
+}
+
+// namesTests reports whether prose names a test file (its path or base
+// name) or a test function.
+func namesTests(prose string, files, names []string) bool {
+	for _, f := range files {
+		if strings.Contains(prose, f) || len(path.Base(f)) > 6 && containsWord(prose, path.Base(f)) {
+			return true
+		}
+	}
+	for _, n := range names {
+		if containsWord(prose, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether w occurs in s not as part of a longer
+// identifier.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isIdent(s[j-1], true)
+		after := j+len(w) >= len(s) || !isIdent(s[j+len(w)], true)
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// SortFlags orders flags as AllFlags does, dropping unknown ones.
+func SortFlags(flags []string) []string {
+	rank := map[string]int{}
+	for i, f := range AllFlags {
+		rank[f] = i + 1
+	}
+	out := make([]string, 0, len(flags))
+	for _, f := range flags {
+		if rank[f] > 0 {
+			out = append(out, f)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank[out[i]] < rank[out[j]] })
+	return out
+}

@@ -1,0 +1,21 @@
+package pipeline
+
+// Task.Extra keys of the problem statement (package statement makes it;
+// app writes it; list, show, the query language and exports read it).
+const (
+	ExtraInstructionSource = "instruction_source"    // issue, pr_body, commit_body, title or curator
+	ExtraInterface         = "interface"             // the Interface section's declarations
+	ExtraStatementFlags    = "statement_flags"       // leak, test_leak, underspecified, link_only
+	ExtraGenerated         = "instruction_generated" // the generated text a curator's edit replaced
+	ExtraHints             = "instruction_hints"     // a task's own [instructions] hints
+	ExtraCommitMessages    = "commit_messages"       // a merge PR's branch commits, read once
+)
+
+// StatementFlags are the statement's flags recorded on t.
+func StatementFlags(t *Task) []string { return ExtraStrings(t, ExtraStatementFlags) }
+
+// InstructionSource is where t's statement came from ("" before a build).
+func InstructionSource(t *Task) string {
+	s, _ := t.Extra[ExtraInstructionSource].(string)
+	return s
+}
