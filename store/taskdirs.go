@@ -44,34 +44,44 @@ func loadedDir(root, dir string) string {
 
 // backfillRelativeDirs rewrites the absolute task dirs inside root that
 // earlier versions stored (plain column and packed copy) as relative ones.
+// It reads only columns that existed at its migration (id, task_dir,
+// packed): later migrations add task columns this schema does not have.
 func backfillRelativeDirs(ctx context.Context, tx *sql.Tx, root string) error {
 	if root == "" {
 		return nil
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT "+taskColumns+", failure, body FROM tasks WHERE substr(task_dir, 1, ?) = ?", len(root)+1, root+string(filepath.Separator))
+	rows, err := tx.QueryContext(ctx, "SELECT id, task_dir, packed FROM tasks WHERE substr(task_dir, 1, ?) = ?", len(root)+1, root+string(filepath.Separator))
 	if err != nil {
 		return err
 	}
-	var tasks []*pipeline.Task
+	type row struct{ id, dir, packed string }
+	var todo []row
 	for rows.Next() {
-		t, err := scanTask(rows, true) // with the failure, which the packed copy keeps
-		if err != nil {
+		var r row
+		if err := rows.Scan(&r.id, &r.dir, &r.packed); err != nil {
 			rows.Close()
 			return err
 		}
-		tasks = append(tasks, t)
+		todo = append(todo, r)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	for _, t := range tasks {
-		t.TaskDir = storedDir(root, t.TaskDir)
-		p, err := packTask(t, t.CreatedAt.Format(timeFormat), t.UpdatedAt.Format(timeFormat))
-		if err != nil {
-			return fmt.Errorf("task %s: %w", t.ID, err)
+	for _, r := range todo {
+		dir := storedDir(root, r.dir)
+		packed := r.packed
+		if packed != "" {
+			var t pipeline.Task
+			if err := unpackTask(packed, &t); err != nil {
+				return fmt.Errorf("task %s: %w", r.id, err)
+			}
+			t.TaskDir = dir
+			if packed, err = packTask(&t, t.CreatedAt.Format(timeFormat), t.UpdatedAt.Format(timeFormat)); err != nil {
+				return fmt.Errorf("task %s: %w", r.id, err)
+			}
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE tasks SET task_dir = ?, packed = ? WHERE id = ?", t.TaskDir, p, t.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE tasks SET task_dir = ?, packed = ? WHERE id = ?", dir, packed, r.id); err != nil {
 			return err
 		}
 	}
