@@ -131,14 +131,17 @@ func (s *Model) startValidation(ids []string, f runForm) tea.Cmd {
 // whose problem line (some engines do not answer) is shown in place of
 // the start line.
 func (s *Model) launch(ids []string, f runForm, engines app.EngineReport) tea.Cmd {
-	modes, _ := validate.ParseModes(runModes[f.modes])
+	var modes []string // the first choice: each task's app.DefaultModes
+	if f.modes > 0 {
+		modes, _ = validate.ParseModes(runModes[f.modes])
+	}
 	var tasks []*pipeline.Task
 	for _, id := range ids {
 		if t := s.ctx.Catalog.Task(id); t != nil {
 			tasks = append(tasks, t)
 		}
 	}
-	jobs, skips := validate.Jobs(s.ctx.Root, tasks, modes)
+	jobs, skips := app.ValidationJobs(s.ctx.Root, tasks, modes)
 	if len(jobs) == 0 {
 		why := "no task chosen"
 		if len(skips) > 0 {
@@ -152,7 +155,7 @@ func (s *Model) launch(ids []string, f runForm, engines app.EngineReport) tea.Cm
 	b.cancel = cancel
 	b.job = s.ctx.Long.Add("validate", len(jobs), cancel)
 	b.job.Runs = true
-	b.job.What = fmt.Sprintf("%d task(s) · %s", len(jobs)/len(modes), runModes[f.modes])
+	b.job.What = fmt.Sprintf("%d task(s) · %s", len(tasks)-len(skips), runModes[f.modes])
 	s.batches[b.id] = b
 	fresh := make([]*runEntry, len(jobs))
 	for i, j := range jobs {
@@ -187,7 +190,7 @@ func (s *Model) launch(ids []string, f runForm, engines app.EngineReport) tea.Cm
 		})
 		b.events <- batchDoneMsg{batch: b.id, runs: len(runs), err: err}
 	}()
-	msg := fmt.Sprintf("validating %d run(s) of %d task(s)", len(jobs), len(jobs)/len(modes))
+	msg := fmt.Sprintf("validating %d run(s) of %d task(s)", len(jobs), len(tasks)-len(skips))
 	if len(skips) > 0 {
 		msg += fmt.Sprintf(" · skipped %d without a task dir", len(skips))
 	}

@@ -11,8 +11,9 @@ import (
 	"curate/ui/shared"
 )
 
-// runModes are the mode sets the start form offers.
-var runModes = []string{"nop,oracle", "nop", "oracle", "gold", "nop,oracle,gold"}
+// runModes are the mode sets the start form offers; the first is each
+// task's app.DefaultModes.
+var runModes = []string{"nop,oracle (+gold if mined)", "nop", "oracle", "gold", "nop,oracle,gold"}
 
 var runScopes = []string{"current task", "marked tasks", "filtered set"}
 
