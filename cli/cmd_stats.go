@@ -30,7 +30,11 @@ func newStatsCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if name == "" && strings.HasPrefix(label, "selection ") {
+				label = selectionLine(strings.TrimPrefix(label, "selection "), true)
+			}
 			if asJSON {
+				fmt.Fprintln(env.Err, label) // which selection, off the JSON
 				return writeJSON(env.Out, st)
 			}
 			printStats(env, label, st)
