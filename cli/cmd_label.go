@@ -14,7 +14,7 @@ import (
 func newLabelCmd(env *Env) *cobra.Command {
 	var difficulty, phase, category, note, filter string
 	var underspecified, falseNegative, fixTime, comment string
-	var exclude, include, pin, unpin, asJSON bool
+	var exclude, include, pin, unpin, asJSON, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "label [ID...]",
 		Short: "Set the curator's labels on tasks (one undoable step)",
@@ -27,7 +27,7 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 0-3 (2 or more flags the task), --fix-time is one of <15m, 15m-1h, 1h-4h, >4h.`,
 		Example: `  curate label sgt-008 --difficulty critical --note "110 files"
   curate label instance_navidrome__navidrome-4a2 --exclude --note "flaky network test"
-  curate label --filter 'benchmark=ccb_dibench language=csharp' --pin
+  curate label --filter 'benchmark=ccb_dibench language=csharp' --pin --dry-run   # what would change; nothing does
   curate label sgt-008 --underspecified 1 --false-negative 0 --fix-time 15m-1h --comment "clear issue, tests fair"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -117,7 +117,11 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 				return err
 			}
 			changes = append(changes, reviewChanges...)
-			events, err := ws.Store.Label(ctx, workspace.Actor(), changes)
+			write := ws.Store.Label
+			if dryRun {
+				write = ws.Store.PreviewLabel
+			}
+			events, err := write(ctx, workspace.Actor(), changes)
 			if err != nil {
 				return err
 			}
@@ -134,6 +138,10 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 			}
 			for _, e := range events {
 				printEvent(env, e)
+			}
+			if dryRun {
+				fmt.Fprintf(env.Out, "dry run: %d change(s) on %d task(s) would be made; nothing changed.\n", len(events), len(ids))
+				return nil
 			}
 			fmt.Fprintf(env.Out, "%d change(s) on %d task(s); `curate undo` reverts them.\n", len(events), len(ids))
 			return nil
@@ -154,6 +162,7 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 	f.StringVar(&comment, "comment", "", "review: a free comment")
 	f.StringVarP(&filter, "filter", "f", "", "label every task matching this filter expression")
 	f.BoolVar(&asJSON, "json", false, "print the events written as JSON")
+	f.BoolVar(&dryRun, "dry-run", false, "print the changes that would be made; change nothing")
 	return cmd
 }
 

@@ -103,6 +103,7 @@ func newRoot(env *Env) *cobra.Command {
 		newSelectCmd(env),
 		newExportCmd(env),
 	)
+	registerCompletions(root, env)
 	return root
 }
 
