@@ -131,19 +131,19 @@ func TestJobValidateGoesThroughRuns(t *testing.T) {
 	}
 }
 
-// TestJobKeyYieldsToTask: on the Task screen J is next task; alt+j opens
-// the jobs list there.
-func TestJobKeyYieldsToTask(t *testing.T) {
+// TestJobKeyOnTask: on the Task screen ] is next task and J the jobs list,
+// as everywhere (one meaning per key on a screen).
+func TestJobKeyOnTask(t *testing.T) {
 	a, _ := jobsApp(t, "dark", 160, 40, nil)
 	press(t, a, "enter") // open the first task
 	id := a.ctx.CurrentID
-	press(t, a, "J")
+	press(t, a, "]")
 	if a.jobsOpen || a.ctx.CurrentID == id {
-		t.Fatalf("J on the Task screen: jobs open %v, task %s → %s", a.jobsOpen, id, a.ctx.CurrentID)
+		t.Fatalf("] on the Task screen: jobs open %v, task %s → %s", a.jobsOpen, id, a.ctx.CurrentID)
 	}
-	press(t, a, "alt+j")
+	press(t, a, "J")
 	if !a.jobsOpen {
-		t.Fatal("alt+j did not open the jobs list")
+		t.Fatal("J did not open the jobs list on the Task screen")
 	}
 }
 
