@@ -53,13 +53,23 @@ func (a *App) tabBar(w int) string {
 		return b.String()
 	}
 	line := render(" ")
-	if lipgloss.Width(line) > w { // narrow: tighter gaps keep every tab's name
+	if lipgloss.Width(line)+len(" ? help") > w { // narrow: tighter gaps keep every tab's name and the hint
 		line = render("")
 	}
-	hint := st.Muted.Render(" tab screens  ? help  : commands")
-	if lipgloss.Width(line)+lipgloss.Width(hint) <= w {
-		line += strings.Repeat(" ", w-lipgloss.Width(line)-lipgloss.Width(hint)) + hint
+	// The help hint is never dropped: shorter forms as room shrinks, and
+	// at the narrowest the tabs give way to " ? help".
+	hints := []string{" tab screens  ? help  : commands", " ? help  : commands", " ? help", " ?help", " ?"}
+	hint := st.Muted.Render(hints[len(hints)-1])
+	for _, h := range hints {
+		if r := st.Muted.Render(h); lipgloss.Width(line)+lipgloss.Width(r) <= w {
+			hint = r
+			break
+		}
 	}
+	if room := w - lipgloss.Width(hint); lipgloss.Width(line) > room {
+		line = frame.Truncate(line, max(room, 0))
+	}
+	line += strings.Repeat(" ", max(w-lipgloss.Width(line)-lipgloss.Width(hint), 0)) + hint
 	return frame.Truncate(line, w)
 }
 
