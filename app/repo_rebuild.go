@@ -38,6 +38,37 @@ type RebuiltTask struct {
 	NewEnv      string `json:"new_env_digest,omitempty"`
 }
 
+// rebuildTargets are the tasks a rebuild of repo builds again: those
+// built before, or refused by a build (a profile may fix that);
+// candidates never built stay for `curate build`.
+func rebuildTargets(all []*pipeline.Task, repo string) []*pipeline.Task {
+	var out []*pipeline.Task
+	for _, t := range all {
+		if t.Repo != repo || !t.Mined() || t.Labels.Excluded {
+			continue
+		}
+		if t.TaskDir == "" && !(t.Status == pipeline.StatusRejected && onlyBuildRefusals(t.Reasons)) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// RebuildPlan are the tasks RebuildRepo would build again (rebuild
+// --dry-run), changing nothing.
+func RebuildPlan(ctx context.Context, ws *workspace.Workspace, repo string) ([]*pipeline.Task, error) {
+	all, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := rebuildTargets(all, repo)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("repo %q: %w", repo, ErrNoRepo)
+	}
+	return out, nil
+}
+
 // RebuildRepo rebuilds every built (or build-refused) task of repo with
 // the current profile, and reports which tasks' environment inputs
 // changed. A task whose files changed goes back to built with no failure:
@@ -55,15 +86,7 @@ func RebuildRepo(ctx context.Context, ws *workspace.Workspace, repo string, o Bu
 	}
 	prev := map[string]before{}
 	var ids []string
-	for _, t := range all {
-		if t.Repo != repo || !t.Mined() || t.Labels.Excluded {
-			continue
-		}
-		// Tasks built before, or refused by a build (a profile may fix
-		// that); candidates never built stay for `curate build`.
-		if t.TaskDir == "" && !(t.Status == pipeline.StatusRejected && onlyBuildRefusals(t.Reasons)) {
-			continue
-		}
+	for _, t := range rebuildTargets(all, repo) {
 		env, _ := EnvDigest(ws.Root, t)
 		prev[t.ID] = before{t.Digest, env, t.Status, t.Failure}
 		ids = append(ids, t.ID)

@@ -81,7 +81,7 @@ func printFunnel(w io.Writer, f *stats.RepoFunnel) {
 	}
 	row("  ", f.NoFailToPass)
 	if f.Unbuilt > 0 {
-		fmt.Fprintf(w, "  %-20s %5d  (passed the filter, never built: curate build --accepted)\n", "not built yet", f.Unbuilt)
+		fmt.Fprintf(w, "  %-20s %5d  (passed the filter, never built: curate build --candidates)\n", "not built yet", f.Unbuilt)
 	}
 	if f.NotValidated > 0 {
 		fmt.Fprintf(w, "  %-20s %5d  (built, runs do not settle them: curate validate --mode nop,oracle,gold)\n", "not validated", f.NotValidated)

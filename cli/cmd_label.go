@@ -67,15 +67,11 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 				}
 				ids = append(ids, id)
 			}
-			if filter != "" {
-				tasks, err := app.FilterTasks(ctx, ws, filter)
-				if err != nil {
-					return err
-				}
-				for _, t := range tasks {
-					ids = append(ids, t.ID)
-				}
+			matched, err := filterIDs(ctx, ws, filter)
+			if err != nil {
+				return err
 			}
+			ids = append(ids, matched...)
 			var fields [][2]string
 			set := func(flag, field, value string) {
 				if cmd.Flags().Changed(flag) {

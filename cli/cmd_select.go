@@ -222,9 +222,6 @@ func dryRunVerdict(ctx context.Context, env *Env, name string, saves bool) strin
 	if !saves {
 		return "it would not be saved (infeasible; --allow-infeasible saves it)"
 	}
-	if name == "" {
-		return "it would be saved as sel-<UTC time>"
-	}
 	ws, err := env.Workspace(ctx)
 	if err == nil {
 		if _, err := ws.Store.Selection(ctx, name); err == nil {
