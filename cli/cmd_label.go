@@ -25,10 +25,10 @@ one and survives re-scoring. Use --difficulty none to clear a label.
 The review flags record a human quality review in the shape of SWE-bench
 Verified, with $USER as reviewer: --underspecified and --false-negative score
 0-3 (2 or more flags the task), --fix-time is one of <15m, 15m-1h, 1h-4h, >4h.`,
-		Example: `  curate label sgt-008 --difficulty critical --note "110 files"
-  curate label instance_navidrome__navidrome-4a2 --exclude --note "flaky network test"
+		Example: `  curate label sgt-001 --difficulty critical --note "110 files"
+  curate label instance_navidrome__navidrome-1b93 --exclude --note "flaky network test"   # a unique id prefix is enough
   curate label --filter 'benchmark=ccb_dibench language=csharp' --pin --dry-run   # what would change; nothing does
-  curate label sgt-008 --underspecified 1 --false-negative 0 --fix-time 15m-1h --comment "clear issue, tests fair"`,
+  curate label sgt-001 --underspecified 1 --false-negative 0 --fix-time 15m-1h --comment "clear issue, tests fair"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if exclude && include || pin && unpin {
