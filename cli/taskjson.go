@@ -68,10 +68,17 @@ type showJSON struct {
 }
 
 // runJSON is a run with whether it was made on other files than the task
-// has now (show's "stale").
+// has now (the text's "stale"), its test lists [] when empty.
 type runJSON struct {
 	*pipeline.Run
-	Stale bool `json:"stale"`
+	FailToPass []string `json:"fail_to_pass"`
+	PassToPass []string `json:"pass_to_pass"`
+	Flaky      []string `json:"flaky"`
+	Stale      bool     `json:"stale"`
+}
+
+func toRunJSON(r *pipeline.Run, taskDigest string) runJSON {
+	return runJSON{Run: r, FailToPass: nonNil(r.FailToPass), PassToPass: nonNil(r.PassToPass), Flaky: nonNil(r.Flaky), Stale: r.Stale(taskDigest)}
 }
 
 func toShowJSON(t *pipeline.Task, runs []*pipeline.Run, events []pipeline.Event) showJSON {
@@ -87,7 +94,7 @@ func toShowJSON(t *pipeline.Task, runs []*pipeline.Run, events []pipeline.Event)
 		out.SourceKeys[k] = v
 	}
 	for _, r := range runs {
-		out.Runs = append(out.Runs, runJSON{r, r.Stale(t.Digest)})
+		out.Runs = append(out.Runs, toRunJSON(r, t.Digest))
 	}
 	return out
 }
