@@ -8,6 +8,7 @@ import (
 
 	"curate/app"
 	"curate/pipeline"
+	"curate/pipeline/sanitize"
 	"curate/workspace"
 )
 
@@ -133,6 +134,10 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 				return nil
 			}
 			for _, e := range events {
+				if dryRun {
+					fmt.Fprintf(env.Out, "would set  %-28s %s: %q → %q\n", sanitize.Line(e.TaskID), e.Field, sanitize.Line(e.Old), sanitize.Line(e.New))
+					continue
+				}
 				printEvent(env, e)
 			}
 			if dryRun {
