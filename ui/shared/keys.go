@@ -98,6 +98,7 @@ var actions = []Action{
 	{"edit_test", []string{"t"}, "edit tests/test.sh in $EDITOR", "Runs"},
 	{"edit_solve", []string{"s"}, "edit solution/solve.sh in $EDITOR", "Runs"},
 	{"log_focus", []string{"enter"}, "focus the log / the run list", "Runs"},
+	{"log_tests", []string{"T"}, "a finished run's test list / its raw log", "Runs"},
 	{"log_wrap", []string{"w"}, "wrap long log lines", "log"},
 	{"log_search", []string{"/"}, "search the log", "log"},
 	{"log_next", []string{"n"}, "next match", "log"},

@@ -37,6 +37,8 @@ type Model struct {
 	loaded  bool
 	w, h    int
 
+	// rawLog shows the raw log of a finished run instead of its test list.
+	rawLog    bool
 	focusLog  bool
 	form      *runForm
 	last      runForm // the last form's values: reruns use them
@@ -77,6 +79,10 @@ type runEntry struct {
 	asked bool
 	// fromFile: the log pane was read from the run's log file.
 	fromFile bool
+	// tests is the finished run's test list (tests.go), once parsed.
+	tests      []testRow
+	framework  string
+	testsAsked bool
 }
 
 type runBatch struct {
@@ -174,7 +180,7 @@ func (s *Model) ShortHelp() []key.Binding {
 func (s *Model) FullHelp() [][]key.Binding {
 	k := s.ctx.Keys
 	return [][]key.Binding{
-		k.List("validate_start", "rerun", "cancel_run", "failure_filter", "log_focus", "edit_dockerfile", "edit_test", "edit_solve", "gold_matrix"),
+		k.List("validate_start", "rerun", "cancel_run", "failure_filter", "log_focus", "log_tests", "edit_dockerfile", "edit_test", "edit_solve", "gold_matrix"),
 		k.List("matrix_jump", "matrix_state", "matrix_class", "matrix_sort", "matrix_filter"),
 		k.List("up", "down", "page_up", "page_down", "top", "bottom", "log_wrap", "log_search", "log_next", "log_prev", "log_first_error", "log_follow"),
 	}
@@ -292,6 +298,8 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case matrixLoadedMsg:
 		return s.matrixLoaded(m)
+	case testsMsg:
+		return s.testsLoaded(m)
 	case windowMsg:
 		return s.windowRead(m)
 	case editorDoneMsg:
@@ -339,17 +347,18 @@ func stateOf(r *pipeline.Run) runState {
 // pane holds it.
 func (s *Model) openLog() tea.Cmd {
 	e := s.selected()
+	tests := s.loadTests()
 	if e == nil || e.log != nil || e.run.LogPath == "" || e.state == runQueued {
-		return nil
+		return tests
 	}
 	e.fromFile = true
 	e.log = logpane.New()
 	s.sizeLogs()
 	id, path := e.run.ID, e.run.LogPath
-	return func() tea.Msg {
+	return tea.Batch(tests, func() tea.Msg {
 		w, err := logpane.ReadTail(context.Background(), path, logpane.RingLines)
 		return logFileMsg{id: id, first: w.First, lines: w.Lines, err: err}
-	}
+	})
 }
 
 // pumpLog reads the next batch of a run's log after waiting every, so a
