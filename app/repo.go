@@ -26,7 +26,7 @@ type RepoProfile struct {
 	Repo     string `json:"repo"`
 	Language string `json:"language"`
 	// Profile is curate.toml's [repos."owner/name"] table (nil: none).
-	Profile *workspace.RepoConfig `json:"profile,omitempty"`
+	Profile *workspace.RepoConfig `json:"profile"`
 	// Toolchain, Install and TestCommand come from the profile when it sets
 	// them (Source "curate.toml"), else from the build notes of the repo's
 	// tasks, the most common first (Source "detected").
@@ -42,8 +42,8 @@ type RepoProfile struct {
 	// Snapshot is the commit snapshot builds mirror onto; EnvCheck the
 	// last run of the suite there (RepoState, curate env check); RepoImages
 	// the shared repository images the repo's tasks stand on.
-	Snapshot   string      `json:"snapshot,omitempty"`
-	EnvCheck   *EnvCheck   `json:"env_check,omitempty"`
+	Snapshot   string      `json:"snapshot"`  // "": none recorded
+	EnvCheck   *EnvCheck   `json:"env_check"` // null: not run
 	RepoImages []RepoImage `json:"repo_images"`
 
 	// Funnel is the repo's yield so far; Failures the invalid tasks by

@@ -33,6 +33,11 @@ var runTextToJSON = map[string]string{
 	"FAIL_TO_PASS": "fail_to_pass", "PASS_TO_PASS": "pass_to_pass", "flaky": "flaky",
 }
 
+var repoTextToJSON = map[string]string{
+	"language": "language", "profile": "?profile", "toolchain": "toolchain", "install": "install", "tests": "test_command",
+	"snapshot": "?snapshot", "repo image": "repo_images", "task images": "images", "env check": "?env_check", "yield": "funnel",
+}
+
 // textLabels reads the labels of a key-value text view: "label   value"
 // lines (two spaces or more apart), and section lines ("runs",
 // "history (newest first)", "FAIL_TO_PASS (2):"). Indented entries of a
@@ -126,6 +131,7 @@ func TestJSONCarriesWhatTextPrints(t *testing.T) {
 	}{
 		{"show", []string{"show", id}, showTextToJSON, []string{"reason", "environment", "calibration rule"}},
 		{"runs show", []string{"runs", "show", run.ID}, runTextToJSON, nil},
+		{"repo show", []string{"repo", "show", "acme/calc"}, repoTextToJSON, nil},
 	} {
 		code, text, errs := cli(t, append([]string{"-w", root}, c.args...)...)
 		if code != 0 {
@@ -135,7 +141,7 @@ func TestJSONCarriesWhatTextPrints(t *testing.T) {
 		if code != 0 {
 			t.Fatal(errs)
 		}
-		if c.what == "show" {
+		if c.what == "show" || c.what == "repo show" {
 			text = text[strings.Index(text, "\n")+1:] // the title line: the id
 		}
 		checkJSONCarries(t, c.what, text, js, c.table, c.indented...)
