@@ -33,16 +33,14 @@ func newSelectCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "select",
 		Short: "Choose a set of tasks under the profile's strategies, the budget and quotas, and save it as a named snapshot",
-		Example: `  curate select                       # the profile's targets (ccb: seed 000's 116)
-  curate select --budget 80 --name small
+		Example: `  curate select --selection base      # the profile's targets
+  curate select --budget 80 --selection small
   curate select --quota language=rust:min=12 --quota 'sdlc_phase=Documentation:max=3'
   curate select --json | jq .violations
   curate select --quota language=java:min=500 --allow-infeasible   # save it anyway, exit 0
   curate select --budget 4 --selection four --dry-run   # what would be saved; nothing is
-  curate select diff small default
-  curate select list
-  curate select rename small first-pass
-  curate select rm first-pass`,
+  curate select diff base small
+  curate select list`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -235,7 +233,7 @@ func newSelectRmCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:               "rm NAME...",
 		Short:             "Remove saved selections",
-		Example:           "  curate select rm sel-20260101-120000",
+		Example:           "  curate select rm small-v2",
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeSelections(env),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -258,7 +256,7 @@ func newSelectRenameCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:               "rename OLD NEW",
 		Short:             "Rename a saved selection",
-		Example:           "  curate select rename sel-20260101-120000 baseline",
+		Example:           "  curate select rename small small-v2",
 		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: completeSelections(env),
 		RunE: func(cmd *cobra.Command, args []string) error {
