@@ -43,7 +43,7 @@ func TestWorkbenchSizesInTmux(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			tp := startTmux(t, bin+" --workspace "+demo, "USER=tmux-curator")
 			tp.tm("resize-window", "-t", "0", "-x", fmt.Sprint(size[0]), "-y", fmt.Sprint(size[1]))
-			p := tp.wait("start", 15*time.Second, "Candidates]", "314/314")
+			tp.wait("start", 15*time.Second, "Candidates]", "314/314")
 			for _, screen := range []string{"F1", "F4", "F7"} {
 				tp.keys(screen)
 				time.Sleep(300 * time.Millisecond) // no text to wait for: the hint is what is checked
@@ -53,7 +53,7 @@ func TestWorkbenchSizesInTmux(t *testing.T) {
 				}
 			}
 			tp.keys("F4")
-			p = tp.wait("test list", 15*time.Second, "r-sizes-1", "FAILED", "1.25s", "TestDiv", "PASSED")
+			p := tp.wait("test list", 15*time.Second, "r-sizes-1", "FAILED", "1.25s", "TestDiv", "PASSED")
 			if strings.Contains(p, `"Action":"output"`) {
 				t.Errorf("the raw log shows under the test list:\n%s", p)
 			}
