@@ -59,7 +59,7 @@ type BuildOptions struct {
 }
 
 // ErrNoAccepted is Build with Accepted when no candidate qualifies.
-var ErrNoAccepted = errors.New("no accepted candidates: run `curate mine git PATH` first, or see `curate list --filter status=rejected` for why")
+var ErrNoAccepted = errors.New("no task of status candidate: run `curate mine git PATH` first, or see `curate list --filter status=rejected` for why")
 
 // Build turns mined candidates into Harbor task dirs under tasks/ and
 // records each one as built or rejected (with reasons). A task that cannot
@@ -98,6 +98,12 @@ func Build(ctx context.Context, ws *workspace.Workspace, o BuildOptions) ([]Buil
 func buildConfig(ctx context.Context, ws *workspace.Workspace, fc *filter.Config) envgen.Config {
 	return envgen.Config{DockerBase: ws.Config.Docker.BaseImage, LanguageImages: ws.Config.Docker.LanguageImages,
 		Repos: ws.Config.Repos, Filter: fc, Network: envgen.HostNetwork(ctx, ws.Config.Docker.CABundle), Scratch: ws.TmpPath()}
+}
+
+// BuildPlan are the tasks Build would build (build --dry-run), changing
+// nothing.
+func BuildPlan(ctx context.Context, ws *workspace.Workspace, o BuildOptions) ([]*pipeline.Task, error) {
+	return buildTargets(ctx, ws, o)
 }
 
 // buildTargets loads the tasks Build is asked for, with their bodies.

@@ -23,7 +23,7 @@ const DemoBaseImage = "curate/base:bookworm"
 // demoBuild makes two small fixture repositories (Python and Go) inside
 // the demo workspace, mines their merged PRs and builds every accepted
 // one into tasks/, as a curator would with `curate mine git` and
-// `curate build --accepted`.
+// `curate build --candidates`.
 func demoBuild(ctx context.Context, out io.Writer, ws *workspace.Workspace) error {
 	if err := setDemoBaseImage(ws); err != nil {
 		return err

@@ -104,3 +104,23 @@ func SolveExportInput(ctx context.Context, ws *workspace.Workspace, name string,
 	}
 	return ExportInput(ctx, ws, sel, format, "", "")
 }
+
+// ShipsTasks reports whether an export format carries the tasks
+// themselves (task dirs, or patches and test lists), not a description of
+// the selection (manifest, report, csv).
+func ShipsTasks(format string) bool { return format == "harbor" || format == "swebench" }
+
+// Unvalidated are the selected tasks validation has not found valid:
+// catalogue entries never built, built tasks never validated (or changed
+// since), invalid ones, each with its status. An export that ships tasks
+// refuses them unless asked to (--allow-unvalidated): it would write rows
+// without a patch or FAIL_TO_PASS.
+func Unvalidated(in *export.Input) []string {
+	out := []string{}
+	for _, it := range in.Selected {
+		if it.Task.Status != pipeline.StatusValid {
+			out = append(out, it.Task.ID+" ("+string(it.Task.Status)+")")
+		}
+	}
+	return out
+}

@@ -194,7 +194,7 @@ func importItems(ctx context.Context, ws *workspace.Workspace, kind string, o Im
 	if err != nil {
 		return nil, err
 	}
-	sum := &ImportSummary{Kind: kind, Profile: profile, Imported: []string{}, Updated: []string{}, Unchanged: []string{}, Failed: failures}
+	sum := &ImportSummary{Kind: kind, Profile: profile, Imported: []string{}, Updated: []string{}, Unchanged: []string{}, Failed: append([]ImportFailure{}, failures...)}
 	write, err := classify(ctx, ws, s, items, sum, o.Rename)
 	if err != nil {
 		return nil, err

@@ -34,6 +34,9 @@ func FilterTasks(ctx context.Context, ws *workspace.Workspace, expr string) ([]*
 	return out, nil
 }
 
+// SortKeys are SortTasks' keys (completion offers them).
+var SortKeys = []string{"id", "benchmark", "repo", "language", "category", "phase", "difficulty", "status", "files", "loc", "score"}
+
 // SortTasks orders tasks by key (id, benchmark, repo, language, category,
 // phase, difficulty, status, files, loc, score; a leading - reverses), ties
 // by id.
@@ -61,7 +64,7 @@ func SortTasks(tasks []*pipeline.Task, key string) error {
 	case "benchmark", "repo", "language", "status", "category":
 		less = func(a, b *pipeline.Task) bool { return query.FieldValue(a, key) < query.FieldValue(b, key) }
 	default:
-		return fmt.Errorf("unknown sort key %q (id, benchmark, repo, language, category, phase, difficulty, status, files, loc, score)", key)
+		return fmt.Errorf("unknown sort key %q (%s)", key, strings.Join(SortKeys, ", "))
 	}
 	sort.SliceStable(tasks, func(i, j int) bool {
 		a, b := tasks[i], tasks[j]

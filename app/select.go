@@ -222,6 +222,8 @@ type SelectOptions struct {
 	// AllowInfeasible saves a solve that misses a quota or a take; without
 	// it such a solve is returned unsaved (Selected.Saved false).
 	AllowInfeasible bool
+	// DryRun solves and returns the snapshot without saving it.
+	DryRun bool
 }
 
 // Selected is a solve and its snapshot, saved unless it is infeasible
@@ -259,7 +261,7 @@ func Select(ctx context.Context, ws *workspace.Workspace, o SelectOptions) (*Sel
 		return nil, err
 	}
 	short := Shortfalls(res)
-	if len(short) > 0 && !o.AllowInfeasible {
+	if o.DryRun || len(short) > 0 && !o.AllowInfeasible {
 		sel, st, err := Snapshot(snapshotName(o.Name), solver.Config(), tasks, res)
 		if err != nil {
 			return nil, err

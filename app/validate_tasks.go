@@ -101,3 +101,28 @@ func taskForDir(ctx context.Context, ws *workspace.Workspace, dir string) (*pipe
 	}
 	return ws.Store.Task(ctx, id)
 }
+
+// DefaultModes are what a validation runs when no modes are named: NOP and
+// Oracle, and gold for a mined task, whose verdict needs gold's
+// FAIL_TO_PASS (pipeline.Judge): without it a mined task stays built.
+func DefaultModes(t *pipeline.Task) []string {
+	if t.Mined() {
+		return []string{pipeline.ModeNop, pipeline.ModeOracle, pipeline.ModeGold}
+	}
+	return []string{pipeline.ModeNop, pipeline.ModeOracle}
+}
+
+// ValidationJobs are validate.Jobs for tasks in modes, or in each task's
+// DefaultModes when modes is empty.
+func ValidationJobs(root string, tasks []*pipeline.Task, modes []string) ([]validate.Job, []validate.Skip) {
+	if len(modes) > 0 {
+		return validate.Jobs(root, tasks, modes)
+	}
+	var jobs []validate.Job
+	var skips []validate.Skip
+	for _, t := range tasks {
+		j, s := validate.Jobs(root, []*pipeline.Task{t}, DefaultModes(t))
+		jobs, skips = append(jobs, j...), append(skips, s...)
+	}
+	return jobs, skips
+}

@@ -47,7 +47,7 @@ func builtCalc(t *testing.T) string {
 	return ws
 }
 
-func showJSON(t *testing.T, ws, id string) map[string]any {
+func showTaskJSON(t *testing.T, ws, id string) map[string]any {
 	t.Helper()
 	code, out, e := cli(t, "-w", ws, "show", id, "--json")
 	if code != 0 {
@@ -78,7 +78,7 @@ func readInstruction(t *testing.T, ws string) string {
 func TestEditInstructionUndoRedo(t *testing.T) {
 	ws := builtCalc(t)
 	generated := readInstruction(t, ws)
-	if src := showJSON(t, ws, "acme__calc-1")["instruction_source"]; src == "" || src == nil || src == "curator" {
+	if src := showTaskJSON(t, ws, "acme__calc-1")["instruction_source"]; src == "" || src == nil || src == "curator" {
 		t.Fatalf("instruction_source after build: %v", src)
 	}
 	editor := filepath.Join(t.TempDir(), "ed.sh")
@@ -97,7 +97,7 @@ func TestEditInstructionUndoRedo(t *testing.T) {
 		if strings.Contains(md, text) != wantCurator {
 			t.Errorf("%s: instruction.md holds the curator's text: %v, want %v\n%s", step, !wantCurator, wantCurator, md)
 		}
-		m := showJSON(t, ws, "acme__calc-1")
+		m := showTaskJSON(t, ws, "acme__calc-1")
 		if (m["instruction_source"] == "curator") != wantCurator {
 			t.Errorf("%s: instruction_source %v", step, m["instruction_source"])
 		}
@@ -110,7 +110,7 @@ func TestEditInstructionUndoRedo(t *testing.T) {
 		}
 	}
 	check("edit", true)
-	if gen, _ := showJSON(t, ws, "acme__calc-1")["instruction_generated"].(string); gen != generated {
+	if gen, _ := showTaskJSON(t, ws, "acme__calc-1")["instruction_generated"].(string); gen != generated {
 		t.Errorf("show --json instruction_generated is not the generated instruction.md:\n%s", gen)
 	}
 	if code, _, e := cli(t, "-w", ws, "undo"); code != 0 {
@@ -209,7 +209,7 @@ func TestMineGitIssuesFromGitHub(t *testing.T) {
 	if code, _, e := cli(t, "-w", ws, "build", "acme__calc-1", "--base-image", "curate/base:bookworm"); code != 0 {
 		t.Fatal(e)
 	}
-	if src := showJSON(t, ws, "acme__calc-1")["instruction_source"]; src != "issue" {
+	if src := showTaskJSON(t, ws, "acme__calc-1")["instruction_source"]; src != "issue" {
 		t.Errorf("instruction_source %v, want issue", src)
 	}
 	if md := readInstruction(t, ws); !strings.Contains(md, "Expected 0.5 from divide(1, 2).") {
@@ -264,7 +264,7 @@ func TestBuildWritesInterfaceSection(t *testing.T) {
 	if strings.Contains(string(md), "min2") {
 		t.Errorf("an unexported helper is in the Interface section:\n%s", md)
 	}
-	m := showJSON(t, ws, "acme__mathx-2")
+	m := showTaskJSON(t, ws, "acme__mathx-2")
 	if ds, _ := m["interface"].([]any); len(ds) != 3 {
 		t.Errorf("show --json interface: %v", m["interface"])
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -37,7 +38,7 @@ func leftOut(sum *export.Summary) error {
 
 func newExportCmd(env *Env) *cobra.Command {
 	var format, out, name, gitURL, gitCommit, org string
-	var asJSON bool
+	var asJSON, allowUnvalidated bool
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write a saved selection as a Harbor dataset, SWE-bench JSONL, the manifest, the methodology report or CSV",
@@ -68,6 +69,8 @@ func newExportCmd(env *Env) *cobra.Command {
 			if sel == nil {
 				return fmt.Errorf("export: no saved selection; run `curate select` first")
 			}
+			// Say which selection first: without --selection it is the newest.
+			fmt.Fprintln(noteOut(env, asJSON), selectionLine(sel.Name, name == ""))
 			in, err := app.ExportInput(ctx, ws, sel, format, gitURL, gitCommit)
 			if err != nil {
 				return err
@@ -76,6 +79,10 @@ func newExportCmd(env *Env) *cobra.Command {
 				in.Org = org // else [export] org
 			}
 			chosen := in.Selected
+			if bad := app.Unvalidated(in); app.ShipsTasks(format) && len(bad) > 0 && !allowUnvalidated {
+				return exitError{code: 1, msg: fmt.Sprintf("export %s: nothing written: %d of %d selected task(s) are not validated valid: %s; validate them (curate validate), select valid tasks (--filter 'status=valid'), or pass --allow-unvalidated",
+					format, len(bad), len(chosen), sanitize.Line(firstFew(bad, 10)))}
+			}
 			sum, err := app.WriteExport(ws, format, out, in)
 			if err != nil {
 				return err
@@ -85,7 +92,13 @@ func newExportCmd(env *Env) *cobra.Command {
 					return err
 				}
 			} else {
-				fmt.Fprintf(env.Out, "Exported selection %s (%d tasks) as %s to %s: %s\n", sanitize.Line(sel.Name), len(chosen), format,
+				// Success only when every task was written; else the
+				// count written, and leftOut's error names the rest.
+				what := fmt.Sprintf("Exported selection %s (%d tasks)", sanitize.Line(sel.Name), len(chosen))
+				if left := len(sum.Skipped) + len(sum.Missing); left > 0 {
+					what = fmt.Sprintf("Wrote %d of the %d tasks of selection %s", len(chosen)-left, len(chosen), sanitize.Line(sel.Name))
+				}
+				fmt.Fprintf(env.Out, "%s as %s to %s: %s\n", what, format,
 					sanitize.Line(filepath.Clean(out)), sanitize.Line(strings.Join(sum.Files, ", ")))
 			}
 			return leftOut(sum)
@@ -98,5 +111,30 @@ func newExportCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&gitCommit, "git-commit", "", "harbor: git_commit_id of the registry's task entries")
 	cmd.Flags().StringVar(&org, "org", "", "harbor: org of task and dataset names, org/name (default: [export] org in curate.toml)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	cmd.Flags().BoolVar(&allowUnvalidated, "allow-unvalidated", false, "harbor, swebench: export even when selected tasks are not validated valid")
 	return cmd
+}
+
+// selectionLine names the selection a command works on; newest says it
+// was not named (--selection) but taken as the newest saved.
+func selectionLine(name string, newest bool) string {
+	if newest {
+		return fmt.Sprintf("selection %s (the newest saved; --selection NAME picks another)", sanitize.Line(name))
+	}
+	return "selection " + sanitize.Line(name)
+}
+
+// noteOut is where a command's notes go: stderr when stdout carries JSON.
+func noteOut(env *Env, asJSON bool) io.Writer {
+	if asJSON {
+		return env.Err
+	}
+	return env.Out
+}
+
+func firstFew(s []string, n int) string {
+	if len(s) <= n {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:n], ", ") + fmt.Sprintf(", and %d more", len(s)-n)
 }

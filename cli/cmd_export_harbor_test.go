@@ -79,7 +79,7 @@ func TestHarborExportRoundTrip(t *testing.T) {
 		t.Fatal(errs)
 	}
 	out := filepath.Join(t.TempDir(), "dataset")
-	if _, errs, code := curate(t, "-w", ws, "export", "--format", "harbor", "--out", out, "--org", "acme"); code != 0 {
+	if _, errs, code := curate(t, "-w", ws, "export", "--format", "harbor", "--out", out, "--org", "acme", "--allow-unvalidated"); code != 0 {
 		t.Fatal(errs)
 	}
 	var m export.DatasetManifest

@@ -13,13 +13,14 @@ import (
 )
 
 func newFunnelCmd(env *Env) *cobra.Command {
-	var repo string
+	var repo, filter string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "funnel",
 		Short: "Yield of task construction per repo: mined → filter → built → NOP 0 → Oracle 1 → FAIL_TO_PASS → valid, and why tasks stopped",
 		Example: `  curate funnel
-  curate funnel --repo pallets/click --json`,
+  curate funnel --repo acme/calc --json
+  curate funnel --filter 'language=go'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -27,7 +28,7 @@ func newFunnelCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tasks, err := ws.Store.Tasks(ctx)
+			tasks, err := app.FilterTasks(ctx, ws, filter) // every task when no filter
 			if err != nil {
 				return err
 			}
@@ -63,6 +64,7 @@ func newFunnelCmd(env *Env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&repo, "repo", "", "only this repository (owner/name)")
+	cmd.Flags().StringVarP(&filter, "filter", "f", "", "only the tasks matching a filter expression")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the funnel as JSON")
 	return cmd
 }
@@ -81,7 +83,7 @@ func printFunnel(w io.Writer, f *stats.RepoFunnel) {
 	}
 	row("  ", f.NoFailToPass)
 	if f.Unbuilt > 0 {
-		fmt.Fprintf(w, "  %-20s %5d  (passed the filter, never built: curate build --accepted)\n", "not built yet", f.Unbuilt)
+		fmt.Fprintf(w, "  %-20s %5d  (passed the filter, never built: curate build --candidates)\n", "not built yet", f.Unbuilt)
 	}
 	if f.NotValidated > 0 {
 		fmt.Fprintf(w, "  %-20s %5d  (built, runs do not settle them: curate validate --mode nop,oracle,gold)\n", "not validated", f.NotValidated)

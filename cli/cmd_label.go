@@ -8,13 +8,14 @@ import (
 
 	"curate/app"
 	"curate/pipeline"
+	"curate/pipeline/sanitize"
 	"curate/workspace"
 )
 
 func newLabelCmd(env *Env) *cobra.Command {
 	var difficulty, phase, category, note, filter string
 	var underspecified, falseNegative, fixTime, comment string
-	var exclude, include, pin, unpin, asJSON bool
+	var exclude, include, pin, unpin, asJSON, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "label [ID...]",
 		Short: "Set the curator's labels on tasks (one undoable step)",
@@ -25,10 +26,10 @@ one and survives re-scoring. Use --difficulty none to clear a label.
 The review flags record a human quality review in the shape of SWE-bench
 Verified, with $USER as reviewer: --underspecified and --false-negative score
 0-3 (2 or more flags the task), --fix-time is one of <15m, 15m-1h, 1h-4h, >4h.`,
-		Example: `  curate label sgt-008 --difficulty critical --note "110 files"
-  curate label instance_navidrome__navidrome-4a2 --exclude --note "flaky network test"
-  curate label --filter 'benchmark=ccb_dibench language=csharp' --pin
-  curate label sgt-008 --underspecified 1 --false-negative 0 --fix-time 15m-1h --comment "clear issue, tests fair"`,
+		Example: `  curate label sgt-001 --difficulty critical --note "110 files"
+  curate label instance_navidrome__navidrome-1b93 --exclude --note "flaky network test"   # a unique id prefix is enough
+  curate label --filter 'benchmark=ccb_dibench language=csharp' --pin --dry-run   # what would change; nothing does
+  curate label sgt-001 --underspecified 1 --false-negative 0 --fix-time 15m-1h --comment "clear issue, tests fair"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if exclude && include || pin && unpin {
@@ -67,15 +68,11 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 				}
 				ids = append(ids, id)
 			}
-			if filter != "" {
-				tasks, err := app.FilterTasks(ctx, ws, filter)
-				if err != nil {
-					return err
-				}
-				for _, t := range tasks {
-					ids = append(ids, t.ID)
-				}
+			matched, err := filterIDs(ctx, ws, filter)
+			if err != nil {
+				return err
 			}
+			ids = append(ids, matched...)
 			var fields [][2]string
 			set := func(flag, field, value string) {
 				if cmd.Flags().Changed(flag) {
@@ -117,7 +114,11 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 				return err
 			}
 			changes = append(changes, reviewChanges...)
-			events, err := ws.Store.Label(ctx, workspace.Actor(), changes)
+			write := ws.Store.Label
+			if dryRun {
+				write = ws.Store.PreviewLabel
+			}
+			events, err := write(ctx, workspace.Actor(), changes)
 			if err != nil {
 				return err
 			}
@@ -133,7 +134,15 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 				return nil
 			}
 			for _, e := range events {
+				if dryRun {
+					fmt.Fprintf(env.Out, "would set  %-28s %s: %q → %q\n", sanitize.Line(e.TaskID), e.Field, sanitize.Line(e.Old), sanitize.Line(e.New))
+					continue
+				}
 				printEvent(env, e)
+			}
+			if dryRun {
+				fmt.Fprintf(env.Out, "dry run: %d change(s) on %d task(s) would be made; nothing changed.\n", len(events), len(ids))
+				return nil
 			}
 			fmt.Fprintf(env.Out, "%d change(s) on %d task(s); `curate undo` reverts them.\n", len(events), len(ids))
 			return nil
@@ -154,6 +163,7 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 	f.StringVar(&comment, "comment", "", "review: a free comment")
 	f.StringVarP(&filter, "filter", "f", "", "label every task matching this filter expression (curate help filters)")
 	f.BoolVar(&asJSON, "json", false, "print the events written as JSON")
+	f.BoolVar(&dryRun, "dry-run", false, "print the changes that would be made; change nothing")
 	return cmd
 }
 

@@ -120,30 +120,11 @@ func writeTaskTable(env *Env, tasks []*pipeline.Task) error {
 			flags += "snapshot"
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.4f\t%s\t%s\n", sanitize.Line(t.ID), sanitize.Line(t.Benchmark), sanitize.Line(t.Language),
-			shortPhase(t.Phase()), diff, t.Features.Int(pipeline.FeatFilesChanged), t.Features.Int(pipeline.FeatLOCChanged), t.Score, t.Status, strings.TrimSpace(flags))
+			pipeline.ShortPhase(t.Phase()), diff, t.Features.Int(pipeline.FeatFilesChanged), t.Features.Int(pipeline.FeatLOCChanged), t.Score, t.Status, strings.TrimSpace(flags))
 	}
 	fmt.Fprintf(w, "%d tasks (* = curator's label)\n", len(tasks))
 	if err := w.Flush(); err != nil {
 		return err
 	}
 	return bw.Flush()
-}
-
-// shortPhase abbreviates a phase for narrow tables.
-func shortPhase(p string) string {
-	switch p {
-	case "":
-		return "-"
-	case "Implementation (feature)":
-		return "Impl/feature"
-	case "Implementation (bug fix)":
-		return "Impl/bugfix"
-	case "Implementation (refactoring)":
-		return "Impl/refactor"
-	case "Requirements & Discovery":
-		return "Requirements"
-	case "Architecture & Design":
-		return "Architecture"
-	}
-	return p
 }

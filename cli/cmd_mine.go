@@ -136,7 +136,7 @@ func reportMined(env *Env, tasks []*pipeline.Task, asJSON bool, what string) err
 	fmt.Fprintf(env.Out, "Mined %d merged PRs from %s: %d candidates, %d rejected\n", len(tasks), sanitize.Line(what), ok, len(tasks)-ok)
 	writeMinedTable(env.Out, tasks)
 	if ok > 0 {
-		fmt.Fprintln(env.Out, "Next: curate build --accepted   (or curate build ID...)")
+		fmt.Fprintln(env.Out, "Next: curate build --candidates   (or curate build ID...)")
 	}
 	return nil
 }

@@ -79,8 +79,9 @@ func TestMineGitBadInput(t *testing.T) {
 		{[]string{"mine", "git", hist, "--preset", "strict"}, `--preset "strict"`},
 		{[]string{"mine", "git", hist, "--repo", "../x"}, "want OWNER/NAME"},
 		{[]string{"mine", "github", "not-a-repo"}, "want OWNER/REPO"},
-		{[]string{"build"}, "--accepted"},
-		{[]string{"build", "--accepted"}, "no accepted candidates"},
+		{[]string{"build"}, "--candidates"},
+		{[]string{"build", "--accepted"}, "no task of status candidate"}, // the old name still works
+		{[]string{"build", "--candidates"}, "no task of status candidate"},
 	} {
 		code, _, errOut := cli(t, append([]string{"-w", ws}, c.args...)...)
 		if code == 0 || !strings.Contains(errOut, c.want) {

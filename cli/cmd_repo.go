@@ -230,7 +230,7 @@ curate rebuild --repo OWNER/NAME.`,
 
 func newRebuildCmd(env *Env) *cobra.Command {
 	var repo, baseImage string
-	var asJSON bool
+	var asJSON, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "rebuild --repo OWNER/NAME",
 		Short: "Rebuild a repo's tasks with its current profile and say which tasks' environment changed (their runs no longer count)",
@@ -240,8 +240,9 @@ curate.toml as it is now, and compares each task's files before and after:
 when other files changed, "none" otherwise. A changed task goes back to
 built and its old runs no longer count; an unchanged task keeps its verdict.
 Then rerun what failed or changed with curate validate --repo OWNER/NAME --failed.
-(build --accepted rebuilds too, but neither compares nor keeps verdicts.)`,
-		Example: `  curate rebuild --repo acme/calc
+(build --candidates rebuilds too, but neither compares nor keeps verdicts.)`,
+		Example: `  curate rebuild --repo acme/calc --dry-run   # which tasks would be rebuilt; nothing is
+  curate rebuild --repo acme/calc
   curate rebuild --repo acme/calc --json | jq '.tasks[] | select(.change != "none")'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -256,6 +257,13 @@ Then rerun what failed or changed with curate validate --repo OWNER/NAME --faile
 			ws, err := env.Workspace(ctx)
 			if err != nil {
 				return err
+			}
+			if dryRun {
+				tasks, err := app.RebuildPlan(ctx, ws, r)
+				if err != nil {
+					return err
+				}
+				return printPlan(env, asJSON, tasks, "would rebuild", "of "+r+" would be rebuilt")
 			}
 			res, err := app.RebuildRepo(ctx, ws, r, app.BuildOptions{BaseImage: baseImage})
 			if res == nil {
@@ -279,6 +287,7 @@ Then rerun what failed or changed with curate validate --repo OWNER/NAME --faile
 	}
 	cmd.Flags().StringVar(&repo, "repo", "", "the repository to rebuild (OWNER/NAME)")
 	cmd.Flags().StringVar(&baseImage, "base-image", "", "base image for the Dockerfiles (default: the profile's, else [docker] base_image)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print which tasks would be rebuilt; rebuild nothing")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
 }
@@ -313,9 +322,21 @@ func printRebuild(w io.Writer, res *app.RebuildResult) {
 		fmt.Fprintf(w, ", %d error(s)", res.Errors)
 	}
 	if res.Changed > 0 {
-		fmt.Fprintf(w, "; next: curate validate --repo %s --failed", res.Repo)
+		fmt.Fprintf(w, "; next: %s", rebuildNext(res))
 	}
 	fmt.Fprintln(w)
+}
+
+// rebuildNext is the validation that follows a rebuild: --failed finds
+// the tasks whose runs the rebuild set aside, but not tasks never
+// validated, so without such runs the hint validates the whole repo.
+func rebuildNext(res *app.RebuildResult) string {
+	for _, t := range res.Tasks {
+		if t.Invalidated > 0 {
+			return "curate validate --repo " + res.Repo + " --failed"
+		}
+	}
+	return "curate validate --repo " + res.Repo
 }
 
 // addRepoTasks adds the tasks `validate --repo R [--failed]` names to

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,13 +22,14 @@ import (
 
 func newRunsCmd(env *Env) *cobra.Command {
 	var asJSON bool
-	var task string
+	var task, filter string
 	var limit int
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "List validation runs, newest first",
 		Example: `  curate runs
-  curate runs --task django__django-1234 --json
+  curate runs --task acme__calc-1 --json
+  curate runs --filter 'repo=acme/calc'
   curate runs show r261121-150405-3fa9 --log
   curate runs cancel r261121-150405-3fa9`,
 		Args: cobra.NoArgs,
@@ -45,6 +47,17 @@ func newRunsCmd(env *Env) *cobra.Command {
 			runs, err := ws.Store.Runs(cmd.Context(), id)
 			if err != nil {
 				return err
+			}
+			if filter != "" {
+				ids, err := filterIDs(cmd.Context(), ws, filter)
+				if err != nil {
+					return err
+				}
+				keep := map[string]bool{}
+				for _, id := range ids {
+					keep[id] = true
+				}
+				runs = slices.DeleteFunc(runs, func(r *pipeline.Run) bool { return !keep[r.TaskID] })
 			}
 			if limit > 0 && len(runs) > limit {
 				runs = runs[:limit]
@@ -74,6 +87,7 @@ func newRunsCmd(env *Env) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of runs")
 	cmd.Flags().StringVar(&task, "task", "", "only the runs of this task")
+	cmd.Flags().StringVarP(&filter, "filter", "f", "", "only the runs of the tasks matching a filter expression")
 	cmd.Flags().IntVar(&limit, "limit", 0, "show at most N runs")
 	cmd.AddCommand(newRunsShowCmd(env), newRunsCancelCmd(env))
 	return cmd
@@ -103,11 +117,15 @@ func newRunsShowCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			digest := ""
+			if t, err := ws.Store.Task(cmd.Context(), r.TaskID); err == nil {
+				digest = t.Digest
+			}
 			if asJSON {
-				return writeJSON(env.Out, r)
+				return writeJSON(env.Out, toRunJSON(r, digest))
 			}
 			stale := ""
-			if t, err := ws.Store.Task(cmd.Context(), r.TaskID); err == nil && r.Stale(t.Digest) {
+			if r.Stale(digest) {
 				stale = " (stale: the task's files changed since)"
 			}
 			w := env.Out

@@ -19,7 +19,7 @@ language overrides, SDLC phase, MCP benefit score with its four components and
 the rule behind each, and the calibrated difficulty. The curator's labels are
 never touched: a difficulty or phase label still wins.`,
 		Example: `  curate score                          # after editing the profile
-  curate score sgt-008 big-code-k8s-001
+  curate score sgt-001 big-code-kub-001
   curate score --profile my-rules.toml --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -28,16 +29,17 @@ func newSelectCmd(env *Env) *cobra.Command {
 	var budget int
 	var name string
 	var quotas []string
-	var asJSON, allowInfeasible bool
+	var asJSON, allowInfeasible, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "select",
 		Short: "Choose a set of tasks under the profile's strategies, the budget and quotas, and save it as a named snapshot",
-		Example: `  curate select                       # the profile's targets (ccb: seed 000's 116)
-  curate select --budget 80 --name small
+		Example: `  curate select --selection base      # the profile's targets
+  curate select --budget 80 --selection small
   curate select --quota language=rust:min=12 --quota 'sdlc_phase=Documentation:max=3'
   curate select --json | jq .violations
   curate select --quota language=java:min=500 --allow-infeasible   # save it anyway, exit 0
-  curate select diff small default
+  curate select --budget 4 --selection four --dry-run   # what would be saved; nothing is
+  curate select diff base small
   curate select list`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,7 +48,7 @@ func newSelectCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			opt := app.SelectOptions{Name: name, AllowInfeasible: allowInfeasible}
+			opt := app.SelectOptions{Name: name, AllowInfeasible: allowInfeasible, DryRun: dryRun}
 			if cmd.Flags().Changed("budget") {
 				if budget < 1 {
 					return fmt.Errorf("--budget %d: must be at least 1", budget)
@@ -74,16 +76,25 @@ func newSelectCmd(env *Env) *cobra.Command {
 			if err != nil || done.Saved {
 				return err
 			}
+			if dryRun {
+				if !asJSON {
+					fmt.Fprintf(env.Out, "dry run: nothing saved; without --dry-run %s\n", dryRunVerdict(ctx, env, name, len(done.Shortfalls) == 0 || allowInfeasible))
+				}
+				return nil
+			}
 			return exitError{code: 2, msg: "selection " + sanitize.Line(name) + " is infeasible and was not saved (--allow-infeasible saves it):\n  " +
 				strings.Join(done.Shortfalls, "\n  ")}
 		},
 	}
 	cmd.Flags().IntVar(&budget, "budget", 0, "total number of tasks (default: the profile's budget or the sum of its takes)")
 	cmd.Flags().StringArrayVar(&quotas, "quota", nil, "extra quota DIMENSION=VALUE:min=N,max=N,target=N,min_share=F,max_share=F (repeatable)")
-	cmd.Flags().StringVar(&name, "name", "", "snapshot name (default: sel-<UTC time>)")
+	cmd.Flags().StringVar(&name, "selection", "", "snapshot name (default: sel-<UTC time>)")
+	cmd.Flags().StringVar(&name, "name", "", "snapshot name (same as --selection)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "solve and print what would be saved; save nothing")
+	_ = cmd.Flags().MarkHidden("name") // the old name of --selection
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	cmd.Flags().BoolVar(&allowInfeasible, "allow-infeasible", false, "save and exit 0 even when a quota or a benchmark's take cannot be met")
-	cmd.AddCommand(newSelectDiffCmd(env), newSelectListCmd(env))
+	cmd.AddCommand(newSelectDiffCmd(env), newSelectListCmd(env), newSelectRmCmd(env), newSelectRenameCmd(env))
 	return cmd
 }
 
@@ -202,4 +213,62 @@ func newSelectListCmd(env *Env) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	return cmd
+}
+
+// dryRunVerdict says what `select` would have done with the solve.
+func dryRunVerdict(ctx context.Context, env *Env, name string, saves bool) string {
+	if !saves {
+		return "it would not be saved (infeasible; --allow-infeasible saves it)"
+	}
+	ws, err := env.Workspace(ctx)
+	if err == nil {
+		if _, err := ws.Store.Selection(ctx, name); err == nil {
+			return "it would replace the saved selection " + sanitize.Line(name)
+		}
+	}
+	return "it would be saved as " + sanitize.Line(name)
+}
+
+func newSelectRmCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:               "rm NAME...",
+		Short:             "Remove saved selections",
+		Example:           "  curate select rm small-v2",
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeSelections(env),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := env.Workspace(cmd.Context())
+			if err != nil {
+				return err
+			}
+			for _, n := range args {
+				if err := ws.Store.DeleteSelection(cmd.Context(), n); err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Out, "removed selection %s\n", sanitize.Line(n))
+			}
+			return nil
+		},
+	}
+}
+
+func newSelectRenameCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:               "rename OLD NEW",
+		Short:             "Rename a saved selection",
+		Example:           "  curate select rename small small-v2",
+		Args:              cobra.ExactArgs(2),
+		ValidArgsFunction: completeSelections(env),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := env.Workspace(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if err := ws.Store.RenameSelection(cmd.Context(), args[0], args[1]); err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Out, "renamed selection %s to %s\n", sanitize.Line(args[0]), sanitize.Line(args[1]))
+			return nil
+		},
+	}
 }

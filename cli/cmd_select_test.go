@@ -249,9 +249,17 @@ func TestExportHarborFromWorkspace(t *testing.T) {
 		t.Fatal(errs)
 	}
 	out := filepath.Join(t.TempDir(), "dataset")
-	stdout, errs, code := cliIn(t, root, "export", "--format", "harbor", "--out", out, "--git-url", "https://example.com/b.git", "--git-commit", "abc")
-	// Tasks left out fail the export, each named, and the rest is written.
-	if code != 1 || !strings.Contains(errs, "the rest was written, but 108 task(s) have no task dir") || !strings.Contains(stdout, "Exported selection s") {
+	// Unvalidated tasks are refused before anything is written.
+	stdout, errs, code := cliIn(t, root, "export", "--format", "harbor", "--out", out)
+	if _, err := os.Stat(out); code != 1 || !strings.HasPrefix(stdout, "selection s (the newest saved") ||
+		!strings.Contains(errs, "nothing written: 116 of 116 selected task(s) are not validated valid") || err == nil {
+		t.Fatalf("unvalidated: exit %d (out dir: %v)\n%s\n%s", code, err, stdout, errs)
+	}
+	stdout, errs, code = cliIn(t, root, "export", "--format", "harbor", "--out", out, "--git-url", "https://example.com/b.git", "--git-commit", "abc", "--allow-unvalidated")
+	// Tasks left out fail the export, each named, and the rest is written;
+	// no success line.
+	if code != 1 || !strings.Contains(errs, "the rest was written, but 108 task(s) have no task dir") ||
+		!strings.Contains(stdout, "Wrote 8 of the 116 tasks of selection s as harbor") || strings.Contains(stdout, "Exported") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
 	}
 	data, _ := os.ReadFile(filepath.Join(out, "registry.json"))
@@ -274,7 +282,7 @@ func TestExportHarborFromWorkspace(t *testing.T) {
 	os.RemoveAll(built[0].TaskDir)
 	stale := filepath.Join(filepath.Dir(out), ".dataset.tmp-999999999-123")
 	os.MkdirAll(filepath.Join(stale, "x"), 0o755)
-	stdout, errs, code = cliIn(t, root, "export", "--format", "harbor", "--org", "acme", "--out", out)
+	stdout, errs, code = cliIn(t, root, "export", "--format", "harbor", "--org", "acme", "--out", out, "--allow-unvalidated")
 	if code != 1 || !strings.Contains(errs, "1 task dir(s) missing from disk (re-import or rebuild them): "+built[0].ID) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
 	}

@@ -18,7 +18,7 @@ func newShowCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "show ID",
 		Short:   "Show one task: metadata, score breakdown, difficulty, labels, runs and history",
-		Example: "  curate show sgt-008\n  curate show navidrome --json   # a unique id prefix is enough",
+		Example: "  curate show acme__calc-1\n  curate show big-code-kub --json   # a unique id prefix is enough",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -34,9 +34,6 @@ func newShowCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return writeJSON(env.Out, toTaskJSON(t))
-			}
 			runs, err := ws.Store.Runs(ctx, id)
 			if err != nil {
 				return err
@@ -44,6 +41,9 @@ func newShowCmd(env *Env) *cobra.Command {
 			events, err := ws.Store.History(ctx, id, 10)
 			if err != nil {
 				return err
+			}
+			if asJSON {
+				return writeJSON(env.Out, toShowJSON(t, runs, events))
 			}
 			printTask(env, t, runs, events)
 			return nil
@@ -165,7 +165,7 @@ func printExtra(w io.Writer, t *pipeline.Task) {
 	if len(fields) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s keys\n", orDash(t.Source))
+	fmt.Fprintf(w, "source keys (%s)\n", orDash(t.Source))
 	for _, f := range fields {
 		text := f.Text
 		if len(text) > 100 {

@@ -19,7 +19,7 @@ func newStatsCmd(env *Env) *cobra.Command {
 		Use:   "stats",
 		Short: "Print a selection's tables: SDLC phases, benchmarks, languages, score variation, difficulty",
 		Example: `  curate stats                      # the newest saved selection
-  curate stats --selection small --json`,
+  curate stats --selection base --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ws, err := env.Workspace(cmd.Context())
@@ -30,7 +30,11 @@ func newStatsCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if name == "" && strings.HasPrefix(label, "selection ") {
+				label = selectionLine(strings.TrimPrefix(label, "selection "), true)
+			}
 			if asJSON {
+				fmt.Fprintln(env.Err, label) // which selection, off the JSON
 				return writeJSON(env.Out, st)
 			}
 			printStats(env, label, st)

@@ -45,7 +45,7 @@ gold (per-test results on the buggy and the fixed state). A DIR argument is a
 Harbor task folder; it is added to the workspace when no task points at it.
 Tasks without a task dir are skipped with a note. The exit code is 3 when a
 run is not ok (curate help outcomes, curate help exit-codes).`,
-		Example: `  curate validate --all --mode nop,oracle
+		Example: `  curate validate --all                # nop,oracle, plus gold for mined tasks
   curate validate django__django-1234 --mode gold --runs 4 --follow
   curate validate tasks/my-task --follow
   curate validate --filter 'language=python' --concurrency 4 --docker-host ssh://ci-1 --docker-host ssh://ci-2
@@ -61,7 +61,7 @@ run is not ok (curate help outcomes, curate help exit-codes).`,
 	fl := cmd.Flags()
 	fl.BoolVar(&f.all, "all", false, "validate every task that has a task dir")
 	fl.StringVarP(&f.filter, "filter", "f", "", "validate the tasks matching a filter expression (curate help filters)")
-	fl.StringVar(&f.modes, "mode", "nop,oracle", "modes to run: nop, oracle, gold (comma list)")
+	fl.StringVar(&f.modes, "mode", "", "modes to run: nop, oracle, gold (comma list; default nop,oracle, plus gold for a mined task, whose verdict needs it)")
 	fl.IntVar(&f.runs, "runs", 1, "repeat each mode K times; differing results are flaky")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "containers at once on each engine (default: [docker] concurrency)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "per-container time limit (default: task.toml verifier.timeout_sec, else [docker] timeout)")
@@ -75,9 +75,12 @@ run is not ok (curate help outcomes, curate help exit-codes).`,
 }
 
 func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) error {
-	modes, err := validate.ParseModes(f.modes)
-	if err != nil {
-		return err
+	var modes []string // none: each task's app.DefaultModes
+	if f.modes != "" {
+		var err error
+		if modes, err = validate.ParseModes(f.modes); err != nil {
+			return err
+		}
 	}
 	if f.runs < 1 {
 		return fmt.Errorf("--runs %d: must be at least 1", f.runs)
@@ -101,7 +104,7 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 			return err
 		}
 	}
-	jobs, skips := validate.Jobs(ws.Root, tasks, modes)
+	jobs, skips := app.ValidationJobs(ws.Root, tasks, modes)
 	skipped := make([]string, len(skips))
 	for i, sk := range skips {
 		skipped[i] = sanitize.Line(sk.TaskID + ": " + sk.Reason)
@@ -158,7 +161,7 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 			if engines > 1 {
 				each = " on each"
 			}
-			fmt.Fprintf(env.Out, "validating %d run(s) of %d task(s) on %d engine(s), %d at a time%s\n", len(jobs), len(jobs)/len(modes), engines, concurrency, each)
+			fmt.Fprintf(env.Out, "validating %d run(s) of %d task(s) on %d engine(s), %d at a time%s\n", len(jobs), len(tasks)-len(skips), engines, concurrency, each)
 		}
 	}
 	if !f.asJSON {

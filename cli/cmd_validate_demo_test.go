@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,8 +16,10 @@ import (
 
 // The demo's tasks, made by the task builder from the Python and Go
 // fixture repos, validate: NOP 0, Oracle 1, and gold finds the tests the
-// PR flips. The test base image stands in for `curate env bootstrap`'s
-// (same debootstrap code, cached by content).
+// PR flips; gold runs without --mode, since the tasks are mined, so the
+// tour ends with valid tasks, a funnel and a review queue. The test base
+// image stands in for `curate env bootstrap`'s (same debootstrap code,
+// cached by content).
 func TestValidateBuiltDemoTasks(t *testing.T) {
 	base := testenv.BaseImage(t)
 	root := filepath.Join(t.TempDir(), "demo")
@@ -31,7 +35,7 @@ func TestValidateBuiltDemoTasks(t *testing.T) {
 		data, _ := os.ReadFile(df)
 		os.WriteFile(df, []byte(strings.Replace(string(data), "FROM "+app.DemoBaseImage, "FROM "+base, 1)), 0o644)
 	}
-	code, out, errs := cli(t, "-w", root, "validate", "--all", "--mode", "nop,oracle,gold", "--json", "--concurrency", "2")
+	code, out, errs := cli(t, "-w", root, "validate", "--all", "--json", "--concurrency", "2")
 	var runs []pipeline.Run
 	if err := json.Unmarshal([]byte(out), &runs); err != nil {
 		t.Fatalf("exit %d: %v\n%s\n%s", code, err, out, errs)
@@ -71,5 +75,14 @@ func TestValidateBuiltDemoTasks(t *testing.T) {
 	}
 	if !langs["acme__calc"] || !langs["acme__mathx"] {
 		t.Errorf("want Python (calc) and Go (mathx) tasks, got %v", langs)
+	}
+	// Valid, counted as valid by the funnel, and waiting in the review
+	// queue (valid and unreviewed).
+	n := len(dockerfiles)
+	if _, out, _ := cli(t, "-w", root, "list", "--filter", "status=valid review=unreviewed", "--json"); strings.Count(out, `"id":`) != n {
+		t.Errorf("review queue: want %d valid unreviewed tasks\n%s", n, out)
+	}
+	if _, out, _ := cli(t, "-w", root, "funnel"); !regexp.MustCompile(`(?m)^total\n(.*\n)*  valid\s+` + strconv.Itoa(n) + `$`).MatchString(out) {
+		t.Errorf("funnel: want %d valid in total\n%s", n, out)
 	}
 }

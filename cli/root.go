@@ -105,6 +105,7 @@ func newRoot(env *Env) *cobra.Command {
 		newExportCmd(env),
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))
+	registerCompletions(root, env)
 	return root
 }
 

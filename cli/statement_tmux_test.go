@@ -47,7 +47,7 @@ func TestWorkbenchEditInstructionInTmux(t *testing.T) {
 			if !strings.Contains(md(), text) {
 				t.Fatalf("instruction.md lacks the edit:\n%s", md())
 			}
-			if m := showJSON(t, ws, "acme__calc-1"); m["instruction_source"] != "curator" || m["status"] != "built" {
+			if m := showTaskJSON(t, ws, "acme__calc-1"); m["instruction_source"] != "curator" || m["status"] != "built" {
 				t.Errorf("after the edit: source %v, status %v (want curator, built)", m["instruction_source"], m["status"])
 			}
 			tp.keys("u")

@@ -57,6 +57,64 @@ type taskJSON struct {
 	pipeline.ReviewColumns
 }
 
+// showJSON is `show --json`: the task as list prints it, plus everything
+// `show` prints beyond the listing. Lists are [] when empty, never null.
+type showJSON struct {
+	taskJSON
+	SourcePath        string           `json:"source_path"`
+	BaseCommit        string           `json:"base_commit"`
+	HeadCommit        string           `json:"head_commit"`
+	BuildStrategy     string           `json:"build_strategy"`
+	SDLCPhaseComputed string           `json:"sdlc_phase_computed"`
+	PhaseLabel        string           `json:"phase_label"`
+	PhaseRule         string           `json:"phase_rule"`
+	EnvironmentNotes  []string         `json:"environment_notes"`
+	FailToPass        []string         `json:"fail_to_pass"`
+	PassToPass        []string         `json:"pass_to_pass"`
+	SourceKeys        map[string]any   `json:"source_keys"`
+	Runs              []runJSON        `json:"runs"`
+	History           []pipeline.Event `json:"history"`
+}
+
+// runJSON is a run with whether it was made on other files than the task
+// has now (the text's "stale"), its test lists [] when empty.
+type runJSON struct {
+	*pipeline.Run
+	FailToPass []string `json:"fail_to_pass"`
+	PassToPass []string `json:"pass_to_pass"`
+	Flaky      []string `json:"flaky"`
+	Stale      bool     `json:"stale"`
+}
+
+func toRunJSON(r *pipeline.Run, taskDigest string) runJSON {
+	return runJSON{Run: r, FailToPass: nonNil(r.FailToPass), PassToPass: nonNil(r.PassToPass), Flaky: nonNil(r.Flaky), Stale: r.Stale(taskDigest)}
+}
+
+func toShowJSON(t *pipeline.Task, runs []*pipeline.Run, events []pipeline.Event) showJSON {
+	out := showJSON{taskJSON: toTaskJSON(t), SourcePath: t.SourcePath, BaseCommit: t.BaseCommit, HeadCommit: t.HeadCommit,
+		BuildStrategy: app.TaskStrategy(t), SDLCPhaseComputed: t.SDLCPhase, PhaseLabel: t.Labels.Phase, PhaseRule: t.PhaseRule,
+		EnvironmentNotes: nonNil(app.EnvironmentNotes(t)),
+		FailToPass:       nonNil(pipeline.ExtraStrings(t, "FAIL_TO_PASS")), PassToPass: nonNil(pipeline.ExtraStrings(t, "PASS_TO_PASS")),
+		SourceKeys: map[string]any{}, Runs: []runJSON{}, History: nonNilEvents(events)}
+	if out.Reasons == nil {
+		out.Reasons = []string{}
+	}
+	for k, v := range t.Extra {
+		out.SourceKeys[k] = v
+	}
+	for _, r := range runs {
+		out.Runs = append(out.Runs, toRunJSON(r, t.Digest))
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
 func toTaskJSON(t *pipeline.Task) taskJSON {
 	return taskJSON{
 		ID: t.ID, Benchmark: t.Benchmark, Source: t.Source, Repo: t.Repo, PR: t.PR, Title: t.Title,
@@ -113,13 +171,6 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-func nonNil(xs []string) []string {
-	if xs == nil {
-		return []string{}
-	}
-	return xs
 }
 
 func extraString(t *pipeline.Task, key string) string {

@@ -47,7 +47,9 @@ func TestWorkbenchPart2InTmux(t *testing.T) {
 
 	// Validate the current task: NOP then Oracle, with the log streaming.
 	keys("v")
-	wait("form", 5*time.Second, "Start a validation", "current task ("+id+")", "nop,oracle")
+	wait("form", 5*time.Second, "Start a validation", "current task ("+id+")", "nop,oracle (+gold if mined)")
+	keys("Down", "Left") // the modes: from the default (gold too, the task is mined) to nop,oracle alone
+	wait("modes", 5*time.Second, "‹ nop,oracle ›")
 	keys("Enter")
 	wait("log", 60*time.Second, "log r", "following", "curate: ") // the run may be over already (cached image)
 	p := wait("finished", 240*time.Second, "validation done: 2 ok, 0 not ok")

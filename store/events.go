@@ -39,6 +39,20 @@ var labelColumn = map[string]string{
 // transaction, appending an event per field that actually changes. Values
 // are validated first; an unknown task aborts the whole batch.
 func (s *Store) Label(ctx context.Context, actor string, changes []pipeline.Change) ([]pipeline.Event, error) {
+	norm, err := normalizeLabels(changes)
+	if err != nil {
+		return nil, err
+	}
+	var out []pipeline.Event
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = applyBatch(ctx, tx, actor, pipeline.EventLabel, 0, norm, true)
+		return err
+	})
+	return out, err
+}
+
+func normalizeLabels(changes []pipeline.Change) ([]pipeline.Change, error) {
 	norm := make([]pipeline.Change, len(changes))
 	for i, c := range changes {
 		v, err := pipeline.NormalizeLabel(c.Field, c.New)
@@ -48,18 +62,28 @@ func (s *Store) Label(ctx context.Context, actor string, changes []pipeline.Chan
 		c.New = v
 		norm[i] = c
 	}
-	var out []pipeline.Event
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = applyBatch(ctx, tx, actor, pipeline.EventLabel, 0, norm)
-		return err
-	})
-	return out, err
+	return norm, nil
 }
 
-// applyBatch writes one batch of changes inside tx. A batch whose changes
-// are all no-ops writes nothing.
-func applyBatch(ctx context.Context, tx *sql.Tx, actor, kind string, ref int64, changes []pipeline.Change) ([]pipeline.Event, error) {
+// PreviewLabel is Label without writing: the events Label would write now
+// (no-ops left out), without sequence or batch numbers.
+func (s *Store) PreviewLabel(ctx context.Context, actor string, changes []pipeline.Change) ([]pipeline.Event, error) {
+	norm, err := normalizeLabels(changes)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, describe(err)
+	}
+	defer tx.Rollback()
+	return applyBatch(ctx, tx, actor, pipeline.EventLabel, 0, norm, false)
+}
+
+// applyBatch writes one batch of changes inside tx (or, write false, only
+// says what it would write). A batch whose changes are all no-ops writes
+// nothing.
+func applyBatch(ctx context.Context, tx *sql.Tx, actor, kind string, ref int64, changes []pipeline.Change, write bool) ([]pipeline.Event, error) {
 	now := time.Now().UTC()
 	var batch int64
 	var out []pipeline.Event
@@ -76,6 +100,10 @@ func applyBatch(ctx context.Context, tx *sql.Tx, actor, kind string, ref int64, 
 			return nil, fmt.Errorf("label %s: %w", c.TaskID, describe(err))
 		}
 		if old == c.New {
+			continue
+		}
+		if !write {
+			out = append(out, pipeline.Event{Kind: kind, Ref: ref, Time: now, Actor: actor, TaskID: c.TaskID, Field: c.Field, Old: old, New: c.New, Note: c.Note})
 			continue
 		}
 		if batch == 0 {
@@ -212,7 +240,7 @@ func (s *Store) replay(ctx context.Context, actor, kind string) ([]pipeline.Even
 				changes = append(changes, pipeline.Change{TaskID: e.TaskID, Field: e.Field, New: e.New, Note: e.Note})
 			}
 		}
-		out, err = applyBatch(ctx, tx, actor, kind, target, changes)
+		out, err = applyBatch(ctx, tx, actor, kind, target, changes, true)
 		if err == nil && len(out) == 0 {
 			// The values already match (changed by hand since); still record
 			// the step so the stacks stay in step with what the curator did.

@@ -96,3 +96,53 @@ func (s *Store) Selections(ctx context.Context) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// DeleteSelection removes a saved selection and its task list.
+func (s *Store) DeleteSelection(ctx context.Context, name string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM selection_tasks WHERE selection = ?", name); err != nil {
+			return fmt.Errorf("remove selection %s: %w", name, describe(err))
+		}
+		res, err := tx.ExecContext(ctx, "DELETE FROM selections WHERE name = ?", name)
+		if err != nil {
+			return fmt.Errorf("remove selection %s: %w", name, describe(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("selection %q: %w (see `curate select list`)", name, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// RenameSelection renames a saved selection; a selection already named to
+// is an error, never replaced.
+func (s *Store) RenameSelection(ctx context.Context, from, to string) error {
+	if to == "" {
+		return fmt.Errorf("rename selection %s: empty new name", from)
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM selections WHERE name = ?", to).Scan(&n); err != nil {
+			return describe(err)
+		}
+		if n > 0 {
+			return fmt.Errorf("rename selection %s: %q is taken (curate select rm %s first)", from, to, to)
+		}
+		// A copy under the new name, then the tasks moved, then the old row
+		// gone: selection_tasks references the name.
+		res, err := tx.ExecContext(ctx, "INSERT INTO selections (name, created_at, source, config, stats) SELECT ?, created_at, source, config, stats FROM selections WHERE name = ?", to, from)
+		if err != nil {
+			return fmt.Errorf("rename selection %s: %w", from, describe(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("selection %q: %w (see `curate select list`)", from, ErrNotFound)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE selection_tasks SET selection = ? WHERE selection = ?", to, from); err != nil {
+			return fmt.Errorf("rename selection %s: %w", from, describe(err))
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM selections WHERE name = ?", from); err != nil {
+			return fmt.Errorf("rename selection %s: %w", from, describe(err))
+		}
+		return nil
+	})
+}

@@ -100,7 +100,8 @@ func TestJobImportBadPath(t *testing.T) {
 	}
 }
 
-// TestJobValidateGoesThroughRuns: J v enter validates the current task on
+// TestJobValidateGoesThroughRuns: J v enter validates the current task (a
+// mined one: NOP, Oracle and gold by default) on
 // the Runs screen (one way to run, stream and cancel validations), and the
 // batch is a job in the list.
 func TestJobValidateGoesThroughRuns(t *testing.T) {
@@ -125,24 +126,24 @@ func TestJobValidateGoesThroughRuns(t *testing.T) {
 	if len(jobs) != 1 || jobs[0].Name != "validate" || jobs[0].State != shared.JobDone {
 		t.Fatalf("jobs: %+v", jobs)
 	}
-	if !regexp.MustCompile(`^validated 2 run\(s\): \d ok, \d not ok$`).MatchString(jobs[0].Line) {
+	if !regexp.MustCompile(`^validated 3 run\(s\): \d ok, \d not ok$`).MatchString(jobs[0].Line) {
 		t.Errorf("finished line %q", jobs[0].Line)
 	}
 }
 
-// TestJobKeyYieldsToTask: on the Task screen J is next task; alt+j opens
-// the jobs list there.
-func TestJobKeyYieldsToTask(t *testing.T) {
+// TestJobKeyOnTask: on the Task screen ] is next task and J the jobs list,
+// as everywhere (one meaning per key on a screen).
+func TestJobKeyOnTask(t *testing.T) {
 	a, _ := jobsApp(t, "dark", 160, 40, nil)
 	press(t, a, "enter") // open the first task
 	id := a.ctx.CurrentID
-	press(t, a, "J")
+	press(t, a, "]")
 	if a.jobsOpen || a.ctx.CurrentID == id {
-		t.Fatalf("J on the Task screen: jobs open %v, task %s → %s", a.jobsOpen, id, a.ctx.CurrentID)
+		t.Fatalf("] on the Task screen: jobs open %v, task %s → %s", a.jobsOpen, id, a.ctx.CurrentID)
 	}
-	press(t, a, "alt+j")
+	press(t, a, "J")
 	if !a.jobsOpen {
-		t.Fatal("alt+j did not open the jobs list")
+		t.Fatal("J did not open the jobs list on the Task screen")
 	}
 }
 

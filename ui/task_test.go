@@ -111,9 +111,9 @@ func TestTaskScreenLabellingAndUndo(t *testing.T) {
 	if kinds[pipeline.EventUndo] != 1 || kinds[pipeline.EventRedo] != 1 || kinds[pipeline.EventLabel] != 5 {
 		t.Errorf("events %v", kinds)
 	}
-	press(t, a, "K")
+	press(t, a, "[")
 	if a.ctx.CurrentID != before {
-		t.Errorf("K went to %s, want %s", a.ctx.CurrentID, before)
+		t.Errorf("[ went to %s, want %s", a.ctx.CurrentID, before)
 	}
 	if !strings.Contains(plain(a.View()), "History") || !strings.Contains(plain(a.View()), "critical") {
 		t.Error("history not shown after moving back")

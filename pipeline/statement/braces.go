@@ -17,10 +17,10 @@ type braceLang struct {
 // scope is what a '{' opened: a namespace-like scope whose declarations
 // are read, a class-like one (methods get its name), or a body skipped.
 type scope struct {
-	kind      byte // 't' transparent, 'c' class, 'b' body
-	name      string
-	public    bool // members are public without a keyword (Rust trait, Java interface, C++ struct)
-	access    bool // C++: the current access is public
+	kind   byte // 't' transparent, 'c' class, 'b' body
+	name   string
+	public bool // members are public without a keyword (Rust trait, Java interface, C++ struct)
+	access bool // C++: the current access is public
 }
 
 // classified is a classifier's answer.

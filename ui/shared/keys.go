@@ -18,7 +18,8 @@ type Action struct {
 }
 
 // actions is every action of the workbench. Keys may repeat across scopes
-// (only the active screen sees its keys) but not within one.
+// (only the active screen sees its keys) but never twice on one screen:
+// ScreenScopes says which scopes each screen sees, and a test checks.
 var actions = []Action{
 	{"quit", []string{"q", "ctrl+c"}, "quit", "global"},
 	{"help", []string{"?"}, "toggle help", "global"},
@@ -72,8 +73,9 @@ var actions = []Action{
 	{"pin", []string{"p"}, "pin / unpin", "label"},
 	{"review", []string{"r"}, "review (scores, fix time, comment)", "label"},
 
-	{"next_task", []string{"J"}, "next task", "Task"},
-	{"prev_task", []string{"K"}, "previous task", "Task"},
+	// Not J/K: J is the jobs list on every screen.
+	{"next_task", []string{"]"}, "next task", "Task"},
+	{"prev_task", []string{"["}, "previous task", "Task"},
 	{"review_queue", []string{"Q"}, "review queue (unreviewed valid tasks, flagged statements first)", "Task"},
 	{"edit_instruction", []string{"e"}, "edit the problem statement in $EDITOR (undo reverts it)", "Task"},
 
@@ -97,6 +99,7 @@ var actions = []Action{
 	{"edit_test", []string{"t"}, "edit tests/test.sh in $EDITOR", "Runs"},
 	{"edit_solve", []string{"s"}, "edit solution/solve.sh in $EDITOR", "Runs"},
 	{"log_focus", []string{"enter"}, "focus the log / the run list", "Runs"},
+	{"log_tests", []string{"T"}, "a finished run's test list / its raw log", "Runs"},
 	{"log_wrap", []string{"w"}, "wrap long log lines", "log"},
 	{"log_search", []string{"/"}, "search the log", "log"},
 	{"log_next", []string{"n"}, "next match", "log"},
@@ -129,8 +132,7 @@ var actions = []Action{
 	{"run_export", []string{"X"}, "run the export", "Export"},
 	{"refresh_preview", []string{"p"}, "render the report preview again", "Export"},
 	{"cancel_job", []string{"ctrl+x"}, "cancel newest job (asks)", "global"},
-	// J yields to a screen that binds it too (Task: next task); alt+j always
-	// opens the list (F7 is the Repos tab's).
+	// J means the jobs list on every screen; alt+j too (F7 is the Repos tab's).
 	{"jobs", []string{"J", "alt+j"}, "jobs list", "global"},
 
 	{"job_import", []string{"i"}, "import a path (job)", "Jobs"},
@@ -201,6 +203,20 @@ func actionByName(name string) (Action, bool) {
 		}
 	}
 	return Action{}, false
+}
+
+// ScreenScopes are the scopes of actions each screen (and the jobs list)
+// answers: the global keys, moving, its own, and its sub-modes'.
+var ScreenScopes = map[string][]string{
+	"Candidates":  {"global", "move", "Candidates", "label"},
+	"Task":        {"global", "move", "Task", "label"},
+	"Diff":        {"global", "move", "Diff"},
+	"Runs":        {"global", "move", "Runs", "log"},
+	"Runs matrix": {"global", "move", "matrix"},
+	"Quotas":      {"global", "move", "Quotas"},
+	"Export":      {"global", "move", "Export"},
+	"Repos":       {"global", "move", "Repos"},
+	"Jobs":        {"global", "move", "Jobs"},
 }
 
 // Actions is every action, in the palette's order.

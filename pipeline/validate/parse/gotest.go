@@ -17,6 +17,7 @@ func GoTestJSON(log []byte) *Report {
 		}
 		var ev struct {
 			Action, Package, Test string
+			Elapsed               float64
 		}
 		if json.Unmarshal([]byte(l), &ev) != nil {
 			return
@@ -29,6 +30,9 @@ func GoTestJSON(log []byte) *Report {
 			return
 		}
 		id := goTestID(ev.Package, ev.Test)
+		if ev.Action == "pass" || ev.Action == "fail" || ev.Action == "skip" {
+			r.took(id, ev.Elapsed)
+		}
 		switch ev.Action {
 		case "pass":
 			r.set(id, Passed)

@@ -40,7 +40,17 @@ type Report struct {
 	// log the parser was given. A test read from another file (ctrf.json)
 	// has none. It never changes a status.
 	Lines map[string]int
-	at    int // the line being read
+	// Seconds is how long each test took, where the log says (go test
+	// -json's Elapsed); the workbench's test list shows it.
+	Seconds map[string]float64
+	at      int // the line being read
+}
+
+func (r *Report) took(test string, seconds float64) {
+	if r.Seconds == nil {
+		r.Seconds = map[string]float64{}
+	}
+	r.Seconds[test] = seconds
 }
 
 // Line is the 1-based line of the log test's result was read from, 0

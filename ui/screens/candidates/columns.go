@@ -25,14 +25,27 @@ type column struct {
 	cmp    func(a, b *pipeline.Task, c *shared.Catalog) int
 }
 
-// validation is the newest run's outcome, "~" marking a run on other files
-// than the task has now.
+// validation is the verdict the task's runs reached (valid, or the
+// invalid task's class), "undecided" when runs exist but do not settle it
+// (a mined task without gold), "~" marking a newest run on other files
+// than the task has now. Never a run's "ok" alone: one ok mode is not a
+// valid task.
 func validation(t *pipeline.Task, c *shared.Catalog) string {
 	r := c.Latest[t.ID]
 	if r == nil {
 		return "-"
 	}
-	s := string(r.Outcome)
+	var s string
+	switch {
+	case t.Status == pipeline.StatusValid:
+		s = "valid"
+	case t.Status == pipeline.StatusInvalid && t.Failure != nil && t.Failure.Class != "":
+		s = t.Failure.Class
+	case t.Status == pipeline.StatusInvalid:
+		s = "invalid"
+	default:
+		s = "undecided"
+	}
 	if r.Stale(t.Digest) {
 		s += "~"
 	}

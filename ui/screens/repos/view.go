@@ -27,7 +27,7 @@ func (s *Model) View() string {
 	case !s.loaded:
 		return frame.Fit(b.String()+st.Muted.Render("loading runs…"), s.w, s.h)
 	case len(s.repos) == 0:
-		return frame.Fit(b.String()+st.Muted.Render("no mined repository yet: curate mine git PATH, then curate build --accepted"), s.w, s.h)
+		return frame.Fit(b.String()+st.Muted.Render("no mined repository yet: curate mine git PATH, then curate build --candidates"), s.w, s.h)
 	}
 	what := fmt.Sprintf("%d repositories", len(s.repos))
 	if len(s.repos) == 1 {

@@ -50,6 +50,7 @@ func (matrixLoadedMsg) Target() shared.TabID { return shared.TabRuns }
 
 // openMatrix shows the selected gold run's matrix, read off the UI loop.
 func (s *Model) openMatrix(e *runEntry) tea.Cmd {
+	s.rawLog = true // the matrix points into the raw log
 	if e.run.Mode != validate.ModeGold {
 		return shared.StatusCmd("the test matrix is a gold run's: this is a "+e.run.Mode+" run", true)
 	}

@@ -11,8 +11,9 @@ import (
 	"curate/ui/shared"
 )
 
-// runModes are the mode sets the start form offers.
-var runModes = []string{"nop,oracle", "nop", "oracle", "gold", "nop,oracle,gold"}
+// runModes are the mode sets the start form offers; the first is each
+// task's app.DefaultModes.
+var runModes = []string{"nop,oracle (+gold if mined)", "nop", "oracle", "gold", "nop,oracle,gold", "nop,oracle"}
 
 var runScopes = []string{"current task", "marked tasks", "filtered set"}
 
@@ -105,6 +106,9 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 		return s.openLog()
 	case k.Is(m, "log_focus"):
 		s.focusLog = !s.focusLog
+		return nil
+	case k.Is(m, "log_tests"):
+		s.rawLog = !s.rawLog
 		return nil
 	case k.Is(m, "back") && s.focusLog:
 		s.focusLog = false
@@ -205,7 +209,7 @@ func (s *Model) logKey(m tea.KeyMsg, e *runEntry) tea.Cmd {
 	case k.Is(m, "log_wrap"):
 		p.Wrap = !p.Wrap
 	case k.Is(m, "log_search"):
-		s.searching = true
+		s.searching, s.rawLog = true, true // a search reads the raw log
 		s.search.SetValue(p.Query)
 		s.search.CursorEnd()
 		s.search.Focus()

@@ -187,7 +187,12 @@ func (s *Model) logView() string {
 			src = fmt.Sprintf(" · %s %s · %d lines", frame.CleanLine(e.run.TaskID), e.run.Mode, p.Total) + src
 		}
 		b.WriteString(frame.Truncate(st.Header.Render(frame.Truncate(head, s.w))+" "+mode+st.Muted.Render(" · "+wrap+src), s.w) + "\n")
-		lines := p.Render(func(x string) string { return st.Accent.Render(x) })
+		var lines []string
+		if s.showsTests(e) {
+			lines = s.testLines(e, s.w, h)
+		} else {
+			lines = p.Render(func(x string) string { return st.Accent.Render(x) })
+		}
 		for _, l := range lines {
 			b.WriteString(l + "\n")
 		}
@@ -203,7 +208,7 @@ func (s *Model) logView() string {
 	case s.matrix != nil:
 		b.WriteString(st.Muted.Render(frame.Truncate(s.matrixHint(), s.w)))
 	default:
-		hint := "v validate · r rerun · x cancel · f review class · enter log focus · m gold matrix · w wrap · / search · E first error · e/t/s edit Dockerfile/test.sh/solve.sh"
+		hint := "v validate · r rerun · x cancel · f review class · enter log focus · T tests/raw log · m gold matrix · w wrap · / search · E first error · e/t/s edit Dockerfile/test.sh/solve.sh"
 		if e != nil && e.run.Retry != "" { // the selected run moved engines: say so in full, as `curate runs show` does
 			b.WriteString(frame.Truncate(st.Warn.Render(frame.CleanLine(e.run.Retry))+st.Muted.Render(" · "+hint), s.w))
 			break
