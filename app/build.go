@@ -185,6 +185,12 @@ func buildAt(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cfg
 // buildOne builds t, re-scores it (the language may have changed) and
 // stores it. Only store and profile errors are returned.
 func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cfg envgen.Config) (BuildResult, error) {
+	// The statement goes into the staged dir, so the dir that replaces
+	// the old one is whole when the row is written.
+	cfg.Finish = func(dir string) error {
+		_, err := WriteStatement(ctx, ws, t, dir)
+		return err
+	}
 	res, err := envgen.Build(ctx, t, ws.TasksPath(), cfg)
 	r := BuildResult{ID: t.ID}
 	if t.Extra == nil {
@@ -195,10 +201,6 @@ func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cf
 	}
 	switch reasons, rejected := patch.IsRejection(err); {
 	case err == nil:
-		if res.Digest, err = WriteStatement(ctx, ws, t, res.Dir); err != nil {
-			r.Status, r.Error = "error", err.Error()
-			return r, nil
-		}
 		same := t.Digest == res.Digest && t.TaskDir == res.Dir
 		if !same {
 			delete(t.Extra, pipeline.ExtraBuildNotes) // another image: its build decides anew

@@ -32,8 +32,8 @@ edit ID hints tests lists the FAIL_TO_PASS tests in this task's instruction.md
 
 Statement and test edits are events: curate history shows them, curate undo /
 redo revert them.`,
-		Example: `  EDITOR=nano curate edit acme__calc-12 instruction
-  curate edit acme__calc-12 tests --drop tests/test_net.py::test_dns --reason "environment-dependent"`,
+		Example: `  EDITOR=nano curate edit acme__calc-1 instruction
+  curate edit acme__calc-1 tests --drop tests/test_ops.py::test_divide_whole --reason "environment-dependent"`,
 		Args: cobra.RangeArgs(2, 3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()

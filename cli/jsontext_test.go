@@ -23,14 +23,14 @@ var showTextToJSON = map[string]string{
 	"environment": "environment_notes", "difficulty": "?difficulty_label", "calibration rule": "difficulty_rule",
 	"mcp benefit score": "mcp_breakdown", "features": "feature_sources", "flags": "pinned", "note": "note",
 	"review": "review", "task dir": "task_dir", "digest": "digest", "source keys": "source_keys",
-	"runs": "runs", "history": "history",
+	"runs": "runs", "history": "history", "instruction from": "instruction_source",
 }
 
 var runTextToJSON = map[string]string{
 	"run": "id", "task": "task_id", "mode": "mode", "outcome": "outcome", "reward": "reward", "attempts": "attempt",
 	"detail": "detail", "class": "failure", "evidence": "failure", "suggestion": "failure", "digest": "stale",
 	"engine": "docker_host", "retry": "retry", "started": "started_at", "finished": "finished_at", "log": "log_path",
-	"FAIL_TO_PASS": "fail_to_pass", "PASS_TO_PASS": "pass_to_pass", "flaky": "flaky",
+	"FAIL_TO_PASS": "fail_to_pass", "PASS_TO_PASS": "pass_to_pass", "flaky": "flaky", "unstable ids": "unstable",
 }
 
 var repoTextToJSON = map[string]string{
@@ -116,7 +116,7 @@ func TestJSONCarriesWhatTextPrints(t *testing.T) {
 	one := 1.0
 	now := time.Now().UTC()
 	run := &pipeline.Run{ID: "r-json-1", TaskID: id, Mode: "gold", Attempt: 1, Outcome: pipeline.OutcomeOK, Reward: &one,
-		Digest: "old", FailToPass: []string{"test_div"}, PassToPass: []string{"test_add"}, Flaky: []string{"test_rand"},
+		Digest: "old", FailToPass: []string{"test_div"}, PassToPass: []string{"test_add"}, Flaky: []string{"test_rand"}, Unstable: []string{"test_stamp[21:04:07]"},
 		DockerHost: "unix:///var/run/docker.sock", Retry: "retried", LogPath: "/tmp/x.log", Detail: "d",
 		StartedAt: now, FinishedAt: now.Add(time.Second)}
 	if err := ws.Store.SaveRun(context.Background(), run); err != nil {

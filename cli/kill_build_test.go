@@ -33,6 +33,14 @@ func killGroupAfter(t *testing.T, delay time.Duration, tmp string, args ...strin
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
 	}
+	// The group's other processes (git writing a mirror clone) die with
+	// it, but one in the middle of a file-system call finishes it first
+	// and can make a folder again after the next command swept it: the
+	// "next command" comes after the whole group is gone, as it would for
+	// a user.
+	for i := 0; i < 500 && syscall.Kill(-cmd.Process.Pid, 0) == nil; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // Kills at random moments of `build --at snapshot` (a mirror clone and a

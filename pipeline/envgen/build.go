@@ -252,6 +252,11 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 			return nil, err
 		}
 	}
+	if cfg.Finish != nil {
+		if err := cfg.Finish(tmp); err != nil {
+			return nil, err
+		}
+	}
 	digest, err := taskdir.Digest(tmp)
 	if err != nil {
 		return nil, err

@@ -40,6 +40,10 @@ type Config struct {
 	// task dirs' file system); "" = beside the task dir and the system's
 	// temporary folder.
 	Scratch string
+	// Finish, when set, adds to the staged task dir before it replaces
+	// the old one (the problem statement), so a kill never leaves a task
+	// dir that its row does not describe.
+	Finish func(dir string) error
 }
 
 // Image picks the base image: the repo's override, then --base-image,
