@@ -323,7 +323,7 @@ func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Netwo
 	if err := writeManifests(tr, env, plan.Manifests); err != nil {
 		return err
 	}
-	files := map[string]string{"Dockerfile": Dockerfile(taskID, image, plan, net, rc, hideTests), stepFile: stepScript}
+	files := map[string]string{"Dockerfile": Dockerfile(taskID, image, plan, net, rc, hideTests), stepFile: StepScript}
 	if len(rc.Install) == 0 {
 		for name, text := range plan.Files {
 			files["curate/"+name] = text

@@ -220,8 +220,8 @@ type Language interface {
 
 var languages = map[string]Language{}
 
-// register adds a language; each language's file calls it from init.
-func register(l Language) { languages[l.Name()] = l }
+// Register adds a language; each language's file calls it from init.
+func Register(l Language) { languages[l.Name()] = l }
 
 // LanguageFor returns the planner of a language, or nil.
 func LanguageFor(name string) Language { return languages[name] }
@@ -236,16 +236,16 @@ func evidence(class, format string, args ...any) string {
 	return "curate: " + class + ": " + fmt.Sprintf(format, args...)
 }
 
-// failStep is a RUN body that prints an evidence line and fails the build.
-func failStep(class, format string, args ...any) string {
-	return "echo " + shellQuote(evidence(class, format, args...)) + " >&2; exit 1"
+// FailStep is a RUN body that prints an evidence line and fails the build.
+func FailStep(class, format string, args ...any) string {
+	return "echo " + ShellQuote(evidence(class, format, args...)) + " >&2; exit 1"
 }
 
-// quoteAll shell-quotes each string and joins them with spaces.
-func quoteAll(ss []string) string {
+// QuoteAll shell-quotes each string and joins them with spaces.
+func QuoteAll(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = shellQuote(s)
+		q[i] = ShellQuote(s)
 	}
 	return strings.Join(q, " ")
 }
