@@ -33,6 +33,7 @@ var ctrfReports = map[string][2]string{
 	"tap":       {"tap", "/logs/verifier/tap.txt"},
 	"tape":      {"tap", "/logs/verifier/tap.txt"},
 	"node-test": {"tap", "/logs/verifier/tap.txt"},
+	"ctest":     {"junit", "/logs/verifier/c-junit.xml"},
 }
 
 // CTRFStep is the test.sh lines that turn the runner's report into

@@ -4,6 +4,7 @@
 package languages
 
 import (
+	_ "curate/pipeline/envgen/cfamily"
 	_ "curate/pipeline/envgen/golang"
 	_ "curate/pipeline/envgen/java"
 	_ "curate/pipeline/envgen/javascript"
