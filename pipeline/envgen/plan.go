@@ -172,6 +172,9 @@ type Plan struct {
 	// the default (600) is too short: compiling a crate's tests or a
 	// first Maven build on a busy machine.
 	BuildTimeoutSec int
+	// VerifierTimeoutSec is task.toml's [verifier] timeout_sec when the
+	// default (600) is too short: test.sh recompiles what a patch touched.
+	VerifierTimeoutSec int
 	// Notes say why (one line each).
 	Notes []string
 	// Layer is set by Build, not by planners: what the image split needs.

@@ -80,10 +80,12 @@ test)
   if [ "$bst" -ne 0 ]; then
     tail -n 40 "$log"
     # Targets that still compiled are tested below; the ones that did not are missing.
-    echo "curate: compile_error: $(first_error "$log")"
+    first=$(first_error "$log")
+    echo "curate: compile_error: $first"
   fi
   st=$bst
   ran=0
+  first=${first:-}
   case $sys in
     cmake)
       if [ -n "$(cd "$b" && ctest -N 2>/dev/null | grep -E '^ *Test +#')" ]; then
@@ -148,7 +150,11 @@ test)
     [ "$rc" -ne 0 ] && st=1
   done < <(find "$root" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -path '*/_deps/*' ! -path '*/.git/*' ! -name '*.so*' 2>/dev/null | grep -iE '/[^/]*test[^/]*$' | sort)
   # A test CTest could not start (its target did not compile) fails.
-  find "$out" -name '*.xml' -exec cat {} + 2>/dev/null | sed -E 's#<skipped message="(Unable to find executable|Could not find executable|Not Run)#<failure message="\1#g' > /logs/verifier/c-junit.xml
+  # The compiler's first error goes into the failure (XML-escaped, then
+  # escaped again for sed's replacement).
+  why=$(printf '%s' "${first:-see the build output}" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g; s/#/ /g' -e 's/[\\&]/\\&/g')
+  find "$out" -name '*.xml' -exec cat {} + 2>/dev/null |
+    sed -E "s#<skipped message=\"(Unable to find executable|Could not find executable|Not Run)#<failure message=\"did not compile: ${why}: \1#g" > /logs/verifier/c-junit.xml
   grep -q '<testcase' /logs/verifier/c-junit.xml || { echo "curate: no test report"; st=1; }
   exit "$st"
   ;;
