@@ -171,6 +171,14 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		for _, o := range testOptions(tree) {
 			args = append(args, "-D"+o+"=ON")
 		}
+		// Warnings as errors break builds with a newer compiler than the
+		// project's CI; a switch that turns them off is used.
+		for _, o := range options(tree) {
+			if u := strings.ToUpper(o); strings.Contains(u, "WERROR") && (strings.HasPrefix(u, "DISABLE") || strings.HasPrefix(u, "NO_")) {
+				args = append(args, "-D"+o+"=ON")
+				p.Note("%s=ON: warnings are not errors (the compiler may be newer than the project's)", o)
+			}
+		}
 		var fc []string
 		for _, f := range tree.Files {
 			if path.Base(f) != "CMakeLists.txt" && !strings.HasSuffix(f, ".cmake") {
@@ -210,8 +218,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	p.AfterBug = []string{fmt.Sprintf(cb, "build") + " --lenient"}
 	var names []string
 	for _, f := range tests.Files {
-		b := path.Base(f)
-		names = append(names, strings.TrimSuffix(b, path.Ext(b)))
+		if e := strings.ToLower(path.Ext(f)); cExts[e] || cxxExts[e] {
+			b := path.Base(f)
+			names = append(names, strings.TrimSuffix(b, path.Ext(b)))
+		}
 	}
 	sort.Strings(names)
 	p.Test = envgen.Runner{
@@ -233,10 +243,10 @@ var optionRe = regexp.MustCompile(`(?im)^\s*option\s*\(\s*([A-Za-z0-9_]+)`)
 
 func testOptions(tree *envgen.Tree) []string {
 	var out []string
-	for _, m := range optionRe.FindAllStringSubmatch(stripComments(tree.Text("CMakeLists.txt"), "#"), -1) {
-		u := strings.ToUpper(m[1])
-		if strings.Contains(u, "TEST") && !strings.HasPrefix(u, "DISABLE") && !strings.HasPrefix(u, "NO_") && !strings.Contains(u, "SKIP") && !contains(out, m[1]) {
-			out = append(out, m[1])
+	for _, o := range options(tree) {
+		u := strings.ToUpper(o)
+		if strings.Contains(u, "TEST") && !strings.HasPrefix(u, "DISABLE") && !strings.HasPrefix(u, "NO_") && !strings.Contains(u, "SKIP") && !contains(out, o) {
+			out = append(out, o)
 		}
 	}
 	// Projects that guard tests with a variable rather than an option.
@@ -244,6 +254,15 @@ func testOptions(tree *envgen.Tree) []string {
 		if !contains(out, v[1]) && v[1] != "BUILD_TESTING" {
 			out = append(out, v[1])
 		}
+	}
+	return out
+}
+
+// options are the root CMakeLists.txt's option() names.
+func options(tree *envgen.Tree) []string {
+	var out []string
+	for _, m := range optionRe.FindAllStringSubmatch(stripComments(tree.Text("CMakeLists.txt"), "#"), -1) {
+		out = append(out, m[1])
 	}
 	return out
 }

@@ -39,7 +39,10 @@ func TestDetect(t *testing.T) {
 }
 
 func TestNeedsAndDebianPackages(t *testing.T) {
-	tree := envgen.MapTree("o/n", map[string]string{
+	tree := envgen.MapTree("acme/widget", map[string]string{
+		"apps/CMakeLists.txt":                   "find_package(widget CONFIG)\n",
+		"test/googletest-1.16.0/CMakeLists.txt": "find_package(absl REQUIRED)\n",
+		"cmake/FindBrotli.cmake":                "pkg_check_modules(Brotli_${_libname} QUIET libbrotli${_libname})\n",
 		"CMakeLists.txt": "find_package(Threads REQUIRED)\nfind_package(OpenSSL 3.0 COMPONENTS Crypto SSL QUIET)\n# find_package(Commented)\n" +
 			"pkg_check_modules(BROTLI REQUIRED IMPORTED_TARGET libbrotlienc>=1.0 libbrotlidec)\nfind_package(FrobLib REQUIRED)\n",
 		"third_party/x/CMakeLists.txt": "find_package(Vendored REQUIRED)\n",

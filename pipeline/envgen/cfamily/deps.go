@@ -65,6 +65,16 @@ var (
 	pkgWordRe     = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]+$`)
 )
 
+// self says whether a need names the project itself (its own CMake
+// package or pkg-config module, found by its tools or examples).
+func self(tree *envgen.Tree, name string) bool {
+	_, repo, _ := strings.Cut(tree.Repo, "/")
+	norm := func(s string) string {
+		return strings.NewReplacer("-", "", "_", "", ".", "").Replace(strings.ToLower(s))
+	}
+	return repo != "" && (norm(name) == norm(repo) || "lib"+norm(name) == norm(repo) || norm(name) == "lib"+norm(repo))
+}
+
 // Needs reads what the project asks the system for: CMake find_package
 // and pkg_check_modules, Meson dependency(), configure's PKG_CHECK_MODULES
 // and AC_CHECK_LIB, and the -dev packages its CI installs with apt.
@@ -72,6 +82,9 @@ func Needs(tree *envgen.Tree) []Need {
 	var out []Need
 	seen := map[string]bool{}
 	add := func(n Need) {
+		if strings.ContainsAny(n.Name, "${}") || self(tree, n.Name) {
+			return
+		}
 		k := n.Kind + ":" + strings.ToLower(n.Name)
 		if !seen[k] {
 			seen[k] = true
@@ -156,14 +169,20 @@ func moduleName(w string) string {
 // vendored says whether a build file belongs to bundled third-party code,
 // whose needs are the bundle's own (and often optional).
 func vendored(f string) bool {
-	for _, part := range strings.Split(f, "/") {
-		switch strings.ToLower(part) {
-		case "third_party", "thirdparty", "3rdparty", "external", "extern", "vendor", "deps":
+	parts := strings.Split(f, "/")
+	for _, part := range parts[:len(parts)-1] {
+		switch p := strings.ToLower(part); {
+		case p == "third_party" || p == "thirdparty" || p == "3rdparty" || p == "external" || p == "extern" || p == "vendor" || p == "deps":
+			return true
+		case p == "googletest" || p == "gtest" || p == "gmock" || releaseDirRe.MatchString(p):
 			return true
 		}
 	}
 	return false
 }
+
+// releaseDirRe is a folder named like an unpacked release (googletest-1.16.0).
+var releaseDirRe = regexp.MustCompile(`^[a-z][a-z0-9_+]*-v?\d+(\.\d+)+$`)
 
 func stripComments(text, marker string) string {
 	var b strings.Builder
