@@ -208,8 +208,10 @@ func (p *Plan) Note(format string, args ...any) {
 	p.Notes = append(p.Notes, fmt.Sprintf(format, args...))
 }
 
-// Language plans the environment of one language. Each language lives in
-// its own file (go.go, python.go, ...) and registers itself in languages.
+// Language plans the environment of one language. Each language is a
+// package under pipeline/envgen/ (golang, python, javascript, rust, java,
+// cfamily) whose init calls Register; pipeline/envgen/languages imports
+// them all, and whoever builds tasks imports that.
 type Language interface {
 	// Name is the language's key (the one DetectLanguage returns).
 	Name() string
@@ -223,7 +225,7 @@ type Language interface {
 
 var languages = map[string]Language{}
 
-// Register adds a language; each language's file calls it from init.
+// Register adds a language; each language's package calls it from init.
 func Register(l Language) { languages[l.Name()] = l }
 
 // LanguageFor returns the planner of a language, or nil.
