@@ -202,7 +202,11 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	pkgs = dedupe(pkgs)
 	if len(pkgs) > 0 {
-		p.Packages = append(p.Packages, pkgs...)
+		for _, q := range pkgs {
+			if !contains(p.Packages, q) {
+				p.Packages = append(p.Packages, q)
+			}
+		}
 		p.Note("system dependencies from the build files and CI: %s", strings.Join(pkgs, " "))
 	}
 	if len(unknown) > 0 {
