@@ -139,7 +139,8 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		return nil, fmt.Errorf("no C/C++ build system at the root (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
 	p := &envgen.Plan{Language: l.name}
-	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file"}
+	// xxd: shell-script tests make binary fixtures with it.
+	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd"}
 	switch sys {
 	case "cmake":
 		p.Packages = append(p.Packages, "cmake", "ninja-build")
