@@ -152,9 +152,19 @@ test)
   # A test CTest could not start (its target did not compile) fails.
   # The compiler's first error goes into the failure (XML-escaped, then
   # escaped again for sed's replacement).
-  why=$(printf '%s' "${first:-see the build output}" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g; s/#/ /g' -e 's/[\\&]/\\&/g')
+  whyxml=$(printf '%s' "${first:-see the build output}" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g; s/#/ /g')
+  why=$(printf '%s' "$whyxml" | sed -e 's/[\\&]/\\&/g')
   find "$out" -name '*.xml' -exec cat {} + 2>/dev/null |
     sed -E "s#<skipped message=\"(Unable to find executable|Could not find executable|Not Run)#<failure message=\"did not compile: ${why}: \1#g" > /logs/verifier/c-junit.xml
+  # Each source file that did not compile is a failing test of its own, so
+  # a suite whose only binary did not link still reports (and nop counts).
+  if [ "$bst" -ne 0 ]; then
+    sed -nE 's#^FAILED: .*CMakeFiles/[^/]+\.dir/(.+)\.o[[:space:]]*$#\1#p; s#^FAILED: ([^ ]+\.o)[[:space:]]*$#\1#p' "$log" | sort -u |
+      while read -r obj; do
+        n=$(printf '%s' "$obj" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')
+        printf '<testsuite name="compile"><testcase classname="compile" name="%s"><failure message="did not compile: %s"/></testcase></testsuite>\n' "$n" "$whyxml"
+      done >> /logs/verifier/c-junit.xml
+  fi
   grep -q '<testcase' /logs/verifier/c-junit.xml || { echo "curate: no test report"; st=1; }
   exit "$st"
   ;;
