@@ -137,7 +137,16 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
+		// An executable test file (a test script CTest or make runs) stays
+		// executable: test.sh's cp keeps the mode of a file it creates.
+		mode := os.FileMode(0o644)
+		if ls, err := gitBytes(ctx, t.SourcePath, "ls-tree", rev, "--", f); err == nil && bytes.HasPrefix(ls, []byte("100755 ")) {
+			mode = 0o755
+		}
+		if err := os.WriteFile(dst, data, mode); err != nil {
+			return nil, err
+		}
+		if err := os.Chmod(dst, mode); err != nil {
 			return nil, err
 		}
 		if planner != nil {
