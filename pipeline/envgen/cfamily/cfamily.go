@@ -254,7 +254,9 @@ func testOptions(tree *envgen.Tree) []string {
 	var out []string
 	for _, o := range options(tree) {
 		u := strings.ToUpper(o)
-		if strings.Contains(u, "TEST") && !strings.HasPrefix(u, "DISABLE") && !strings.HasPrefix(u, "NO_") && !strings.Contains(u, "SKIP") && !contains(out, o) {
+		// FOO_USE_SYSTEM_GTEST picks where GoogleTest comes from, not
+		// whether tests build: the project's default stands.
+		if strings.Contains(u, "TEST") && !strings.HasPrefix(u, "DISABLE") && !strings.HasPrefix(u, "NO_") && !strings.Contains(u, "SKIP") && !strings.Contains(u, "SYSTEM") && !contains(out, o) {
 			out = append(out, o)
 		}
 	}

@@ -86,7 +86,7 @@ func TestTestNames(t *testing.T) {
 // package stands in for the download.
 func TestPlanFetchContentOffline(t *testing.T) {
 	tree := envgen.MapTree("o/n", map[string]string{
-		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.14)\nset(CMAKE_CXX_STANDARD 17)\noption(MYLIB_BUILD_TESTS \"tests\" OFF)\n" +
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.14)\nset(CMAKE_CXX_STANDARD 17)\noption(MYLIB_BUILD_TESTS \"tests\" OFF)\noption(MYLIB_USE_SYSTEM_GTEST \"\" OFF)\n" +
 			"include(FetchContent)\nFetchContent_Declare(googletest URL https://github.com/google/googletest/archive/v1.14.0.zip)\n" +
 			"FetchContent_Declare(Catch2 GIT_REPOSITORY https://github.com/catchorg/Catch2.git GIT_TAG v3.4.0)\nFetchContent_MakeAvailable(googletest Catch2)\n",
 		"src/lib.cpp": "", "test/lib_test.cpp": "",
@@ -105,6 +105,9 @@ func TestPlanFetchContentOffline(t *testing.T) {
 		if !strings.Contains(conf, arg) {
 			t.Errorf("configure step %q lacks %s", conf, arg)
 		}
+	}
+	if strings.Contains(conf, "USE_SYSTEM_GTEST") {
+		t.Errorf("configure step %q turns on a switch that only picks GoogleTest's origin", conf)
 	}
 	if p.Test.LogFormat != "ctest" || !strings.Contains(p.Test.Command, "'lib_test'") {
 		t.Errorf("runner %+v", p.Test)
