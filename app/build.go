@@ -10,6 +10,7 @@ import (
 
 	"curate/pipeline"
 	"curate/pipeline/envgen"
+	_ "curate/pipeline/envgen/languages" // every language planner registers itself
 	"curate/pipeline/filter"
 	"curate/pipeline/patch"
 	"curate/pipeline/validate"

@@ -135,7 +135,16 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
+		// An executable test file (a test script CTest or make runs) stays
+		// executable: test.sh's cp keeps the mode of a file it creates.
+		mode := os.FileMode(0o644)
+		if ls, err := gitBytes(ctx, t.SourcePath, "ls-tree", rev, "--", f); err == nil && bytes.HasPrefix(ls, []byte("100755 ")) {
+			mode = 0o755
+		}
+		if err := os.WriteFile(dst, data, mode); err != nil {
+			return nil, err
+		}
+		if err := os.Chmod(dst, mode); err != nil {
 			return nil, err
 		}
 		if planner != nil {
@@ -326,7 +335,7 @@ func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Netwo
 	if err := writeManifests(tr, env, plan.Manifests); err != nil {
 		return err
 	}
-	files := map[string]string{"Dockerfile": Dockerfile(taskID, image, plan, net, rc, hideTests), stepFile: stepScript}
+	files := map[string]string{"Dockerfile": Dockerfile(taskID, image, plan, net, rc, hideTests), stepFile: StepScript}
 	if len(rc.Install) == 0 {
 		for name, text := range plan.Files {
 			files["curate/"+name] = text

@@ -1,7 +1,10 @@
-package envgen
+package envgen_test
 
 import (
 	"context"
+	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/envgentest"
+	_ "curate/pipeline/envgen/languages"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,56 +15,13 @@ import (
 
 	"curate/internal/fixtures"
 	"curate/pipeline"
-	"curate/pipeline/filter"
 	"curate/pipeline/patch"
 	"curate/pipeline/source"
-	"curate/pipeline/source/gitmine"
 	"curate/pipeline/taskdir"
 )
 
-func testFilter(t testing.TB) *filter.Config {
-	var doc struct {
-		Filter filter.Config `toml:"filter"`
-	}
-	data, err := os.ReadFile("../profiles/ccb/filter.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	return &doc.Filter
-}
-
-// minedTasks mines repo and returns its candidates by PR number.
-func minedTasks(t *testing.T, repo string, fc *filter.Config) map[int]*pipeline.Task {
-	t.Helper()
-	prs, err := gitmine.Mine(context.Background(), gitmine.Options{Path: repo})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[int]*pipeline.Task{}
-	for _, pr := range prs {
-		reasons, err := fc.Evaluate(pr, filter.Options{Preset: "taskgen"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[pr.Number] = pr.Task("git", repo, reasons)
-	}
-	return out
-}
-
-func read(t *testing.T, dir, rel string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
 func TestBuildPythonAndGo(t *testing.T) {
-	fc := testFilter(t)
+	fc := envgentest.TestFilter(t)
 	py, err := fixtures.PythonRepo(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -71,18 +31,18 @@ func TestBuildPythonAndGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	tasksDir := t.TempDir()
-	cfg := Config{Filter: fc, DockerBase: "curate/base:bookworm", LanguageImages: map[string]string{"go": "golang:1.22"}}
+	cfg := envgen.Config{Filter: fc, DockerBase: "curate/base:bookworm", LanguageImages: map[string]string{"go": "golang:1.22"}}
 	for _, c := range []struct {
 		p    fixtures.Project
 		lang string
 	}{{py, "python"}, {gr, "go"}} {
-		tasks := minedTasks(t, c.p.Path, fc)
+		tasks := envgentest.MinedTasks(t, c.p.Path, fc)
 		for _, n := range c.p.PRs {
 			task := tasks[n]
 			if task.Status != pipeline.StatusCandidate {
 				t.Fatalf("%s rejected: %v", task.ID, task.Reasons)
 			}
-			res, err := Build(context.Background(), task, tasksDir, cfg)
+			res, err := envgen.Build(context.Background(), task, tasksDir, cfg)
 			if err != nil {
 				t.Fatalf("build %s: %v", task.ID, err)
 			}
@@ -98,7 +58,7 @@ func TestBuildPythonAndGo(t *testing.T) {
 					t.Errorf("%s: %v", task.ID, err)
 				}
 			}
-			sh := read(t, res.Dir, "tests/test.sh")
+			sh := envgentest.Read(t, res.Dir, "tests/test.sh")
 			lines := strings.Split(sh, "\n")
 			first := ""
 			for _, l := range lines {
@@ -113,32 +73,32 @@ func TestBuildPythonAndGo(t *testing.T) {
 			if strings.Contains(sh, "set -e") {
 				t.Errorf("%s: test.sh uses set -e", task.ID)
 			}
-			df := read(t, res.Dir, "environment/Dockerfile")
+			df := envgentest.Read(t, res.Dir, "environment/Dockerfile")
 			wantImage := map[string]string{"python": "curate/base:bookworm", "go": "golang:1.22"}[c.lang]
 			if !strings.Contains(df, "FROM "+wantImage+"\n") || !strings.Contains(df, "ADD repo.tar /app/") {
 				t.Errorf("%s Dockerfile:\n%s", task.ID, df)
 			}
-			instr := read(t, res.Dir, "instruction.md")
+			instr := envgentest.Read(t, res.Dir, "instruction.md")
 			for _, leak := range []string{"ops.py", "calc/", "test_", "abs.go", "Test", "mathx_test", "stats_test"} {
 				if strings.Contains(instr, leak) {
 					t.Errorf("%s instruction leaks %q:\n%s", task.ID, leak, instr)
 				}
 			}
 			var tt map[string]any
-			if err := toml.Unmarshal([]byte(read(t, res.Dir, "task.toml")), &tt); err != nil {
+			if err := toml.Unmarshal([]byte(envgentest.Read(t, res.Dir, "task.toml")), &tt); err != nil {
 				t.Fatal(err)
 			}
 			meta := tt["metadata"].(map[string]any)
 			if tt["schema_version"] != "1.1" || meta["language"] != c.lang || meta["difficulty"] == "" {
 				t.Errorf("%s task.toml: %v", task.ID, tt)
 			}
-			if !strings.Contains(read(t, res.Dir, "swebench.json"), `"FAIL_TO_PASS": []`) {
+			if !strings.Contains(envgentest.Read(t, res.Dir, "swebench.json"), `"FAIL_TO_PASS": []`) {
 				t.Errorf("%s swebench.json", task.ID)
 			}
 		}
 	}
 	// Second PR adds a new test file: the image must delete it.
-	hide := read(t, filepath.Join(tasksDir, "acme__calc-2"), "environment/hide-tests.patch")
+	hide := envgentest.Read(t, filepath.Join(tasksDir, "acme__calc-2"), "environment/hide-tests.patch")
 	if !strings.Contains(hide, "deleted file mode") || !strings.Contains(hide, "tests/test_percent.py") {
 		t.Errorf("hide-tests.patch does not remove the new test file:\n%s", hide)
 	}
@@ -151,14 +111,14 @@ func TestGoTaskNopAndOracle(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go not installed")
 	}
-	fc := testFilter(t)
+	fc := envgentest.TestFilter(t)
 	gr, err := fixtures.GoRepo(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks := minedTasks(t, gr.Path, fc)
+	tasks := envgentest.MinedTasks(t, gr.Path, fc)
 	for _, n := range gr.PRs {
-		res, err := Build(context.Background(), tasks[n], t.TempDir(), Config{Filter: fc})
+		res, err := envgen.Build(context.Background(), tasks[n], t.TempDir(), envgen.Config{Filter: fc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,15 +141,15 @@ func TestGoTaskNopAndOracle(t *testing.T) {
 					"/solution", filepath.Join(res.Dir, "solution"), "/logs", filepath.Join(root, "logs")).Replace(s)
 			}
 			if oracle {
-				cmd := exec.Command("bash", "-c", rewrite(SolveSh))
+				cmd := exec.Command("bash", "-c", rewrite(envgen.SolveSh))
 				if out, err := cmd.CombinedOutput(); err != nil {
 					t.Fatalf("solve.sh: %v\n%s", err, out)
 				}
 			}
-			cmd := exec.Command("bash", "-c", rewrite(read(t, res.Dir, "tests/test.sh")))
+			cmd := exec.Command("bash", "-c", rewrite(envgentest.Read(t, res.Dir, "tests/test.sh")))
 			cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off")
 			out, _ := cmd.CombinedOutput()
-			reward := strings.TrimSpace(read(t, filepath.Join(root, "logs"), "verifier/reward.txt"))
+			reward := strings.TrimSpace(envgentest.Read(t, filepath.Join(root, "logs"), "verifier/reward.txt"))
 			want := map[bool]string{false: "0", true: "1"}[oracle]
 			if reward != want {
 				t.Errorf("PR %d oracle=%v: reward %s, want %s\n%s", n, oracle, reward, want, out)
@@ -202,7 +162,7 @@ func TestGoTaskNopAndOracle(t *testing.T) {
 }
 
 func TestBuildFailureLeavesNothing(t *testing.T) {
-	fc := testFilter(t)
+	fc := envgentest.TestFilter(t)
 	dir := t.TempDir()
 	g, _ := fixtures.NewGit(dir, "acme/big")
 	g.Write(map[string]string{"a.py": "x = 1\n", "b.py": "y = 1\n", "tests/test_a.py": "def test_a():\n    pass\n"})
@@ -215,22 +175,22 @@ func TestBuildFailureLeavesNothing(t *testing.T) {
 	if g.Err() != nil {
 		t.Fatal(g.Err())
 	}
-	task := minedTasks(t, dir, fc)[1]
+	task := envgentest.MinedTasks(t, dir, fc)[1]
 	tasksDir := t.TempDir()
 	// An existing task dir must survive a failed rebuild untouched.
 	os.MkdirAll(filepath.Join(tasksDir, task.ID), 0o755)
 	os.WriteFile(filepath.Join(tasksDir, task.ID, "keep"), []byte("x"), 0o644)
-	_, err := Build(context.Background(), task, tasksDir, Config{Filter: fc})
+	_, err := envgen.Build(context.Background(), task, tasksDir, envgen.Config{Filter: fc})
 	reasons, ok := patch.IsRejection(err)
 	if !ok || !strings.Contains(strings.Join(reasons, ";"), "data.bin is 100.0 MB") {
 		t.Fatalf("want 100 MB rejection, got %v", err)
 	}
 	entries, _ := os.ReadDir(tasksDir)
-	if len(entries) != 1 || read(t, filepath.Join(tasksDir, task.ID), "keep") != "x" {
+	if len(entries) != 1 || envgentest.Read(t, filepath.Join(tasksDir, task.ID), "keep") != "x" {
 		t.Errorf("failed build left %v", entries)
 	}
 	// Not a mined task at all.
-	if _, err := Build(context.Background(), &pipeline.Task{ID: "x"}, tasksDir, Config{Filter: fc}); err == nil {
+	if _, err := envgen.Build(context.Background(), &pipeline.Task{ID: "x"}, tasksDir, envgen.Config{Filter: fc}); err == nil {
 		t.Error("built a task with no commits")
 	}
 }
@@ -250,45 +210,41 @@ func TestDetectLanguage(t *testing.T) {
 		{[]string{"go.mod", "setup.py", "a.py", "b.py"}, "go", "go"},
 		{[]string{"lib/a.py", "lib/b.py", "c.go"}, "", "python"},
 	} {
-		if got := DetectLanguage(c.tree, c.hint); got != c.want {
+		if got := envgen.DetectLanguage(c.tree, c.hint); got != c.want {
 			t.Errorf("DetectLanguage(%v) = %s, want %s", c.tree, got, c.want)
 		}
 	}
 }
 
 func TestRepoOverrides(t *testing.T) {
-	rc := RepoConfig{Install: []string{"make deps"}, TestCommand: "make test TESTS='{tests}'", Dockerfile: []string{"RUN echo custom"}, BaseImage: "my/img"}
-	cfg := Config{Repos: map[string]RepoConfig{"a/b": rc}, BaseImage: "flag/img"}
-	if cfg.Image("a/b", "go") != "my/img" || cfg.Image("c/d", "go") != "flag/img" || (Config{}).Image("c/d", "go") != DefaultBaseImage {
+	rc := envgen.RepoConfig{Install: []string{"make deps"}, TestCommand: "make test TESTS='{tests}'", Dockerfile: []string{"RUN echo custom"}, BaseImage: "my/img"}
+	cfg := envgen.Config{Repos: map[string]envgen.RepoConfig{"a/b": rc}, BaseImage: "flag/img"}
+	if cfg.Image("a/b", "go") != "my/img" || cfg.Image("c/d", "go") != "flag/img" || (envgen.Config{}).Image("c/d", "go") != envgen.DefaultBaseImage {
 		t.Error("image precedence")
 	}
-	plan, err := LanguageFor("go").Plan(MapTree("a/b", map[string]string{"go.mod": "module a/b\n\ngo 1.20\n"}), Tests{Files: []string{"x_test.go"}})
+	plan, err := envgen.LanguageFor("go").Plan(envgen.MapTree("a/b", map[string]string{"go.mod": "module a/b\n\ngo 1.20\n"}), envgen.Tests{Files: []string{"x_test.go"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	df := Dockerfile("a__b-1", "my/img", plan, Network{}, rc, false)
+	df := envgen.Dockerfile("a__b-1", "my/img", plan, envgen.Network{}, rc, false)
 	if !strings.Contains(df, "RUN make deps") || strings.Contains(df, "( go mod download )") || !strings.Contains(df, "RUN echo custom") {
 		t.Errorf("Dockerfile ignores repo overrides:\n%s", df)
 	}
-	run := withOverride(plan.Test, rc.TestCommand, []string{"x_test.go"})
-	if run.Command != "make test TESTS=''x_test.go''" {
-		t.Errorf("test command %q", run.Command)
-	}
-	if LanguageFor("cobol") != nil {
+	if envgen.LanguageFor("cobol") != nil {
 		t.Error("unknown language has a planner")
 	}
 }
 
 func TestShellQuote(t *testing.T) {
 	for in, want := range map[string]string{"a b": "'a b'", "it's": `'it'\''s'`, "caf\xe9.py": `$'caf\xe9.py'`} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		if got := envgen.ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
 
 func TestInstructionRedacts(t *testing.T) {
-	got := Instruction("Fix calc/ops.py", "", "divide in calc/ops.py breaks; see test_divide_fraction and ops.py.\n\nSigned-off-by: x", []string{"calc/ops.py", "test_divide_fraction"})
+	got := envgen.Instruction("Fix calc/ops.py", "", "divide in calc/ops.py breaks; see test_divide_fraction and ops.py.\n\nSigned-off-by: x", []string{"calc/ops.py", "test_divide_fraction"})
 	if strings.Contains(got, "ops.py") || strings.Contains(got, "test_divide") || strings.Contains(got, "Signed-off-by") {
 		t.Errorf("instruction leaks:\n%s", got)
 	}
@@ -302,7 +258,7 @@ func FuzzInstruction(f *testing.F) {
 	f.Add("Fix it", "body with calc/ops.py", "calc/ops.py")
 	f.Add("t", "", "caf\xe9.py")
 	f.Fuzz(func(t *testing.T, title, body, hide string) {
-		got := Instruction(title, "", body, []string{hide, "test_secret_name"})
+		got := envgen.Instruction(title, "", body, []string{hide, "test_secret_name"})
 		if strings.Contains(got, "test_secret_name") {
 			t.Fatalf("test name leaked: %q", got)
 		}
@@ -313,18 +269,18 @@ func FuzzInstruction(f *testing.F) {
 }
 
 func TestBuildNonUTF8AndRename(t *testing.T) {
-	fc := testFilter(t)
+	fc := envgentest.TestFilter(t)
 	hist, err := fixtures.GitHistory(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks := minedTasks(t, hist, fc)
+	tasks := envgentest.MinedTasks(t, hist, fc)
 	for _, n := range []int{3, 8} {
-		res, err := Build(context.Background(), tasks[n], t.TempDir(), Config{Filter: fc})
+		res, err := envgen.Build(context.Background(), tasks[n], t.TempDir(), envgen.Config{Filter: fc})
 		if err != nil {
 			t.Fatalf("PR %d: %v", n, err)
 		}
-		sh := read(t, res.Dir, "tests/test.sh")
+		sh := envgentest.Read(t, res.Dir, "tests/test.sh")
 		if n == 8 && !strings.Contains(sh, "python -m pytest") {
 			t.Errorf("PR 8 test.sh:\n%s", sh)
 		}
@@ -345,11 +301,11 @@ func TestDockerfileInstallsMissingToolchainOnly(t *testing.T) {
 		{"java", "maven", map[string]string{"pom.xml": "<project/>"}, "src/test/java/XTest.java"},
 	}
 	for _, c := range cases {
-		plan, err := LanguageFor(c.lang).Plan(MapTree("a/b", c.tree), Tests{Files: []string{c.test}})
+		plan, err := envgen.LanguageFor(c.lang).Plan(envgen.MapTree("a/b", c.tree), envgen.Tests{Files: []string{c.test}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		df := Dockerfile("a__b-1", "ubuntu:24.04", plan, Network{}, RepoConfig{}, false)
+		df := envgen.Dockerfile("a__b-1", "ubuntu:24.04", plan, envgen.Network{}, envgen.RepoConfig{}, false)
 		step := ""
 		for _, line := range strings.Split(df, "\n") {
 			if strings.Contains(line, "apt-get install") {

@@ -33,6 +33,7 @@ var ctrfReports = map[string][2]string{
 	"tap":       {"tap", "/logs/verifier/tap.txt"},
 	"tape":      {"tap", "/logs/verifier/tap.txt"},
 	"node-test": {"tap", "/logs/verifier/tap.txt"},
+	"ctest":     {"junit", "/logs/verifier/c-junit.xml"},
 }
 
 // CTRFStep is the test.sh lines that turn the runner's report into
@@ -49,5 +50,5 @@ func CTRFStep(logFormat string) string {
 rm -f %[1]s
 if command -v python3 >/dev/null 2>&1 && python3 /%[2]s %[3]s %[4]s > %[1]s.tmp 2>/dev/null; then mv %[1]s.tmp %[1]s; fi
 rm -f %[1]s.tmp
-`, CTRFPath, CTRFFile, r[0], shellQuote(r[1]))
+`, CTRFPath, CTRFFile, r[0], ShellQuote(r[1]))
 }

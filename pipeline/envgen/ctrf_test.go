@@ -31,6 +31,7 @@ var ctrfCases = []ctrfCase{
 	{"jest", "jest", "jest.json", []string{"stdout.txt", "jest.json"}},                 // jest --verbose --json shape
 	{"surefire", "surefire", "surefire.xml", []string{"stdout.txt", "surefire.xml"}},   // two TEST-*.xml concatenated
 	{"node-test", "tap", "tap.txt", []string{"tap.txt", "tap.txt"}},                    // node 20 --test-reporter=tap
+	{"ctest", "ctest", "c-junit.xml", []string{"stdout.txt", "c-junit.xml"}},           // CTest 3.25 --output-junit (curate-cbuild), a C project's 19 tests
 }
 
 // runCTRF runs the embedded ctrf.py as test.sh does, on a copy of the

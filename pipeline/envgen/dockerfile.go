@@ -128,7 +128,7 @@ func aptStep(pkgs []string, lang string) string {
 		`DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing || { %s; }; `+
 		`rm -rf /var/lib/apt/lists/*; fi`,
 		list,
-		failStep("toolchain_mismatch", "the base image lacks the %s toolchain (%s) and has no apt-get: set [docker] base_image in curate.toml or run curate env bootstrap", lang, list),
-		failStep("deps_unreachable", "the Debian archive did not answer (apt-get update)"),
+		FailStep("toolchain_mismatch", "the base image lacks the %s toolchain (%s) and has no apt-get: set [docker] base_image in curate.toml or run curate env bootstrap", lang, list),
+		FailStep("deps_unreachable", "the Debian archive did not answer (apt-get update)"),
 		`echo "curate: deps_missing: Debian packages not installable:$missing" >&2; exit 1`)
 }

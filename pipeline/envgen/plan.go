@@ -172,6 +172,9 @@ type Plan struct {
 	// the default (600) is too short: compiling a crate's tests or a
 	// first Maven build on a busy machine.
 	BuildTimeoutSec int
+	// VerifierTimeoutSec is task.toml's [verifier] timeout_sec when the
+	// default (600) is too short: test.sh recompiles what a patch touched.
+	VerifierTimeoutSec int
 	// Notes say why (one line each).
 	Notes []string
 	// Layer is set by Build, not by planners: what the image split needs.
@@ -205,8 +208,10 @@ func (p *Plan) Note(format string, args ...any) {
 	p.Notes = append(p.Notes, fmt.Sprintf(format, args...))
 }
 
-// Language plans the environment of one language. Each language lives in
-// its own file (go.go, python.go, ...) and registers itself in languages.
+// Language plans the environment of one language. Each language is a
+// package under pipeline/envgen/ (golang, python, javascript, rust, java,
+// cfamily) whose init calls Register; pipeline/envgen/languages imports
+// them all, and whoever builds tasks imports that.
 type Language interface {
 	// Name is the language's key (the one DetectLanguage returns).
 	Name() string
@@ -220,8 +225,8 @@ type Language interface {
 
 var languages = map[string]Language{}
 
-// register adds a language; each language's file calls it from init.
-func register(l Language) { languages[l.Name()] = l }
+// Register adds a language; each language's package calls it from init.
+func Register(l Language) { languages[l.Name()] = l }
 
 // LanguageFor returns the planner of a language, or nil.
 func LanguageFor(name string) Language { return languages[name] }
@@ -236,16 +241,16 @@ func evidence(class, format string, args ...any) string {
 	return "curate: " + class + ": " + fmt.Sprintf(format, args...)
 }
 
-// failStep is a RUN body that prints an evidence line and fails the build.
-func failStep(class, format string, args ...any) string {
-	return "echo " + shellQuote(evidence(class, format, args...)) + " >&2; exit 1"
+// FailStep is a RUN body that prints an evidence line and fails the build.
+func FailStep(class, format string, args ...any) string {
+	return "echo " + ShellQuote(evidence(class, format, args...)) + " >&2; exit 1"
 }
 
-// quoteAll shell-quotes each string and joins them with spaces.
-func quoteAll(ss []string) string {
+// QuoteAll shell-quotes each string and joins them with spaces.
+func QuoteAll(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = shellQuote(s)
+		q[i] = ShellQuote(s)
 	}
 	return strings.Join(q, " ")
 }

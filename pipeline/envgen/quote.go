@@ -6,9 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// shellQuote quotes s for bash: single quotes for printable UTF-8, else
+// ShellQuote quotes s for bash: single quotes for printable UTF-8, else
 // $'...' with \xNN escapes (git allows any bytes in file names).
-func shellQuote(s string) string {
+func ShellQuote(s string) string {
 	plain := utf8.ValidString(s)
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {

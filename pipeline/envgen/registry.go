@@ -2,10 +2,10 @@ package envgen
 
 import "strings"
 
-// unreachableRe matches output lines saying a registry could not be
+// UnreachableRe matches output lines saying a registry could not be
 // reached at all (network, DNS, TLS trust), as pip, go, npm, cargo,
 // maven and curl word it.
-const unreachableRe = `x509:|certificate verify failed|CERTIFICATE_VERIFY_FAILED|SSLError|dial tcp|connection refused|no such host|` +
+const UnreachableRe = `x509:|certificate verify failed|CERTIFICATE_VERIFY_FAILED|SSLError|dial tcp|connection refused|no such host|` +
 	`i/o timeout|Temporary failure in name resolution|Network is unreachable|Could not resolve host|NewConnectionError|` +
 	`Max retries exceeded|ProxyError|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|Connection reset|Connection timed out|` +
 	`unable to get local issuer certificate|PKIX path building failed|UnknownHostException`
@@ -15,7 +15,7 @@ const unreachableRe = `x509:|certificate verify failed|CERTIFICATE_VERIFY_FAILED
 // Maven and Gradle, TypeScript.
 const compileRe = `error\[E[0-9]+\]|error: could not compile|COMPILATION ERROR|Compilation failure|compileJava FAILED|compileTestJava FAILED|error TS[0-9]+:`
 
-// stepScript is environment/curate-step.sh, installed as
+// StepScript is environment/curate-step.sh, installed as
 // /usr/local/bin/curate-step: it runs one dependency step with network,
 // keeps its output in the build log and, on failure, adds one evidence
 // line for the failure classifier:
@@ -23,7 +23,7 @@ const compileRe = `error\[E[0-9]+\]|error: could not compile|COMPILATION ERROR|C
 //	curate: deps_unreachable: <registry> did not answer: <first network error line>
 //	curate: compile_error: the project does not build at the PR head: <first compiler error line>
 //	curate: deps_missing: <names> (not on <registry>)
-var stepScript = `#!/bin/sh
+var StepScript = `#!/bin/sh
 # curate-step REGISTRY MISSING-SED COMMAND...: run a dependency step; on
 # failure say whether REGISTRY did not answer or lacks something (the sed -E
 # expression MISSING-SED prints its names from the output). Made by curate.
@@ -32,7 +32,7 @@ log=$(mktemp)
 "$@" >"$log" 2>&1; st=$?
 cat "$log"
 if [ "$st" -ne 0 ]; then
-  re='` + unreachableRe + `'
+  re='` + UnreachableRe + `'
   compile='` + compileRe + `'
   if grep -Eqi "$re" "$log"; then
     echo "curate: deps_unreachable: $reg did not answer: $(grep -Ei "$re" "$log" | head -n 1 | cut -c1-300)" >&2
@@ -50,11 +50,11 @@ exit "$st"
 // stepFile is the script's name in the build context.
 const stepFile = "curate-step.sh"
 
-// registryStep is a RUN body running args (a command and its arguments,
+// RegistryStep is a RUN body running args (a command and its arguments,
 // already shell-quoted where needed) through curate-step. registry may
 // name variables ($GOPROXY) the build expands.
-func registryStep(registry, missingSed, command string) string {
-	return `curate-step "` + dqEscape(registry) + `" ` + shellQuote(missingSed) + " " + command
+func RegistryStep(registry, missingSed, command string) string {
+	return `curate-step "` + dqEscape(registry) + `" ` + ShellQuote(missingSed) + " " + command
 }
 
 // dqEscape escapes s for a double-quoted shell string, keeping $VAR

@@ -1,11 +1,11 @@
-package envgen
+package envgen_test
 
 import (
-	"context"
+	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/golang"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -15,7 +15,7 @@ import (
 // the failure classifier reads.
 func TestStepScriptEvidence(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "curate-step")
-	if err := os.WriteFile(script, []byte(stepScript), 0o755); err != nil {
+	if err := os.WriteFile(script, []byte(envgen.StepScript), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ output, want string }{
@@ -25,7 +25,7 @@ func TestStepScriptEvidence(t *testing.T) {
 			"curate: deps_missing: github.com/x/nope@v0.0.9 (not on the Go module proxy (https://proxy.example))"},
 		{`something else broke`, "curate: deps_missing: a dependency (see the lines above) (not on the Go module proxy (https://proxy.example))"},
 	} {
-		cmd := exec.Command("sh", "-c", registryStep("the Go module proxy ($GOPROXY)", goMissingSed, "sh -c 'echo \"$0\"; exit 1' "+shellQuote(c.output)))
+		cmd := exec.Command("sh", "-c", envgen.RegistryStep("the Go module proxy ($GOPROXY)", golang.GoMissingSed, "sh -c 'echo \"$0\"; exit 1' "+envgen.ShellQuote(c.output)))
 		cmd.Env = append(os.Environ(), "GOPROXY=https://proxy.example", "PATH="+filepath.Dir(script)+":"+os.Getenv("PATH"))
 		out, err := cmd.CombinedOutput()
 		if err == nil {
@@ -37,29 +37,13 @@ func TestStepScriptEvidence(t *testing.T) {
 	}
 }
 
-func TestPipSettingsFromHostConfig(t *testing.T) {
-	got := pipSettings([]byte(`:env:.cert='/etc/ssl/certs/ca-certificates.crt'
-:env:.default-timeout='180'
-:env:.find-links='/opt/wheels'
-global.index-url='https://pypi.example/simple'
-global.extra-index-url='https://extra.example/simple'
-user.find-links='https://wheels.example/'
-global.trusted-host='pypi.example'
-`))
-	want := map[string]string{"PIP_DEFAULT_TIMEOUT": "180", "PIP_INDEX_URL": "https://pypi.example/simple",
-		"PIP_EXTRA_INDEX_URL": "https://extra.example/simple", "PIP_FIND_LINKS": "https://wheels.example/", "PIP_TRUSTED_HOST": "pypi.example"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("pip settings\n got  %v\n want %v (the host's cert path and local find-links stay on the host)", got, want)
-	}
-}
-
 func TestDockerfileCarriesNetwork(t *testing.T) {
-	p, err := LanguageFor("python").Plan(MapTree("o/n", nil), Tests{Files: []string{"test_x.py"}})
+	p, err := envgen.LanguageFor("python").Plan(envgen.MapTree("o/n", nil), envgen.Tests{Files: []string{"test_x.py"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	net := Network{CABundle: "/host/ca.pem", Env: []string{"GOPROXY=https://proxy.example,direct", "HTTPS_PROXY=http://proxy:3128", "PIP_CERT=" + imageCABundle}}
-	df := Dockerfile("o__n-1", DefaultBaseImage, p, net, RepoConfig{}, false)
+	net := envgen.Network{CABundle: "/host/ca.pem", Env: []string{"GOPROXY=https://proxy.example,direct", "HTTPS_PROXY=http://proxy:3128", "PIP_CERT=" + "/etc/ssl/certs/ca-certificates.crt"}}
+	df := envgen.Dockerfile("o__n-1", envgen.DefaultBaseImage, p, net, envgen.RepoConfig{}, false)
 	for _, want := range []string{"COPY curate-ca.crt /tmp/curate-ca.crt", "update-ca-certificates", "ENV GOPROXY=https://proxy.example,direct",
 		"ENV HTTPS_PROXY=http://proxy:3128", "COPY curate-step.sh /usr/local/bin/curate-step"} {
 		if !strings.Contains(df, want) {
@@ -68,19 +52,5 @@ func TestDockerfileCarriesNetwork(t *testing.T) {
 	}
 	if strings.Index(df, "update-ca-certificates") > strings.Index(df, "apt-get install") {
 		t.Error("the CA bundle must be trusted before anything is fetched")
-	}
-}
-
-func TestHostNetworkBundleChoice(t *testing.T) {
-	if n := HostNetwork(context.Background(), "none"); n.CABundle != "" {
-		t.Errorf(`ca_bundle "none" still adds %s`, n.CABundle)
-	}
-	if n := HostNetwork(context.Background(), "/corp/ca.pem"); n.CABundle != "/corp/ca.pem" || !strings.Contains(strings.Join(n.Env, " "), "PIP_CERT="+imageCABundle) {
-		t.Errorf("explicit bundle: %+v", n)
-	}
-	if _, err := os.Stat(SystemCABundle); err == nil {
-		if n := HostNetwork(context.Background(), ""); n.CABundle != SystemCABundle {
-			t.Errorf("default bundle %q, want the system's", n.CABundle)
-		}
 	}
 }

@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// version is a major.minor.patch triple; missing parts are 0.
-type version [3]int
+// SemVer is a major.minor.patch triple; missing parts are 0.
+type SemVer [3]int
 
-func (a version) less(b version) bool {
+func (a SemVer) Less(b SemVer) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return a[i] < b[i]
@@ -20,9 +20,9 @@ func (a version) less(b version) bool {
 
 var versionRe = regexp.MustCompile(`^v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?`)
 
-// parseVersion reads "1", "1.2", "v1.2.3", "1.x"; n is how many parts were
+// ParseVersion reads "1", "1.2", "v1.2.3", "1.x"; n is how many parts were
 // numbers (an "x" ends the count), 0 when s is not a version.
-func parseVersion(s string) (v version, n int) {
+func ParseVersion(s string) (v SemVer, n int) {
 	m := versionRe.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return v, 0
@@ -40,20 +40,20 @@ func parseVersion(s string) (v version, n int) {
 
 // interval is [lo, hi) over versions; hi zero means unbounded.
 type interval struct {
-	lo, hi version
+	lo, hi SemVer
 	open   bool // hi is unbounded
 }
 
-// rangeAllowsMajor reports whether some version with the given major
+// RangeAllowsMajor reports whether some version with the given major
 // satisfies an npm-style semver range (">=18", "^18.18 || >=20",
 // "18.x", "16 - 20", "*"). An unreadable range allows everything: the
 // range is advice here, and the tests decide.
-func rangeAllowsMajor(rng string, major int) bool {
+func RangeAllowsMajor(rng string, major int) bool {
 	rng = strings.TrimSpace(rng)
 	if rng == "" || rng == "*" || rng == "x" || rng == "latest" {
 		return true
 	}
-	want := interval{lo: version{major, 0, 0}, hi: version{major + 1, 0, 0}}
+	want := interval{lo: SemVer{major, 0, 0}, hi: SemVer{major + 1, 0, 0}}
 	for _, alt := range strings.Split(rng, "||") {
 		iv, ok := parseComparators(alt)
 		if !ok {
@@ -68,7 +68,7 @@ func rangeAllowsMajor(rng string, major int) bool {
 
 func intersects(a, b interval) bool {
 	lo := a.lo
-	if lo.less(b.lo) {
+	if lo.Less(b.lo) {
 		lo = b.lo
 	}
 	hiA, hiB := a.hi, b.hi
@@ -76,15 +76,15 @@ func intersects(a, b interval) bool {
 	case a.open && b.open:
 		return true
 	case a.open:
-		return lo.less(hiB)
+		return lo.Less(hiB)
 	case b.open:
-		return lo.less(hiA)
+		return lo.Less(hiA)
 	}
 	hi := hiA
-	if hiB.less(hi) {
+	if hiB.Less(hi) {
 		hi = hiB
 	}
-	return lo.less(hi)
+	return lo.Less(hi)
 }
 
 var comparatorRe = regexp.MustCompile(`(>=|<=|>|<|=|\^|~)?\s*(v?[\dxX*][\w.*-]*)`)
@@ -98,8 +98,8 @@ func parseComparators(s string) (interval, bool) {
 		return iv, true
 	}
 	if a, b, ok := strings.Cut(s, " - "); ok { // hyphen range
-		lo, n := parseVersion(a)
-		hi, m := parseVersion(b)
+		lo, n := ParseVersion(a)
+		hi, m := ParseVersion(b)
 		if n == 0 || m == 0 {
 			return iv, false
 		}
@@ -111,18 +111,18 @@ func parseComparators(s string) (interval, bool) {
 	if len(ms) == 0 {
 		return iv, false
 	}
-	setLo := func(v version) {
-		if iv.lo.less(v) {
+	setLo := func(v SemVer) {
+		if iv.lo.Less(v) {
 			iv.lo = v
 		}
 	}
-	setHi := func(v version) {
-		if iv.open || v.less(iv.hi) {
+	setHi := func(v SemVer) {
+		if iv.open || v.Less(iv.hi) {
 			iv.hi, iv.open = v, false
 		}
 	}
 	for _, m := range ms {
-		v, n := parseVersion(m[2])
+		v, n := ParseVersion(m[2])
 		if n == 0 {
 			if m[2] == "*" || strings.EqualFold(m[2], "x") {
 				continue
@@ -142,18 +142,18 @@ func parseComparators(s string) (interval, bool) {
 			setLo(v)
 			switch {
 			case v[0] > 0 || n == 1:
-				setHi(version{v[0] + 1})
+				setHi(SemVer{v[0] + 1})
 			case v[1] > 0 || n == 2:
-				setHi(version{0, v[1] + 1})
+				setHi(SemVer{0, v[1] + 1})
 			default:
-				setHi(version{0, 0, v[2] + 1})
+				setHi(SemVer{0, 0, v[2] + 1})
 			}
 		case "~":
 			setLo(v)
 			if n == 1 {
-				setHi(version{v[0] + 1})
+				setHi(SemVer{v[0] + 1})
 			} else {
-				setHi(version{v[0], v[1] + 1})
+				setHi(SemVer{v[0], v[1] + 1})
 			}
 		default: // "=" or bare: an x-range
 			setLo(v)
@@ -165,12 +165,12 @@ func parseComparators(s string) (interval, bool) {
 
 // upper is the first version after every version v stands for when only
 // n parts were given: "18" -> 19.0.0, "18.2" -> 18.3.0, "18.2.1" -> 18.2.2.
-func upper(v version, n int) version {
+func upper(v SemVer, n int) SemVer {
 	switch n {
 	case 1:
-		return version{v[0] + 1}
+		return SemVer{v[0] + 1}
 	case 2:
-		return version{v[0], v[1] + 1}
+		return SemVer{v[0], v[1] + 1}
 	}
-	return version{v[0], v[1], v[2] + 1}
+	return SemVer{v[0], v[1], v[2] + 1}
 }

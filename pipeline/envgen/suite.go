@@ -65,7 +65,7 @@ func SuiteDir(ctx context.Context, repo, clone, rev, dir string, cfg Config) (st
 		// The benchmarks are left out even when pytest is given a folder.
 		flags := "--continue-on-collection-errors"
 		for _, b := range benchmarks {
-			flags += " --ignore=" + shellQuote(b)
+			flags += " --ignore=" + ShellQuote(b)
 		}
 		run.Command = strings.Replace(run.Command, "python -m pytest ", "python -m pytest "+flags+" ", 1)
 	}

@@ -1,7 +1,8 @@
-package envgen
+package envgen_test
 
 import (
 	"context"
+	"curate/pipeline/envgen"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +25,7 @@ func TestSuiteDirLeavesBenchmarksOut(t *testing.T) {
 		t.Fatalf("clone: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	if _, err := SuiteDir(context.Background(), "python-attrs/attrs", clone, "HEAD", dir, Config{}); err != nil {
+	if _, err := envgen.SuiteDir(context.Background(), "python-attrs/attrs", clone, "HEAD", dir, envgen.Config{}); err != nil {
 		t.Fatal(err)
 	}
 	script, err := os.ReadFile(filepath.Join(dir, "tests", "test.sh"))
@@ -37,16 +38,5 @@ func TestSuiteDirLeavesBenchmarksOut(t *testing.T) {
 	}
 	if !strings.Contains(s, "--continue-on-collection-errors") {
 		t.Errorf("test.sh stops at the first file that does not collect:\n%s", s)
-	}
-}
-
-func TestIsBenchmark(t *testing.T) {
-	for p, want := range map[string]bool{
-		"bench/test_benchmarks.py": true, "benchmarks/test_x.py": true, "tests/test_benchmark_utils.py": true,
-		"tests/test_make.py": false, "test/bench_test.go": false, "src/benchlib/test_a.py": false,
-	} {
-		if got := isBenchmark(p); got != want {
-			t.Errorf("isBenchmark(%q) = %v, want %v", p, got, want)
-		}
 	}
 }

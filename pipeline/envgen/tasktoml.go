@@ -104,6 +104,9 @@ func TaskTOML(t *pipeline.Task, lang string, linked []string, plan *Plan) ([]byt
 		Agent:       tomlTimeout{TimeoutSec: 600},
 		Environment: tomlEnv{BuildTimeoutSec: 600, CPUs: 1, MemoryMB: 2048, StorageMB: 10240, Workdir: "/app"},
 	}
+	if plan != nil && plan.VerifierTimeoutSec > 0 {
+		doc.Verifier.TimeoutSec = plan.VerifierTimeoutSec
+	}
 	if plan != nil && plan.BuildTimeoutSec > 0 {
 		doc.Environment.BuildTimeoutSec = plan.BuildTimeoutSec
 	}

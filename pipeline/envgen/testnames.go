@@ -5,9 +5,9 @@ import (
 	"sort"
 )
 
-// namesMatching lists the distinct first submatches of re in content,
+// NamesMatching lists the distinct first submatches of re in content,
 // sorted: the test names a test file defines.
-func namesMatching(re *regexp.Regexp, content string) []string {
+func NamesMatching(re *regexp.Regexp, content string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, m := range re.FindAllStringSubmatch(content, -1) {

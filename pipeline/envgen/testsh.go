@@ -30,10 +30,10 @@ func TestSh(id string, run Runner, install, remove, known []string) string {
 	b.WriteString("cd /app || exit 0\n\n# The PR's test files, at the PR head.\n")
 	b.WriteString("put() { mkdir -p \"$(dirname \"$2\")\" && cp \"/tests/files/$1\" \"$2\"; }\n")
 	for _, f := range install {
-		fmt.Fprintf(&b, "put %s %s || { echo 'curate: cannot install test file'; exit 0; }\n", shellQuote(f), shellQuote(f))
+		fmt.Fprintf(&b, "put %s %s || { echo 'curate: cannot install test file'; exit 0; }\n", ShellQuote(f), ShellQuote(f))
 	}
 	for _, f := range remove {
-		fmt.Fprintf(&b, "rm -f %s\n", shellQuote(f))
+		fmt.Fprintf(&b, "rm -f %s\n", ShellQuote(f))
 	}
 	b.WriteString("\n# Run only those tests.\n")
 	fmt.Fprintf(&b, "%s\nstatus=$?\n", run.Command)
@@ -55,7 +55,7 @@ func withOverride(run Runner, override string, files []string) Runner {
 	if override == "" {
 		return run
 	}
-	args := quoteAll(files)
+	args := QuoteAll(files)
 	if strings.Contains(override, "{tests}") {
 		return Runner{Command: strings.ReplaceAll(override, "{tests}", args)}
 	}

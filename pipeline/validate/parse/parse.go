@@ -180,7 +180,7 @@ func lines(r *Report, log []byte, fn func(string)) {
 var formats = map[string]func([]byte) *Report{
 	"pytest": Pytest, "go": GoTestJSON, "cargo": Cargo, "surefire": Maven, "maven": Maven, "gradle": Maven,
 	"jest": JestJSON, "vitest": JestJSON, "mocha": TAP, "ava": TAP, "node-test": TAP, "tap": TAP, "tape": TAP,
-	"junit-xml": JUnitXML,
+	"junit-xml": JUnitXML, "ctest": JUnitXML,
 }
 
 // ForFormat parses log with the parser of a declared log format; an

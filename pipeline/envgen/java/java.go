@@ -1,6 +1,7 @@
-package envgen
+package java
 
 import (
+	"curate/pipeline/envgen"
 	"fmt"
 	"path"
 	"regexp"
@@ -14,19 +15,19 @@ import (
 // distribution can be had (Debian's Gradle 4.4 only for wrappers of 4.4).
 type java struct{}
 
-func init() { register(java{}) }
+func init() { envgen.Register(java{}) }
 
 func (java) Name() string { return "java" }
 
 var javaTestRe = regexp.MustCompile(`@Test[\s\S]{0,200}?void\s+(\w+)\s*\(`)
 
-func (java) TestNames(_, content string) []string { return namesMatching(javaTestRe, content) }
+func (java) TestNames(_, content string) []string { return envgen.NamesMatching(javaTestRe, content) }
 
-// mavenCentral names the registry in evidence lines.
-const mavenCentral = "Maven Central (${CURATE_MAVEN_MIRROR:-https://repo.maven.apache.org/maven2})"
+// MavenCentral names the registry in evidence lines.
+const MavenCentral = "Maven Central (${CURATE_MAVEN_MIRROR:-https://repo.maven.apache.org/maven2})"
 
-// mavenMissing prints the artifacts Maven or Gradle could not find (sed -E).
-const mavenMissing = `s/.*Could not find artifact ([^ ]+).*/\1/p; s/.*Failure to find ([^ ]+).*/\1/p; s/.*Could not find ([^ ]+:[^ ]+)\.$/\1/p`
+// MavenMissing prints the artifacts Maven or Gradle could not find (sed -E).
+const MavenMissing = `s/.*Could not find artifact ([^ ]+).*/\1/p; s/.*Failure to find ([^ ]+).*/\1/p; s/.*Could not find ([^ ]+:[^ ]+)\.$/\1/p`
 
 // debianJDK is the JDK Debian 12 ships.
 const debianJDK = 17
@@ -48,13 +49,13 @@ var javaOpens = []string{"--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-o
 // for projects without them.
 var errorProneOpens = []string{"api", "file", "main", "model", "parser", "processing", "tree", "util", "code", "comp"}
 
-func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
-	p := &Plan{Language: "java", Packages: []string{"openjdk-17-jdk-headless", "ca-certificates-java"}}
-	p.Toolchain = Toolchain{Name: "java", Version: fmt.Sprint(debianJDK), Why: "Debian's OpenJDK 17"}
+func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
+	p := &envgen.Plan{Language: "java", Packages: []string{"openjdk-17-jdk-headless", "ca-certificates-java"}}
+	p.Toolchain = envgen.Toolchain{Name: "java", Version: fmt.Sprint(debianJDK), Why: "Debian's OpenJDK 17"}
 	// The trust store is rebuilt from the CA bundle once Java is in, so
 	// Maven reaches Central through a TLS-intercepting proxy.
 	p.ToolchainSteps = append(p.ToolchainSteps, `update-ca-certificates -f >/dev/null 2>&1; test -s /etc/ssl/certs/java/cacerts || { `+
-		failStep("deps_unreachable", "no Java trust store (/etc/ssl/certs/java/cacerts) was made from the CA bundle: Maven Central's certificate cannot be checked")+`; }`)
+		envgen.FailStep("deps_unreachable", "no Java trust store (/etc/ssl/certs/java/cacerts) was made from the CA bundle: Maven Central's certificate cannot be checked")+`; }`)
 	var opens []string
 	for _, pkg := range errorProneOpens {
 		opens = append(opens, "--add-opens=jdk.compiler/com.sun.tools.javac."+pkg+"=ALL-UNNAMED")
@@ -76,7 +77,7 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		want := javaWanted(tree.Text("pom.xml"))
 		p.Note("JDK %d and Maven 3.8 from Debian (pom.xml: %s)", debianJDK, javaWantedText(want))
 		if want > debianJDK {
-			p.ToolchainSteps = append(p.ToolchainSteps, failStep("toolchain_mismatch", "pom.xml wants Java %d, present OpenJDK %d (Debian)", want, debianJDK))
+			p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch", "pom.xml wants Java %d, present OpenJDK %d (Debian)", want, debianJDK))
 		}
 		// Pooled connections expire after 25 s idle: the first build
 		// resolves Surefire's provider only after compiling and running
@@ -97,16 +98,16 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 			mvn += " -Dmaven.compiler.fork=true"
 			p.Note("pom.xml compiles with javac-with-errorprone (a Java 9 javac that cannot run on JDK 17): forked plain javac in the image")
 		}
-		sel := "-Dtest=" + shellQuote(strings.Join(classes, ",")) + " -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false"
+		sel := "-Dtest=" + envgen.ShellQuote(strings.Join(classes, ",")) + " -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false"
 		// A first build at the head resolves everything the test phase
 		// needs: it runs the PR's test classes (they pass at the head;
 		// failures do not fail the build), because Surefire resolves its
 		// JUnit provider only when tests run, which go-offline misses.
-		p.Install = append(p.Install, registryStep(mavenCentral, mavenMissing, "sh -c "+shellQuote(retryTransfers(mvn+" test "+sel+" -Dmaven.test.failure.ignore=true"))))
+		p.Install = append(p.Install, envgen.RegistryStep(MavenCentral, MavenMissing, "sh -c "+envgen.ShellQuote(retryTransfers(mvn+" test "+sel+" -Dmaven.test.failure.ignore=true"))))
 		p.Note("dependencies resolved by a first build at image build (mvn test of the PR's test classes at the head)")
 		p.Install = append(p.Install, guavaFlavorStep(mvn))
 		p.Note("an Android-flavoured Guava on the test classpath is served as the JRE flavour of the same version (a superset on JDK 17)")
-		p.Test = Runner{
+		p.Test = envgen.Runner{
 			// Reports of the image's first build must not pass for this run.
 			Command: "find . -type d -path '*/target/surefire-reports' -prune -exec rm -rf {} +; " + mvn + " -o test " + sel + "; st=$?; " +
 				surefireCollect("target/surefire-reports") + "; test $st -eq 0",
@@ -116,8 +117,8 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	case tree.Has("build.gradle") || tree.Has("build.gradle.kts"):
 		build := tree.Text("build.gradle") + tree.Text("build.gradle.kts")
 		if m := gradleJavaRe.FindStringSubmatch(build); m != nil {
-			if v, n := parseVersion(m[2]); n > 0 && v[0] > debianJDK {
-				p.ToolchainSteps = append(p.ToolchainSteps, failStep("toolchain_mismatch", "the Gradle build wants Java %d, present OpenJDK %d (Debian)", v[0], debianJDK))
+			if v, n := envgen.ParseVersion(m[2]); n > 0 && v[0] > debianJDK {
+				p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch", "the Gradle build wants Java %d, present OpenJDK %d (Debian)", v[0], debianJDK))
 			}
 		}
 		m := gradleDistRe.FindStringSubmatch(tree.Text("gradle/wrapper/gradle-wrapper.properties"))
@@ -125,14 +126,14 @@ func (java) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		case m != nil && tree.Has("gradlew") && strings.HasPrefix(m[1], "4.4"):
 			p.Packages = append(p.Packages, "gradle")
 			p.Note("Gradle %s from Debian (the wrapper's version)", m[1])
-			p.Install = []string{registryStep(mavenCentral, mavenMissing, "gradle --no-daemon testClasses")}
+			p.Install = []string{envgen.RegistryStep(MavenCentral, MavenMissing, "gradle --no-daemon testClasses")}
 			p.Test = gradleRunner("gradle", classes)
 		case m != nil && tree.Has("gradlew"):
 			p.Note("Gradle %s from the wrapper; its distribution comes from services.gradle.org, which must answer", m[1])
 			p.Install = []string{
 				`chmod +x gradlew; ./gradlew --no-daemon --version > /tmp/curate-gradle.log 2>&1 || { cat /tmp/curate-gradle.log; ` +
-					failStep("toolchain_mismatch", "wanted Gradle %s (gradle/wrapper/gradle-wrapper.properties), present Gradle 4.4 (Debian): the wrapper's distribution could not be downloaded", m[1]) + `; }`,
-				registryStep(mavenCentral, mavenMissing, "./gradlew --no-daemon testClasses"),
+					envgen.FailStep("toolchain_mismatch", "wanted Gradle %s (gradle/wrapper/gradle-wrapper.properties), present Gradle 4.4 (Debian): the wrapper's distribution could not be downloaded", m[1]) + `; }`,
+				envgen.RegistryStep(MavenCentral, MavenMissing, "./gradlew --no-daemon testClasses"),
 			}
 			p.Test = gradleRunner("./gradlew", classes)
 		default:
@@ -172,7 +173,7 @@ func guavaFlavorStep(mvn string) string {
 	repo := "$HOME/.m2/repository/com/google/guava/guava"
 	return `{ ` + mvn + ` -q dependency:list -DincludeGroupIds=com.google.guava -DincludeArtifactIds=guava -DoutputFile=/tmp/curate-guava.txt -DappendOutput=true >/dev/null 2>&1; ` +
 		`v=$(sed -n -E 's/.*com\.google\.guava:guava:jar:([0-9.]+)-android:.*/\1/p' /tmp/curate-guava.txt 2>/dev/null | sort -V | tail -n1); rm -f /tmp/curate-guava.txt; ` +
-		`if [ -n "$v" ]; then ` + registryStep(mavenCentral, mavenMissing, mvn+` dependency:get -Dartifact=com.google.guava:guava:$v-jre -Dtransitive=false`) + ` && ` +
+		`if [ -n "$v" ]; then ` + envgen.RegistryStep(MavenCentral, MavenMissing, mvn+` dependency:get -Dartifact=com.google.guava:guava:$v-jre -Dtransitive=false`) + ` && ` +
 		`cp "` + repo + `/$v-jre/guava-$v-jre.jar" "` + repo + `/$v-android/guava-$v-android.jar" && ` +
 		`echo "curate: note: guava $v-android on the test classpath: the image serves guava $v-jre in its place"; fi; }`
 }
@@ -200,7 +201,7 @@ func javaTestClasses(files []string) []string {
 func javaWanted(pom string) int {
 	want := 0
 	for _, m := range javaReleaseRe.FindAllStringSubmatch(pom, -1) {
-		v, n := parseVersion(m[2])
+		v, n := envgen.ParseVersion(m[2])
 		if n == 0 {
 			continue
 		}
@@ -228,12 +229,12 @@ func surefireCollect(dir string) string {
 	return `find . -path '*/` + dir + `/TEST-*.xml' -exec cat {} + > /logs/verifier/surefire.xml 2>/dev/null`
 }
 
-func gradleRunner(gradle string, classes []string) Runner {
+func gradleRunner(gradle string, classes []string) envgen.Runner {
 	var sel []string
 	for _, c := range classes {
-		sel = append(sel, "--tests "+shellQuote("*"+c))
+		sel = append(sel, "--tests "+envgen.ShellQuote("*"+c))
 	}
-	return Runner{
+	return envgen.Runner{
 		Command: "find . -type d -path '*/build/test-results' -prune -exec rm -rf {} +; " + gradle + " --no-daemon --offline test " + strings.Join(sel, " ") + "; st=$?; " +
 			`find . -path '*/build/test-results/*' -name 'TEST-*.xml' -exec cat {} + > /logs/verifier/surefire.xml 2>/dev/null; test $st -eq 0`,
 		Check:     `grep -q '<testcase' /logs/verifier/surefire.xml`,

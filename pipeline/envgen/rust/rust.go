@@ -1,6 +1,7 @@
-package envgen
+package rust
 
 import (
+	"curate/pipeline/envgen"
 	"fmt"
 	"path"
 	"regexp"
@@ -13,22 +14,22 @@ import (
 // validation runs `cargo test --offline` without network.
 type rust struct{}
 
-func init() { register(rust{}) }
+func init() { envgen.Register(rust{}) }
 
 func (rust) Name() string { return "rust" }
 
 var rustTestRe = regexp.MustCompile(`#\[(?:tokio::)?test\][\s\S]{0,200}?fn\s+(\w+)`)
 
-func (rust) TestNames(_, content string) []string { return namesMatching(rustTestRe, content) }
+func (rust) TestNames(_, content string) []string { return envgen.NamesMatching(rustTestRe, content) }
 
-// cratesIO names the registry in evidence lines.
-const cratesIO = "crates.io (https://index.crates.io)"
+// CratesIO names the registry in evidence lines.
+const CratesIO = "crates.io (https://index.crates.io)"
 
-// cargoMissing prints the crates cargo could not find (sed -E).
-const cargoMissing = "s/.*no matching package named `([^`]+)`.*/\\1/p; s/.*failed to select a version for the requirement `([^`]+)`.*/\\1/p"
+// CargoMissing prints the crates cargo could not find (sed -E).
+const CargoMissing = "s/.*no matching package named `([^`]+)`.*/\\1/p; s/.*failed to select a version for the requirement `([^`]+)`.*/\\1/p"
 
 // debianRust is the version of Debian 12's rustc-web and cargo-web.
-var debianRust = version{1, 96, 0}
+var debianRust = envgen.SemVer{1, 96, 0}
 
 var (
 	rustVersionRe = regexp.MustCompile(`(?m)^\s*rust-version\s*=\s*"([^"]+)"`)
@@ -36,18 +37,18 @@ var (
 	toolchainRe   = regexp.MustCompile(`(?m)^\s*channel\s*=\s*"([^"]+)"`)
 )
 
-func (rust) Plan(tree *Tree, tests Tests) (*Plan, error) {
+func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	if !tree.Has("Cargo.toml") {
 		return nil, fmt.Errorf("no Cargo.toml at the repository root: set [repos.%q] test_command and install in curate.toml", tree.Repo)
 	}
-	p := &Plan{Language: "rust", Packages: []string{"rustc-web", "cargo-web"}}
-	p.Toolchain = Toolchain{Name: "rust", Version: fmt.Sprintf("%d.%d", debianRust[0], debianRust[1]), Why: "Debian's rustc-web/cargo-web"}
+	p := &envgen.Plan{Language: "rust", Packages: []string{"rustc-web", "cargo-web"}}
+	p.Toolchain = envgen.Toolchain{Name: "rust", Version: fmt.Sprintf("%d.%d", debianRust[0], debianRust[1]), Why: "Debian's rustc-web/cargo-web"}
 	p.Env = []string{"CARGO_TERM_COLOR=never", "CARGO_INCREMENTAL=0", "CARGO_NET_RETRY=5"}
 	root := tree.Text("Cargo.toml")
 	if m := rustVersionRe.FindStringSubmatch(root); m != nil {
-		want, n := parseVersion(m[1])
-		if n > 0 && debianRust.less(want) {
-			p.ToolchainSteps = append(p.ToolchainSteps, failStep("toolchain_mismatch",
+		want, n := envgen.ParseVersion(m[1])
+		if n > 0 && debianRust.Less(want) {
+			p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch",
 				"Cargo.toml wants rust-version %s, present rustc %d.%d (Debian's rustc-web)", m[1], debianRust[0], debianRust[1]))
 		}
 		p.Note("rust %d.%d from Debian (rustc-web, cargo-web); Cargo.toml rust-version %s", debianRust[0], debianRust[1], m[1])
@@ -65,8 +66,8 @@ func (rust) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		}
 		if strings.HasPrefix(channel, "nightly") {
 			p.Note("%s asks for %s: tests that need nightly features will not build on stable %d.%d", f, channel, debianRust[0], debianRust[1])
-		} else if v, n := parseVersion(channel); n > 0 && debianRust.less(v) {
-			p.ToolchainSteps = append(p.ToolchainSteps, failStep("toolchain_mismatch",
+		} else if v, n := envgen.ParseVersion(channel); n > 0 && debianRust.Less(v) {
+			p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch",
 				"%s wants rust %s, present rustc %d.%d (Debian's rustc-web)", f, channel, debianRust[0], debianRust[1]))
 		}
 		break
@@ -75,22 +76,22 @@ func (rust) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	// none), then every test target compiled once, so validation only
 	// rebuilds the crate the patches touch.
 	p.Install = []string{
-		registryStep(cratesIO, cargoMissing, "cargo fetch"),
-		registryStep(cratesIO, cargoMissing, "cargo test --no-run"),
+		envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch"),
+		envgen.RegistryStep(CratesIO, CargoMissing, "cargo test --no-run"),
 	}
 	p.Note("crates fetched (cargo fetch) and tests compiled (cargo test --no-run) at image build")
 	// The buggy state may ask for other crates (rust-lang/log #568 drops a
 	// dev-dependency): fetched again once bug.patch is in, offline when
 	// nothing changed, with network when the PR touched a manifest.
-	p.AfterBug = []string{"cargo fetch --offline >/dev/null 2>&1 || " + registryStep(cratesIO, cargoMissing, "cargo fetch")}
+	p.AfterBug = []string{"cargo fetch --offline >/dev/null 2>&1 || " + envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch")}
 	p.RefetchOn = []string{"Cargo.toml", "Cargo.lock"}
 	p.BuildTimeoutSec = 1800
 	args := rustTestArgs(tree, tests.Files)
 	if features := rustTestFeatures(tree, tests.Files); len(features) > 0 {
-		args = append(args, "--features "+shellQuote(strings.Join(features, ",")))
+		args = append(args, "--features "+envgen.ShellQuote(strings.Join(features, ",")))
 		p.Note("features the PR's tests are gated on (#[cfg(feature = ...)]): %s", strings.Join(features, ", "))
 	}
-	p.Test = Runner{
+	p.Test = envgen.Runner{
 		Command:   "cargo test --offline --no-fail-fast " + strings.Join(args, " ") + " 2>&1 | tee /logs/verifier/cargo-test.txt; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `grep -Eq '^test .* \.\.\. ok$' /logs/verifier/cargo-test.txt`,
 		LogFormat: "cargo",
@@ -106,7 +107,7 @@ func (rust) Plan(tree *Tree, tests Tests) (*Plan, error) {
 // src/ its library or binary unit tests (--lib, --bins); in a workspace
 // each crate is named with -p. Doc tests run only when nothing narrower
 // was found.
-func rustTestArgs(tree *Tree, files []string) []string {
+func rustTestArgs(tree *envgen.Tree, files []string) []string {
 	set := map[string]bool{}
 	var pkgs, targets []string
 	for _, f := range files {
@@ -120,14 +121,14 @@ func rustTestArgs(tree *Tree, files []string) []string {
 		rel := strings.TrimPrefix(f, dir)
 		if pkg != "" && !set["-p "+pkg] {
 			set["-p "+pkg] = true
-			pkgs = append(pkgs, "-p "+shellQuote(pkg))
+			pkgs = append(pkgs, "-p "+envgen.ShellQuote(pkg))
 		}
 		var t string
 		switch {
 		case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 1:
-			t = "--test " + shellQuote(strings.TrimSuffix(path.Base(rel), ".rs"))
+			t = "--test " + envgen.ShellQuote(strings.TrimSuffix(path.Base(rel), ".rs"))
 		case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 2 && (path.Base(rel) == "main.rs" || path.Base(rel) == "mod.rs"):
-			t = "--test " + shellQuote(path.Base(path.Dir(rel)))
+			t = "--test " + envgen.ShellQuote(path.Base(path.Dir(rel)))
 		case strings.HasPrefix(rel, "tests/"):
 			// A helper module of some test target: every test target.
 			t = "--tests"
@@ -159,7 +160,7 @@ func rustTestArgs(tree *Tree, files []string) []string {
 // slash) and the package name to give -p ("" for the root's own). ok is
 // false when no crate holds the file, or its crate is outside the root's
 // workspace (its own project, which -p cannot name).
-func rustTestCrate(tree *Tree, file string) (dir, pkg string, ok bool) {
+func rustTestCrate(tree *envgen.Tree, file string) (dir, pkg string, ok bool) {
 	dir, manifest := crateOf(tree, file)
 	if manifest == "" {
 		return "", "", false
@@ -181,7 +182,7 @@ func rustTestCrate(tree *Tree, file string) (dir, pkg string, ok bool) {
 // its manifest names). rust-lang/log keeps a second package in tests/
 // (tests/Cargo.toml) while tests/macros.rs is the root package's test.
 // dir is the crate's folder with a trailing slash ("" at the root).
-func crateOf(tree *Tree, file string) (dir, manifest string) {
+func crateOf(tree *envgen.Tree, file string) (dir, manifest string) {
 	for d := path.Dir(file); ; d = path.Dir(d) {
 		prefix := d + "/"
 		if d == "." {
@@ -285,7 +286,7 @@ var (
 // of an any(...) only its first feature is taken (log's max_level_*
 // features exclude each other). A crate other than the root's is named
 // as crate/feature.
-func rustTestFeatures(tree *Tree, files []string) []string {
+func rustTestFeatures(tree *envgen.Tree, files []string) []string {
 	set := map[string]bool{}
 	var out []string
 	for _, f := range files {

@@ -1,6 +1,7 @@
-package envgen
+package java
 
 import (
+	"curate/pipeline/envgen"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,8 +19,8 @@ const errorPronePom = `<project>
 </project>`
 
 func TestJavaMavenPlan(t *testing.T) {
-	p, err := LanguageFor("java").Plan(MapTree("square/javapoet", map[string]string{"pom.xml": errorPronePom}),
-		Tests{Files: []string{"src/test/java/com/squareup/javapoet/TypeNameTest.java", "src/test/java/com/squareup/javapoet/CodeBlockTest.java", "src/test/resources/x.txt"}})
+	p, err := envgen.LanguageFor("java").Plan(envgen.MapTree("square/javapoet", map[string]string{"pom.xml": errorPronePom}),
+		envgen.Tests{Files: []string{"src/test/java/com/squareup/javapoet/TypeNameTest.java", "src/test/java/com/squareup/javapoet/CodeBlockTest.java", "src/test/resources/x.txt"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestJavaMavenPlan(t *testing.T) {
 
 func TestJavaToolchainMismatch(t *testing.T) {
 	pom := "<project><properties><maven.compiler.release>21</maven.compiler.release></properties></project>"
-	p, err := LanguageFor("java").Plan(MapTree("o/r", map[string]string{"pom.xml": pom}), Tests{Files: []string{"src/test/java/ATest.java"}})
+	p, err := envgen.LanguageFor("java").Plan(envgen.MapTree("o/r", map[string]string{"pom.xml": pom}), envgen.Tests{Files: []string{"src/test/java/ATest.java"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,8 +75,8 @@ func TestJavaToolchainMismatch(t *testing.T) {
 
 func TestJavaGradle(t *testing.T) {
 	wrapper := "distributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip\n"
-	p, err := LanguageFor("java").Plan(MapTree("o/r", map[string]string{"build.gradle.kts": "plugins { java }", "gradlew": "#!/bin/sh",
-		"gradle/wrapper/gradle-wrapper.properties": wrapper}), Tests{Files: []string{"src/test/java/ATest.java"}})
+	p, err := envgen.LanguageFor("java").Plan(envgen.MapTree("o/r", map[string]string{"build.gradle.kts": "plugins { java }", "gradlew": "#!/bin/sh",
+		"gradle/wrapper/gradle-wrapper.properties": wrapper}), envgen.Tests{Files: []string{"src/test/java/ATest.java"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestJavaGradle(t *testing.T) {
 	if !strings.Contains(p.Test.Command, "--tests '*ATest'") {
 		t.Errorf("test command %q", p.Test.Command)
 	}
-	_, err = LanguageFor("java").Plan(MapTree("o/r", map[string]string{"build.gradle": ""}), Tests{Files: []string{"src/test/java/ATest.java"}})
+	_, err = envgen.LanguageFor("java").Plan(envgen.MapTree("o/r", map[string]string{"build.gradle": ""}), envgen.Tests{Files: []string{"src/test/java/ATest.java"}})
 	if err == nil || !strings.Contains(err.Error(), "toolchain_mismatch") {
 		t.Errorf("gradle without a wrapper: %v", err)
 	}

@@ -1,7 +1,9 @@
-package envgen
+package rust
 
 import (
 	"context"
+	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/envgentest"
 	"strings"
 	"testing"
 
@@ -19,8 +21,8 @@ rust-version = "1.57"
 [dependencies]
 serde = { version = "1.0", optional = true }
 `
-	p, err := LanguageFor("rust").Plan(MapTree("tokio-rs/bytes", map[string]string{"Cargo.toml": crate}),
-		Tests{Files: []string{"tests/test_bytes.rs", "tests/test_buf.rs", "src/buf/take.rs", "benches/x.txt"}})
+	p, err := envgen.LanguageFor("rust").Plan(envgen.MapTree("tokio-rs/bytes", map[string]string{"Cargo.toml": crate}),
+		envgen.Tests{Files: []string{"tests/test_bytes.rs", "tests/test_buf.rs", "src/buf/take.rs", "benches/x.txt"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ serde = { version = "1.0", optional = true }
 	if p.Test.LogFormat != "cargo" {
 		t.Errorf("log format %q", p.Test.LogFormat)
 	}
-	toml, err := TaskTOML(&pipeline.Task{ID: "tokio-rs__bytes-1", Repo: "tokio-rs/bytes", PR: 1}, "rust", nil, p)
+	toml, err := envgen.TaskTOML(&pipeline.Task{ID: "tokio-rs__bytes-1", Repo: "tokio-rs/bytes", PR: 1}, "rust", nil, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func TestRustVersionTooNew(t *testing.T) {
 		"rust-version":   {"Cargo.toml": "[package]\nname = \"x\"\nrust-version = \"1.99\"\n"},
 		"rust-toolchain": {"Cargo.toml": "[package]\nname = \"x\"\n", "rust-toolchain.toml": "[toolchain]\nchannel = \"1.120.0\"\n"},
 	} {
-		p, err := LanguageFor("rust").Plan(MapTree("o/r", files), Tests{Files: []string{"tests/a.rs"}})
+		p, err := envgen.LanguageFor("rust").Plan(envgen.MapTree("o/r", files), envgen.Tests{Files: []string{"tests/a.rs"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +70,7 @@ func TestRustVersionTooNew(t *testing.T) {
 }
 
 func TestRustWorkspaceTargets(t *testing.T) {
-	tree := MapTree("o/r", map[string]string{
+	tree := envgen.MapTree("o/r", map[string]string{
 		"Cargo.toml":             "[workspace]\nmembers = [\"crates/*\"]\n",
 		"crates/core/Cargo.toml": "[package]\nname = \"acme-core\"\n\n[dependencies]\nname = \"decoy\"\n",
 		"crates/cli/Cargo.toml":  "[package]\nname = \"acme-cli\"\n",
@@ -84,7 +86,7 @@ func TestRustWorkspaceTargets(t *testing.T) {
 		t.Errorf("one test file: %q", got)
 	}
 	// A root package's path dependency is a member without being listed.
-	tree = MapTree("o/r", map[string]string{
+	tree = envgen.MapTree("o/r", map[string]string{
 		"Cargo.toml":        "[package]\nname = \"acme\"\n\n[dependencies]\nacme-macros = { path = \"macros\" }\n\n[workspace]\n",
 		"macros/Cargo.toml": "[package]\nname = \"acme-macros\"\n",
 	})
@@ -98,7 +100,7 @@ func TestRustWorkspaceTargets(t *testing.T) {
 // are the root package's test targets; `-p integration` made every PR
 // that touched them a compile_error.
 func TestRustTestFileOfTheRootBesideAPackageInTests(t *testing.T) {
-	tree := MapTree("rust-lang/log", map[string]string{
+	tree := envgen.MapTree("rust-lang/log", map[string]string{
 		"Cargo.toml":       "[package]\nname = \"log\"\n\n[[test]]\nname = \"integration\"\npath = \"tests/integration.rs\"\n",
 		"tests/Cargo.toml": "[package]\nname = \"integration\"\nbuild = \"src/build.rs\"\n\n[dependencies.log]\npath = \"..\"\n",
 	})
@@ -117,7 +119,7 @@ func TestRustTestFileOfTheRootBesideAPackageInTests(t *testing.T) {
 // the buggy state still asks for) gets a task layer with network and
 // cargo fetch after bug.patch; one that does not keeps its layer offline.
 func TestRustRefetchAfterBugWhenTheManifestChanges(t *testing.T) {
-	fc := testFilter(t)
+	fc := envgentest.TestFilter(t)
 	dir := t.TempDir()
 	g, _ := fixtures.NewGit(dir, "acme/crate")
 	g.Write(map[string]string{
@@ -132,13 +134,13 @@ func TestRustRefetchAfterBugWhenTheManifestChanges(t *testing.T) {
 	if g.Err() != nil {
 		t.Fatal(g.Err())
 	}
-	mined := minedTasks(t, dir, fc)
+	mined := envgentest.MinedTasks(t, dir, fc)
 	for pr, network := range map[int]string{1: "(network: install)", 2: "(network: none)"} {
-		res, err := Build(context.Background(), mined[pr], t.TempDir(), Config{Filter: fc})
+		res, err := envgen.Build(context.Background(), mined[pr], t.TempDir(), envgen.Config{Filter: fc})
 		if err != nil {
 			t.Fatal(err)
 		}
-		docker := read(t, res.Dir, "environment/Dockerfile")
+		docker := envgentest.Read(t, res.Dir, "environment/Dockerfile")
 		_, layer, _ := strings.Cut(docker, pipeline.TaskLayerMarker)
 		if !strings.Contains(layer, network) || !strings.Contains(layer, "cargo fetch --offline") {
 			t.Errorf("PR #%d: want a task layer %s that fetches crates after bug.patch:\n%s", pr, network, layer)
@@ -152,7 +154,7 @@ func TestRustRefetchAfterBugWhenTheManifestChanges(t *testing.T) {
 // that the PR's tests are gated on are turned on; not(...) gates and
 // features the crate lacks are left alone.
 func TestRustFeaturesOfThePRsTests(t *testing.T) {
-	tree := MapTree("rust-lang/log", map[string]string{
+	tree := envgen.MapTree("rust-lang/log", map[string]string{
 		"Cargo.toml": "[package]\nname = \"log\"\n\n[features]\nstd = []\nmax_level_off = []\nmax_level_error = []\nmax_level_warn = []\nmax_level_info = []\nkv_unstable = [\"value-bag\"]\nkv_unstable_serde = [\"kv_unstable\",\n  \"serde\"]\n\n" +
 			"[dependencies]\nserde = { version = \"1.0\", optional = true }\nvalue-bag = { version = \"1.7\", optional = true }\n",
 		"tests/macros.rs": "#[test]\n#[cfg(feature = \"kv_unstable\")]\nfn kv() {}\n#[cfg(not(feature = \"std\"))]\nfn nostd() {}\n" +
@@ -161,7 +163,7 @@ func TestRustFeaturesOfThePRsTests(t *testing.T) {
 			"fn main() {\n    #[cfg(not(any(\n        feature = \"max_level_off\",\n        feature = \"max_level_error\",\n    )))]\n    run();\n" +
 			"    if cfg!(any(feature = \"max_level_warn\", feature = \"max_level_info\")) {}\n}\n",
 	})
-	p, err := LanguageFor("rust").Plan(tree, Tests{Files: []string{"tests/macros.rs"}})
+	p, err := envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"tests/macros.rs"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,8 +171,8 @@ func TestRustFeaturesOfThePRsTests(t *testing.T) {
 		t.Errorf("test command %q, want --features 'kv_unstable,max_level_warn,serde'", p.Test.Command)
 	}
 	// No gate, no flag.
-	tree = MapTree("o/r", map[string]string{"Cargo.toml": "[package]\nname = \"r\"\n\n[features]\nx = []\n", "tests/a.rs": "#[test]\nfn a() {}\n"})
-	if p, _ := LanguageFor("rust").Plan(tree, Tests{Files: []string{"tests/a.rs"}}); strings.Contains(p.Test.Command, "--features") {
+	tree = envgen.MapTree("o/r", map[string]string{"Cargo.toml": "[package]\nname = \"r\"\n\n[features]\nx = []\n", "tests/a.rs": "#[test]\nfn a() {}\n"})
+	if p, _ := envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"tests/a.rs"}}); strings.Contains(p.Test.Command, "--features") {
 		t.Errorf("ungated tests got features: %q", p.Test.Command)
 	}
 }

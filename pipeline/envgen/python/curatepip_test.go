@@ -1,4 +1,4 @@
-package envgen
+package python
 
 import (
 	"net/http"

@@ -1,6 +1,8 @@
-package envgen
+package golang
 
 import (
+	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/envgentest"
 	"reflect"
 	"strings"
 	"testing"
@@ -25,34 +27,25 @@ func TestGoToolchainFromGoMod(t *testing.T) {
 	}
 }
 
-func planGo(t *testing.T, files map[string]string, tests Tests) *Plan {
+func planGo(t *testing.T, files map[string]string, tests envgen.Tests) *envgen.Plan {
 	t.Helper()
-	p, err := LanguageFor("go").Plan(MapTree("o/n", files), tests)
+	p, err := envgen.LanguageFor("go").Plan(envgen.MapTree("o/n", files), tests)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func hasEnv(p *Plan, kv string) bool {
-	for _, e := range p.Env {
-		if e == kv {
-			return true
-		}
-	}
-	return false
-}
-
 func TestGoPlanModules(t *testing.T) {
 	p := planGo(t, map[string]string{"go.mod": "module github.com/o/n\n\ngo 1.25\n", "go.sum": "x", "a.go": "package n\nimport \"net\"\n"},
-		Tests{Files: []string{"a_test.go", "pkg/x/y_test.go", "pkg/z/testdata/golden.txt"}, Names: []string{"TestA", "TestB"}})
+		envgen.Tests{Files: []string{"a_test.go", "pkg/x/y_test.go", "pkg/z/testdata/golden.txt"}, Names: []string{"TestA", "TestB"}})
 	if !reflect.DeepEqual(p.Manifests, []string{"go.mod", "go.sum"}) || len(p.DepSteps) != 1 || !strings.Contains(p.DepSteps[0], "go mod download") {
 		t.Errorf("manifests %v dep steps %v", p.Manifests, p.DepSteps)
 	}
 	if p.Toolchain.Version != "1.25.0" || !strings.Contains(p.ToolchainSteps[0], "golang.org/toolchain@v0.0.1-go1.25.0.") {
 		t.Errorf("toolchain %+v steps %v", p.Toolchain, p.ToolchainSteps)
 	}
-	if !hasEnv(p, "CGO_ENABLED=0") || !hasEnv(p, "GOTOOLCHAIN=local") {
+	if !envgentest.HasEnv(p, "CGO_ENABLED=0") || !envgentest.HasEnv(p, "GOTOOLCHAIN=local") {
 		t.Errorf("env %v", p.Env)
 	}
 	want := "go test -json -count=1 -run '^(TestA|TestB)$' '.' './pkg/x' './pkg/z' "
@@ -65,19 +58,19 @@ func TestGoPlanModules(t *testing.T) {
 }
 
 func TestGoPlanCgoVendorAndGopath(t *testing.T) {
-	cgo := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n", "c/c.go": "package c\n\nimport \"C\"\n"}, Tests{Files: []string{"c/c_test.go"}})
-	if !hasEnv(cgo, "CGO_ENABLED=1") || !strings.Contains(strings.Join(cgo.Packages, " "), "gcc") {
+	cgo := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n", "c/c.go": "package c\n\nimport \"C\"\n"}, envgen.Tests{Files: []string{"c/c_test.go"}})
+	if !envgentest.HasEnv(cgo, "CGO_ENABLED=1") || !strings.Contains(strings.Join(cgo.Packages, " "), "gcc") {
 		t.Errorf("cgo package: env %v packages %v", cgo.Env, cgo.Packages)
 	}
-	fallback := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n", "c/c.go": "//go:build cgo\n\npackage c\n\nimport (\n\t\"C\"\n)\n"}, Tests{Files: []string{"c/c_test.go"}})
-	if !hasEnv(fallback, "CGO_ENABLED=0") {
+	fallback := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n", "c/c.go": "//go:build cgo\n\npackage c\n\nimport (\n\t\"C\"\n)\n"}, envgen.Tests{Files: []string{"c/c_test.go"}})
+	if !envgentest.HasEnv(fallback, "CGO_ENABLED=0") {
 		t.Errorf("cgo with a build tag has a pure-Go fallback: env %v", fallback.Env)
 	}
-	vendored := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n", "vendor/modules.txt": "# x\n"}, Tests{Files: []string{"a_test.go"}})
-	if !hasEnv(vendored, "GOFLAGS=-buildvcs=false -mod=vendor") || len(vendored.DepSteps) != 0 {
+	vendored := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n", "vendor/modules.txt": "# x\n"}, envgen.Tests{Files: []string{"a_test.go"}})
+	if !envgentest.HasEnv(vendored, "GOFLAGS=-buildvcs=false -mod=vendor") || len(vendored.DepSteps) != 0 {
 		t.Errorf("vendored: env %v deps %v", vendored.Env, vendored.DepSteps)
 	}
-	local := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n\nreplace (\n\texample.com/x => ./x\n)\n"}, Tests{Files: []string{"a_test.go"}})
+	local := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n\nreplace (\n\texample.com/x => ./x\n)\n"}, envgen.Tests{Files: []string{"a_test.go"}})
 	if len(local.DepSteps) != 0 || len(local.Install) != 1 {
 		t.Errorf("local replace: deps %v install %v", local.DepSteps, local.Install)
 	}
@@ -86,9 +79,9 @@ func TestGoPlanCgoVendorAndGopath(t *testing.T) {
 		"git@github.com:spf13/cobra.git":     "github.com/spf13/cobra",
 		"":                                   "github.com/o/n",
 	} {
-		tree := MapTree("o/n", map[string]string{"cobra.go": "package cobra\n"})
+		tree := envgen.MapTree("o/n", map[string]string{"cobra.go": "package cobra\n"})
 		tree.Origin = origin
-		p, err := LanguageFor("go").Plan(tree, Tests{Files: []string{"cobra_test.go"}})
+		p, err := envgen.LanguageFor("go").Plan(tree, envgen.Tests{Files: []string{"cobra_test.go"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
-package envgen
+package javascript
 
 import (
+	"curate/pipeline/envgen"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,9 +10,9 @@ import (
 	"testing"
 )
 
-func planJS(t *testing.T, files map[string]string, tests ...string) *Plan {
+func planJS(t *testing.T, files map[string]string, tests ...string) *envgen.Plan {
 	t.Helper()
-	p, err := LanguageFor("javascript").Plan(MapTree("o/r", files), Tests{Files: tests})
+	p, err := envgen.LanguageFor("javascript").Plan(envgen.MapTree("o/r", files), envgen.Tests{Files: tests})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestJavaScriptRefusals(t *testing.T) {
 		"no runner":        {map[string]string{"package.json": `{"scripts":{"test":"echo hi"}}`}, []string{"test.js"}, "no test runner found"},
 		"only a snapshot":  {map[string]string{"package.json": `{"devDependencies":{"jest":"1"}}`}, []string{"__snapshots__/a.snap"}, "none of the PR's test files"},
 	} {
-		_, err := LanguageFor("javascript").Plan(MapTree("o/r", c.files), Tests{Files: c.tests})
+		_, err := envgen.LanguageFor("javascript").Plan(envgen.MapTree("o/r", c.files), envgen.Tests{Files: c.tests})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err %v, want %q", name, err, c.want)
 		}
@@ -141,7 +142,7 @@ func TestRangeAllowsMajor(t *testing.T) {
 		{">=14.17 <21", 22, false}, {">=14.17 <21", 20, true}, {"^0.10", 18, false}, {"what", 18, true},
 	}
 	for _, c := range cases {
-		if got := rangeAllowsMajor(c.rng, c.major); got != c.want {
+		if got := envgen.RangeAllowsMajor(c.rng, c.major); got != c.want {
 			t.Errorf("rangeAllowsMajor(%q, %d) = %v, want %v", c.rng, c.major, got, c.want)
 		}
 	}

@@ -1,6 +1,7 @@
-package envgen
+package python
 
 import (
+	"curate/pipeline/envgen"
 	"regexp"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ const pyrightCallRe = `["']pyright["']`
 // committed (pip --uploaded-prior-to), the same whenever the image is
 // built. It returns the requirements without pyright (installed by its
 // own step).
-func pyright(p *Plan, tree *Tree, tests Tests, reqs []string) []string {
+func pyright(p *envgen.Plan, tree *envgen.Tree, tests envgen.Tests, reqs []string) []string {
 	spec, declared := "", false
 	var rest []string
 	for _, q := range reqs {
@@ -58,35 +59,35 @@ func pyright(p *Plan, tree *Tree, tests Tests, reqs []string) []string {
 			why += "; " + from + " asks for " + s
 		}
 	}
-	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(nodeMajors[0], "pyright runs on node"))
+	p.ToolchainSteps = append(p.ToolchainSteps, envgen.NodeStep(envgen.NodeMajors[0], "pyright runs on node"))
 	// Wrappers before 1.1.296 run `npx pyright@VERSION`, which asks the
 	// registry first and, offline, falls back to its cache only after
 	// minutes of retries: prefer-offline reads the cache filled at build
 	// time without asking (and fetches what is missing, at build time).
 	p.Env = append(p.Env, "PYRIGHT_PYTHON_CACHE_DIR="+pyrightCache, "PYRIGHT_PYTHON_IGNORE_WARNINGS=1",
 		"NPM_CONFIG_CACHE="+pyrightCache+"/npm", "NPM_CONFIG_PREFER_OFFLINE=true", "NPM_CONFIG_UPDATE_NOTIFIER=false")
-	install := "python -m pip install -q " + shellQuote(spec)
+	install := "python -m pip install -q " + envgen.ShellQuote(spec)
 	version := "the newest release"
 	if !tree.Date.IsZero() {
 		date := tree.Date.UTC().Format("2006-01-02T15:04:05Z")
 		version = "the newest release uploaded before " + date + " (the revision's commit date)"
 		// An older pip lacks the option: then the newest, said so.
-		install = "python -m pip install -q --uploaded-prior-to " + date + " " + shellQuote(spec) + " || { echo 'curate: note: pyright by date failed; the newest release instead'; " +
-			registryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, install) + "; }"
+		install = "python -m pip install -q --uploaded-prior-to " + date + " " + envgen.ShellQuote(spec) + " || { echo 'curate: note: pyright by date failed; the newest release instead'; " +
+			envgen.RegistryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, install) + "; }"
 	} else {
-		install = registryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, install)
+		install = envgen.RegistryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, install)
 	}
 	p.DepSteps = append(p.DepSteps, install,
-		registryStep(npmRegistry, npmMissing, "pyright --version"))
+		envgen.RegistryStep(envgen.NPMRegistry, envgen.NPMMissing, "pyright --version"))
 	p.Note("pyright (%s): node %d from the npm registry, %s %s, and `pyright --version` at build time puts its npm package in %s, read offline (validation has no network)",
-		why, nodeMajors[0], shellQuote(spec), version, pyrightCache)
+		why, envgen.NodeMajors[0], envgen.ShellQuote(spec), version, pyrightCache)
 	return rest
 }
 
 // pyrightDeclared finds a pyright requirement the project declares outside
 // its test requirements (a tox env or a dependency group of its own, an
 // extra), for the version constraint: "" when none.
-func pyrightDeclared(tree *Tree) (spec, from string) {
+func pyrightDeclared(tree *envgen.Tree) (spec, from string) {
 	var pp map[string]any
 	if text := tree.Text("pyproject.toml"); text != "" && toml.Unmarshal([]byte(text), &pp) == nil {
 		optional := tomlTable(tomlTable(pp, "project"), "optional-dependencies")

@@ -1,6 +1,7 @@
-package envgen
+package python
 
 import (
+	"curate/pipeline/envgen"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -18,7 +19,7 @@ var debianPythonReleased = time.Date(2022, 10, 24, 0, 0, 0, 0, time.UTC)
 
 // requiresPython reads the project's requires-python (pyproject.toml,
 // setup.cfg, setup.py) and where it came from.
-func requiresPython(tree *Tree, pp map[string]any) (spec, from string) {
+func requiresPython(tree *envgen.Tree, pp map[string]any) (spec, from string) {
 	if s, ok := tomlTable(pp, "project")["requires-python"].(string); ok && s != "" {
 		return s, "pyproject.toml requires-python"
 	}
@@ -145,7 +146,7 @@ var pyClassifierRe = regexp.MustCompile(`Programming Language :: Python :: 3\.(\
 
 // pyClassifiersMax is the newest Python 3 minor the project's trove
 // classifiers name (pyproject.toml, setup.cfg, setup.py), 0 when none.
-func pyClassifiersMax(tree *Tree) int {
+func pyClassifiersMax(tree *envgen.Tree) int {
 	top := 0
 	for _, f := range []string{"pyproject.toml", "setup.cfg", "setup.py"} {
 		for _, m := range pyClassifierRe.FindAllStringSubmatch(tree.Text(f), -1) {
@@ -162,7 +163,7 @@ func pyClassifiersMax(tree *Tree) int {
 // 3.9 (a revision from before 3.10 removed the old collections aliases),
 // or the revision is older than Python 3.11, and Debian 11's 3.9 fits. ok
 // is false when neither fits.
-func pyInterpreter(tree *Tree, spec, from string) (version, why string, ok bool) {
+func pyInterpreter(tree *envgen.Tree, spec, from string) (version, why string, ok bool) {
 	if spec != "" && !pySatisfies(DebianPython, spec) {
 		if pySatisfies(OlderPython, spec) {
 			return OlderPython, fmt.Sprintf("%s %q excludes %s (Debian 12) and allows %s", from, spec, DebianPython, OlderPython), true
@@ -185,17 +186,17 @@ func olderPythonSteps(why string, dev bool) []string {
 	if dev {
 		pkgs += " python3.9-dev"
 	}
-	mismatch := failStep("toolchain_mismatch", "wanted Python %s (%s), present %s (Debian 12): Debian 11's python3.9 could not be installed from the Debian archive (suite %s)", OlderPython, why, DebianPython, olderPythonSuite)
+	mismatch := envgen.FailStep("toolchain_mismatch", "wanted Python %s (%s), present %s (Debian 12): Debian 11's python3.9 could not be installed from the Debian archive (suite %s)", OlderPython, why, DebianPython, olderPythonSuite)
 	apt := `mirror=$(sed -n -E 's#^deb (\[[^]]*\] )?(https?://[^ ]+) bookworm( |$).*#\2#p' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -n1); ` +
 		`echo "deb ${mirror:-http://deb.debian.org/debian} ` + olderPythonSuite + ` main" > /etc/apt/sources.list.d/curate-` + olderPythonSuite + `.list; ` +
 		`printf 'Package: *\nPin: release n=` + olderPythonSuite + `\nPin-Priority: 100\n' > /etc/apt/preferences.d/curate-` + olderPythonSuite + `; ` +
-		`apt-get update -qq || { ` + failStep("deps_unreachable", "the Debian archive did not answer for suite %s (Python %s)", olderPythonSuite, OlderPython) + `; }; ` +
+		`apt-get update -qq || { ` + envgen.FailStep("deps_unreachable", "the Debian archive did not answer for suite %s (Python %s)", olderPythonSuite, OlderPython) + `; }; ` +
 		`DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ` + pkgs + ` && ` +
 		`cd /tmp && apt-get download -qq python3-distutils/` + olderPythonSuite + ` python3-lib2to3/` + olderPythonSuite + ` && ` +
 		`for d in python3-distutils_*.deb python3-lib2to3_*.deb; do dpkg-deb -x "$d" / || exit 1; done && rm -f /tmp/*.deb && rm -rf /var/lib/apt/lists/* && ` +
 		`python3.9 -c 'import distutils.cmd, ssl, sqlite3' || { ` + mismatch + `; }`
 	venv := `python3 -m venv /opt/curate-virtualenv && ` +
-		registryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, "/opt/curate-virtualenv/bin/python -m pip install -q virtualenv") +
+		envgen.RegistryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, "/opt/curate-virtualenv/bin/python -m pip install -q virtualenv") +
 		` && /opt/curate-virtualenv/bin/virtualenv -q -p python3.9 /opt/venv && rm -rf /opt/curate-virtualenv`
 	return []string{apt, venv}
 }

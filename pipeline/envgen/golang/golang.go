@@ -1,6 +1,7 @@
-package envgen
+package golang
 
 import (
+	"curate/pipeline/envgen"
 	"fmt"
 	"net/url"
 	"path"
@@ -15,7 +16,7 @@ import (
 // so validation runs offline, cgo only when a package needs it.
 type golang struct{}
 
-func init() { register(golang{}) }
+func init() { envgen.Register(golang{}) }
 
 func (golang) Name() string { return "go" }
 
@@ -30,7 +31,7 @@ const debianGo = "1.19"
 
 var goTestRe = regexp.MustCompile(`(?m)^func\s+(Test\w*)\s*\(\s*\w+\s+\*testing\.T\s*\)`)
 
-func (golang) TestNames(_, content string) []string { return namesMatching(goTestRe, content) }
+func (golang) TestNames(_, content string) []string { return envgen.NamesMatching(goTestRe, content) }
 
 // goMod is what the planner reads from go.mod.
 type goMod struct {
@@ -139,21 +140,21 @@ func goToolchainStep(version string) string {
 	v := "go" + version
 	return `cd /tmp && tc="golang.org/toolchain@v0.0.1-` + v + `.$(go env GOOS)-$(go env GOARCH)" && ` +
 		`if ! GOPATH=/tmp/gotc GOFLAGS=-mod=mod go mod download -json "$tc" > /tmp/gotc.out 2>&1; then cat /tmp/gotc.out; ` +
-		`if grep -Eqi ` + shellQuote(unreachableRe) + ` /tmp/gotc.out; then echo "curate: deps_unreachable: the Go module proxy ($GOPROXY) did not answer for $tc" >&2; ` +
+		`if grep -Eqi ` + envgen.ShellQuote(envgen.UnreachableRe) + ` /tmp/gotc.out; then echo "curate: deps_unreachable: the Go module proxy ($GOPROXY) did not answer for $tc" >&2; ` +
 		`else echo "curate: toolchain_mismatch: go.mod wants ` + v + `, present $(go env GOVERSION 2>/dev/null || go version); the module proxy ($GOPROXY) has no $tc" >&2; fi; exit 1; fi && ` +
 		`rm -rf /usr/local/go && cp -a /tmp/gotc/pkg/mod/golang.org/toolchain@v0.0.1-` + v + `.* /usr/local/go && ` +
 		`chmod -R u+w /usr/local/go && chmod +x /usr/local/go/bin/* /usr/local/go/pkg/tool/*/* && ` +
 		`chmod -R u+w /tmp/gotc && rm -rf /tmp/gotc /tmp/gotc.out && /usr/local/go/bin/go version`
 }
 
-// goMissingSed prints module@version from "go: mod@v: reading ...: 404".
-const goMissingSed = `s/^(go: )?([^ :]+@[^ :]+): .*(404|410|not available|unknown revision|invalid version|not found).*$/\2/p`
+// GoMissingSed prints module@version from "go: mod@v: reading ...: 404".
+const GoMissingSed = `s/^(go: )?([^ :]+@[^ :]+): .*(404|410|not available|unknown revision|invalid version|not found).*$/\2/p`
 
-func (golang) Plan(tree *Tree, tests Tests) (*Plan, error) {
-	p := &Plan{Language: "go", Packages: []string{"golang-go"}}
+func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
+	p := &envgen.Plan{Language: "go", Packages: []string{"golang-go"}}
 	mod := parseGoMod(tree.Text("go.mod"))
 	version, why := goToolchain(mod)
-	p.Toolchain = Toolchain{Name: "go", Version: version, Why: why}
+	p.Toolchain = envgen.Toolchain{Name: "go", Version: version, Why: why}
 	p.Note("toolchain: Go %s: %s (fetched through the module proxy; Debian's is %s)", version, why, debianGo)
 	p.ToolchainSteps = []string{goToolchainStep(version)}
 	p.Env = []string{"PATH=/usr/local/go/bin:/root/go/bin:$PATH", "GOPATH=/root/go", "GOTOOLCHAIN=local"}
@@ -174,13 +175,13 @@ func (golang) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		p.Note("cgo off: no package needs it (tests then need no C compiler, even for net)")
 	}
 
-	download := registryStep("the Go module proxy ($GOPROXY)", goMissingSed, "go mod download")
+	download := envgen.RegistryStep("the Go module proxy ($GOPROXY)", GoMissingSed, "go mod download")
 	switch {
 	case !tree.Has("go.mod"):
 		modPath := goModulePath(tree)
 		p.Note("no go.mod at this revision (GOPATH era): module %s from the origin remote, dependencies resolved through the module proxy (go mod tidy)", modPath)
-		p.Install = []string{"go mod init " + shellQuote(modPath) + " && go mod edit -go=1.16",
-			registryStep("the Go module proxy ($GOPROXY)", goMissingSed, "go mod tidy -e")}
+		p.Install = []string{"go mod init " + envgen.ShellQuote(modPath) + " && go mod edit -go=1.16",
+			envgen.RegistryStep("the Go module proxy ($GOPROXY)", GoMissingSed, "go mod tidy -e")}
 	case vendored:
 	case mod.localReplace:
 		p.Note("go.mod replaces modules with local folders: modules downloaded with the whole tree")
@@ -204,11 +205,11 @@ func (golang) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	pkgs := goTestPackages(tests.Files)
 	run := ""
 	if len(tests.Names) > 0 {
-		run = "-run " + shellQuote("^("+strings.Join(tests.Names, "|")+")$") + " "
+		run = "-run " + envgen.ShellQuote("^("+strings.Join(tests.Names, "|")+")$") + " "
 	}
-	p.Test = Runner{
+	p.Test = envgen.Runner{
 		// The JSON events go to the log too: graders parse them.
-		Command:   "go test -json -count=1 " + run + quoteAll(pkgs) + " 2>&1 | tee /logs/verifier/go-test.json; test ${PIPESTATUS[0]} -eq 0",
+		Command:   "go test -json -count=1 " + run + envgen.QuoteAll(pkgs) + " 2>&1 | tee /logs/verifier/go-test.json; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `grep -q '"Action":"pass","Package":"[^"]*","Test"' /logs/verifier/go-test.json`,
 		LogFormat: "go",
 	}
@@ -256,7 +257,7 @@ var cgoBuildTagRe = regexp.MustCompile(`(?m)^//(go:build|\s*\+build)\s.*\bcgo\b`
 // goCgoPackages lists folders with a non-test file importing "C" whose
 // build constraint does not mention cgo (with one that does, a pure-Go
 // fallback exists, so cgo can stay off).
-func goCgoPackages(tree *Tree) []string {
+func goCgoPackages(tree *envgen.Tree) []string {
 	set := map[string]bool{}
 	for _, f := range tree.Grep(`^import[[:space:]]+"C"|^[[:space:]]+"C"[[:space:]]*$`, ".go") {
 		if strings.HasSuffix(f, "_test.go") || strings.HasPrefix(f, "vendor/") || strings.Contains(f, "/testdata/") || strings.HasPrefix(f, "testdata/") {
@@ -277,7 +278,7 @@ func goCgoPackages(tree *Tree) []string {
 
 // goModulePath is the import path of a repository without go.mod: its
 // origin remote as a path (github.com/owner/name), else github.com/<repo>.
-func goModulePath(tree *Tree) string {
+func goModulePath(tree *envgen.Tree) string {
 	o := strings.TrimSuffix(strings.TrimSpace(tree.Origin), ".git")
 	if strings.Contains(o, "://") {
 		if u, err := url.Parse(o); err == nil && u.Host != "" && u.Path != "" {

@@ -1,6 +1,7 @@
-package envgen
+package python
 
 import (
+	"curate/pipeline/envgen"
 	_ "embed"
 	"path"
 	"regexp"
@@ -17,13 +18,13 @@ import (
 // pytest (unittest when pytest cannot be had).
 type python struct{}
 
-func init() { register(python{}) }
+func init() { envgen.Register(python{}) }
 
 func (python) Name() string { return "python" }
 
 var pyTestRe = regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+(test\w*)\s*\(`)
 
-func (python) TestNames(_, content string) []string { return namesMatching(pyTestRe, content) }
+func (python) TestNames(_, content string) []string { return envgen.NamesMatching(pyTestRe, content) }
 
 var (
 	//go:embed curate-pip.py
@@ -35,8 +36,8 @@ var (
 // pyMissingSed prints the requirement pip could not find.
 const pyMissingSed = `s/.*No matching distribution found for ([^ ;]+).*/\1/p`
 
-func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
-	p := &Plan{Language: "python", Packages: []string{"python3", "python3-venv", "python3-pip"}}
+func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
+	p := &envgen.Plan{Language: "python", Packages: []string{"python3", "python3-venv", "python3-pip"}}
 	var pp map[string]any
 	if text := tree.Text("pyproject.toml"); text != "" {
 		if err := toml.Unmarshal([]byte(text), &pp); err != nil {
@@ -47,17 +48,17 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	version, why, ok := pyInterpreter(tree, spec, from)
 	switch {
 	case !ok:
-		p.Toolchain = Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
+		p.Toolchain = envgen.Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
 		p.Note("toolchain: %s %q excludes Python %s (Debian 12) and %s (Debian 11), the only ones the Debian archive has", from, spec, DebianPython, OlderPython)
-		p.ToolchainSteps = append(p.ToolchainSteps, failStep("toolchain_mismatch", "%s %q wants another Python; present %s (Debian 12) and %s (Debian 11), the only ones the Debian archive serves", from, spec, DebianPython, OlderPython))
+		p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch", "%s %q wants another Python; present %s (Debian 12) and %s (Debian 11), the only ones the Debian archive serves", from, spec, DebianPython, OlderPython))
 	case version == OlderPython:
-		p.Toolchain = Toolchain{Name: "python", Version: OlderPython, Why: "Debian 11's python3.9: " + why}
+		p.Toolchain = envgen.Toolchain{Name: "python", Version: OlderPython, Why: "Debian 11's python3.9: " + why}
 		p.Note("toolchain: Python %s (Debian 11): %s", OlderPython, why)
 	case spec != "":
-		p.Toolchain = Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
+		p.Toolchain = envgen.Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
 		p.Note("toolchain: Python %s (Debian 12) satisfies %s %q", DebianPython, from, spec)
 	default:
-		p.Toolchain = Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
+		p.Toolchain = envgen.Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
 		p.Note("toolchain: Python %s (Debian 12); the project states no requires-python", DebianPython)
 	}
 	dev := pyNeedsCompiler(tree)
@@ -74,7 +75,7 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	// A venv that sees Debian's packages (the air-gapped fallback), pip
 	// upgraded once (old pips miss newer metadata) in a shared layer.
 	p.ToolchainSteps = append(p.ToolchainSteps,
-		registryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, "/opt/venv/bin/python -m pip install -q --upgrade pip")+" || echo 'curate: note: pip not upgraded'")
+		envgen.RegistryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, "/opt/venv/bin/python -m pip install -q --upgrade pip")+" || echo 'curate: note: pip not upgraded'")
 	p.Env = []string{"VIRTUAL_ENV=/opt/venv", "PATH=/opt/venv/bin:$PATH", "PYTHONDONTWRITEBYTECODE=1", "PIP_DISABLE_PIP_VERSION_CHECK=1",
 		"SETUPTOOLS_SCM_PRETEND_VERSION=" + pyPretendVersion(tree.Version)}
 
@@ -112,7 +113,7 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		p.Note("no requirements declared anywhere; pytest only")
 	}
 	p.Files = map[string]string{"requirements.txt": strings.Join(list, "\n") + "\n", "curate-pip.py": pipHelper, "pydeb.csv": pyDebianTable}
-	p.DepSteps = append([]string{"python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + shellQuote(unreachableRe)}, p.DepSteps...)
+	p.DepSteps = append([]string{"python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + envgen.ShellQuote(envgen.UnreachableRe)}, p.DepSteps...)
 
 	installable := tree.Has("pyproject.toml") || tree.Has("setup.py")
 	if installable {
@@ -123,7 +124,7 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 		} else {
 			p.Note("project installed editable (pip install -e .)")
 		}
-		p.Install = []string{"python -m pip install -q -e " + shellQuote(target) + " || python -m pip install -q --no-deps -e . || echo 'curate: note: the project did not install; its source folder is on PYTHONPATH'"}
+		p.Install = []string{"python -m pip install -q -e " + envgen.ShellQuote(target) + " || python -m pip install -q --no-deps -e . || echo 'curate: note: the project did not install; its source folder is on PYTHONPATH'"}
 	} else {
 		p.Note("no pyproject.toml or setup.py: the source folder is on PYTHONPATH")
 	}
@@ -133,8 +134,8 @@ func (python) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	if why != "" {
 		p.Note("%s", why)
 	}
-	args := quoteAll(files)
-	p.Test = Runner{
+	args := envgen.QuoteAll(files)
+	p.Test = envgen.Runner{
 		Command: "if python -c 'import pytest' 2>/dev/null; then " +
 			"python -m pytest -rA -p no:cacheprovider -o junit_family=xunit1 --junitxml=/logs/verifier/junit.xml " + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
 			"else python -m unittest -v " + args + " 2>&1 | tee /logs/verifier/unittest.txt; fi; test ${PIPESTATUS[0]} -eq 0",
@@ -174,7 +175,7 @@ func pyTestTargets(files []string) ([]string, string) {
 }
 
 // pyNeedsCompiler: C extensions are built at install time.
-func pyNeedsCompiler(tree *Tree) bool {
+func pyNeedsCompiler(tree *envgen.Tree) bool {
 	if strings.Contains(tree.Text("setup.py"), "Extension(") {
 		return true
 	}

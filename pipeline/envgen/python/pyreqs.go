@@ -1,6 +1,7 @@
-package envgen
+package python
 
 import (
+	"curate/pipeline/envgen"
 	"path"
 	"regexp"
 	"sort"
@@ -12,7 +13,7 @@ import (
 // pyReqs collects a Python project's requirements (runtime and test) from
 // every common place, with where each group came from.
 type pyReqs struct {
-	tree    *Tree
+	tree    *envgen.Tree
 	name    string // the project's normalised name, for self-references
 	reqs    []string
 	seen    map[string]bool
@@ -113,7 +114,7 @@ func (r *pyReqs) add(source string, reqs ...string) {
 
 // collectPyReqs reads pyproject.toml, setup.cfg, setup.py, requirements
 // files, tox.ini and noxfile.py.
-func collectPyReqs(tree *Tree) *pyReqs {
+func collectPyReqs(tree *envgen.Tree) *pyReqs {
 	r := &pyReqs{tree: tree, seen: map[string]bool{}, readRq: map[string]bool{}}
 	extras := map[string]bool{}
 	var pp map[string]any

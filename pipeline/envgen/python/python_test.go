@@ -1,6 +1,8 @@
-package envgen
+package python
 
 import (
+	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/envgentest"
 	"encoding/csv"
 	"reflect"
 	"strings"
@@ -9,7 +11,7 @@ import (
 )
 
 func TestPyRequirementsFromEveryPlace(t *testing.T) {
-	tree := MapTree("o/n", map[string]string{
+	tree := envgen.MapTree("o/n", map[string]string{
 		"pyproject.toml": `[project]
 name = "My_Pkg"
 dependencies = ["six>=1"]
@@ -61,7 +63,7 @@ func TestPyRequiresPython(t *testing.T) {
 			t.Errorf("%s satisfies %q = %v, want %v", DebianPython, c.spec, got, c.ok)
 		}
 	}
-	p, err := LanguageFor("python").Plan(MapTree("o/n", map[string]string{"setup.py": "setup(name='x', python_requires='>=2.6,<3.8')\n"}), Tests{Files: []string{"test_x.py"}})
+	p, err := envgen.LanguageFor("python").Plan(envgen.MapTree("o/n", map[string]string{"setup.py": "setup(name='x', python_requires='>=2.6,<3.8')\n"}), envgen.Tests{Files: []string{"test_x.py"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,11 +90,11 @@ func TestPyOlderInterpreter(t *testing.T) {
 		{"a revision newer than Python 3.11", map[string]string{"setup.cfg": "[options]\npython_requires = >= 3.6\n"}, "2022-11-02", DebianPython},
 		{"an old revision that wants 3.10", map[string]string{"setup.cfg": "[options]\npython_requires = >= 3.10\n"}, "2022-06-01", DebianPython},
 	} {
-		tree := MapTree("o/n", c.files)
+		tree := envgen.MapTree("o/n", c.files)
 		if c.date != "" {
 			tree.Date, _ = time.Parse("2006-01-02", c.date)
 		}
-		p, err := LanguageFor("python").Plan(tree, Tests{Files: []string{"test_x.py"}})
+		p, err := envgen.LanguageFor("python").Plan(tree, envgen.Tests{Files: []string{"test_x.py"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,13 +113,13 @@ func TestPyOlderInterpreter(t *testing.T) {
 }
 
 func TestPyPlanLayoutAndTargets(t *testing.T) {
-	p, err := LanguageFor("python").Plan(MapTree("o/n", map[string]string{
+	p, err := envgen.LanguageFor("python").Plan(envgen.MapTree("o/n", map[string]string{
 		"pyproject.toml": "[project]\nname = \"n\"\n[project.optional-dependencies]\ntest = [\"hypothesis\"]\n", "src/n/__init__.py": "",
-	}), Tests{Files: []string{"tests/test_n.py", "tests/conftest.py"}})
+	}), envgen.Tests{Files: []string{"tests/test_n.py", "tests/conftest.py"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !hasEnv(p, "PYTHONPATH=/app/src:/app") {
+	if !envgentest.HasEnv(p, "PYTHONPATH=/app/src:/app") {
 		t.Errorf("src layout not on the path: %v", p.Env)
 	}
 	if !strings.Contains(p.Install[0], "pip install -q -e '.[test]'") {
@@ -160,7 +162,7 @@ func TestPyDebianTableIsData(t *testing.T) {
 // setup.py may pass extras_require a dict it built above (attrs until
 // 2023): the test extras are read from that dict.
 func TestPySetupPyExtrasFromAVariable(t *testing.T) {
-	tree := MapTree("python-attrs/attrs", map[string]string{
+	tree := envgen.MapTree("python-attrs/attrs", map[string]string{
 		"setup.py": `import os
 from setuptools import setup
 EXTRAS_REQUIRE = {

@@ -1,6 +1,8 @@
-package envgen
+package python
 
 import (
+	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/envgentest"
 	"strings"
 	"testing"
 	"time"
@@ -16,14 +18,14 @@ def test_baseline():
 `
 
 func TestPyrightWhenTheTestsRunIt(t *testing.T) {
-	tree := MapTree("o/n", map[string]string{
+	tree := envgen.MapTree("o/n", map[string]string{
 		"pyproject.toml":        "[project]\nname = \"n\"\n[project.optional-dependencies]\ntests = [\"hypothesis\"]\n",
 		"tox.ini":               "[testenv]\nextras = tests\ncommands = pytest {posargs}\n\n[testenv:pyright]\nextras = tests\ndeps = pyright>=1.1.380\ncommands = pytest tests/test_pyright.py -vv\n",
 		"n/__init__.py":         "",
 		"tests/test_pyright.py": pyrightTest,
 	})
 	tree.Date = time.Date(2024, 12, 9, 14, 3, 4, 0, time.FixedZone("CET", 3600))
-	p, err := LanguageFor("python").Plan(tree, Tests{Files: []string{"tests/test_pyright.py"}})
+	p, err := envgen.LanguageFor("python").Plan(tree, envgen.Tests{Files: []string{"tests/test_pyright.py"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func TestPyrightWhenTheTestsRunIt(t *testing.T) {
 		t.Errorf("node is not in the toolchain: %q", p.ToolchainSteps)
 	}
 	for _, e := range []string{"PYRIGHT_PYTHON_CACHE_DIR=/opt/pyright", "PYRIGHT_PYTHON_IGNORE_WARNINGS=1", "NPM_CONFIG_CACHE=/opt/pyright/npm", "NPM_CONFIG_PREFER_OFFLINE=true"} {
-		if !hasEnv(p, e) {
+		if !envgentest.HasEnv(p, e) {
 			t.Errorf("env lacks %s: %v", e, p.Env)
 		}
 	}
@@ -50,7 +52,7 @@ func TestPyrightWhenTheTestsRunIt(t *testing.T) {
 	}
 	// In the Dockerfile: node, then the cache's ENV, then the install and
 	// the priming run, all before the repository.
-	df := Dockerfile("o__n-1", "curate/base:bookworm", p, Network{}, RepoConfig{}, false)
+	df := envgen.Dockerfile("o__n-1", "curate/base:bookworm", p, envgen.Network{}, envgen.RepoConfig{}, false)
 	order := []string{"grep -q '^v22\\.'", "ENV PYRIGHT_PYTHON_CACHE_DIR=/opt/pyright", "--uploaded-prior-to", "' pyright --version", "ADD repo.tar"}
 	at := -1
 	for _, s := range order {
@@ -63,14 +65,14 @@ func TestPyrightWhenTheTestsRunIt(t *testing.T) {
 }
 
 func TestPyrightWhenATestGroupNamesIt(t *testing.T) {
-	p, err := LanguageFor("python").Plan(MapTree("o/n", map[string]string{
+	p, err := envgen.LanguageFor("python").Plan(envgen.MapTree("o/n", map[string]string{
 		"pyproject.toml":   "[project]\nname = \"n\"\n[dependency-groups]\ntests = [\"pytest\", \"pyright[nodejs]==1.1.400\"]\n",
 		"tests/test_ok.py": "def test_ok():\n    pass\n",
-	}), Tests{Files: []string{"tests/test_ok.py"}})
+	}), envgen.Tests{Files: []string{"tests/test_ok.py"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.DepSteps) != 3 || p.DepSteps[1] != registryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, "python -m pip install -q 'pyright[nodejs]==1.1.400'") {
+	if len(p.DepSteps) != 3 || p.DepSteps[1] != envgen.RegistryStep("the package index (${PIP_INDEX_URL:-https://pypi.org/simple})", pyMissingSed, "python -m pip install -q 'pyright[nodejs]==1.1.400'") {
 		t.Errorf("without a commit date: the declared requirement as is:\n%s", strings.Join(p.DepSteps, "\n"))
 	}
 	if p.Files["requirements.txt"] != "pytest\n" {
@@ -82,12 +84,12 @@ func TestPyrightWhenATestGroupNamesIt(t *testing.T) {
 }
 
 func TestNoPyrightUnlessNeeded(t *testing.T) {
-	p, err := LanguageFor("python").Plan(MapTree("o/n", map[string]string{
+	p, err := envgen.LanguageFor("python").Plan(envgen.MapTree("o/n", map[string]string{
 		"pyproject.toml":        "[project]\nname = \"n\"\n[dependency-groups]\npyright = [\"pyright\"]\n",
 		"tox.ini":               "[testenv:typing-pyright]\ndependency_groups = pyright\ncommands =\n    pyright\n",
 		"tests/test_pyright.py": pyrightTest,
 		"tests/test_mypy.py":    "import subprocess\n\ndef test_mypy():\n    subprocess.run([\"mypy\", \"x.py\"])\n",
-	}), Tests{Files: []string{"tests/test_mypy.py"}})
+	}), envgen.Tests{Files: []string{"tests/test_mypy.py"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +113,7 @@ func TestPyrightDeclared(t *testing.T) {
 			"", ""},
 		{"nothing", map[string]string{"setup.py": "setup(name='x')\n"}, "", ""},
 	} {
-		spec, where := pyrightDeclared(MapTree("o/n", c.files))
+		spec, where := pyrightDeclared(envgen.MapTree("o/n", c.files))
 		if spec != c.spec || where != c.where {
 			t.Errorf("%s: %q from %q, want %q from %q", c.name, spec, where, c.spec, c.where)
 		}

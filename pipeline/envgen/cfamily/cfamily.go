@@ -1,0 +1,346 @@
+// Package cfamily plans C and C++ tasks: CMake, Meson, Autotools or plain
+// Make; gcc/g++ and the build tools from Debian; the system libraries the
+// build files and CI ask for, as Debian -dev packages; the build tree kept
+// in the image so the task layer and test.sh rebuild incrementally; per-test
+// results as JUnit XML from CTest, GoogleTest, doctest, Catch2, Meson and
+// Automake.
+package cfamily
+
+import (
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"curate/pipeline/envgen"
+)
+
+// lang is registered as "c" and "cpp" (the names mining gives changed
+// files); both plan the same way.
+type lang struct{ name string }
+
+func init() {
+	envgen.Register(lang{"c"})
+	envgen.Register(lang{"cpp"})
+}
+
+func (l lang) Name() string { return l.name }
+
+// BuildDir is the out-of-tree build folder kept in the image.
+const BuildDir = "/opt/curate-build"
+
+//go:embed curate-cbuild.sh
+var cbuildScript string
+
+var (
+	gtestRe   = regexp.MustCompile(`(?m)^\s*(?:TYPED_)?TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)`)
+	caseRe    = regexp.MustCompile(`(?m)^\s*(?:TEST_CASE|SCENARIO|TEST_CASE_METHOD\s*\(\s*\w+\s*,)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
+	unityRe   = regexp.MustCompile(`(?m)^\s*RUN_TEST\s*\(\s*(\w+)`)
+	cxxStdRe  = regexp.MustCompile(`(?i)CMAKE_CXX_STANDARD\s+"?(\d+)|cxx_std_(\d+)|CXX_STANDARD\s+"?(\d+)|cpp_std\s*=\s*c\+\+(\d+)|-std=(?:c|gnu)\+\+(\d+)`)
+	ciClangRe = regexp.MustCompile(`(?i)\b(CC|CXX|compiler)\s*[:=]\s*\[?\s*["']?clang`)
+)
+
+// TestNames lists GoogleTest's Suite.Test, doctest's and Catch2's
+// TEST_CASE titles and Unity's RUN_TEST functions.
+func (lang) TestNames(_, content string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, m := range gtestRe.FindAllStringSubmatch(content, -1) {
+		add(m[1] + "." + m[2])
+	}
+	for _, m := range caseRe.FindAllStringSubmatch(content, -1) {
+		add(m[1])
+	}
+	for _, m := range unityRe.FindAllStringSubmatch(content, -1) {
+		add(m[1])
+	}
+	sort.Strings(out)
+	return out
+}
+
+var cExts = map[string]bool{".c": true}
+var cxxExts = map[string]bool{".cc": true, ".cpp": true, ".cxx": true, ".c++": true, ".hpp": true, ".hh": true, ".hxx": true, ".ipp": true}
+
+// Detect is "c" or "cpp" for a repository with a C or C++ build system
+// and sources, "" otherwise (envgen asks when no other language's marker
+// file is there).
+func (lang) Detect(files []string) string {
+	if BuildSystem(files) == "" {
+		return ""
+	}
+	return COrCXX(files)
+}
+
+// COrCXX counts sources: C++ when it has more C++ files than C files.
+func COrCXX(files []string) string {
+	c, cxx := 0, 0
+	for _, f := range files {
+		e := strings.ToLower(path.Ext(f))
+		switch {
+		case cExts[e]:
+			c++
+		case cxxExts[e]:
+			cxx++
+		}
+	}
+	switch {
+	case cxx > c:
+		return "cpp"
+	case c > 0:
+		return "c"
+	}
+	return ""
+}
+
+// BuildSystem is cmake, meson, autotools or make from the root's files.
+func BuildSystem(files []string) string {
+	has := map[string]bool{}
+	for _, f := range files {
+		has[f] = true
+	}
+	switch {
+	case has["CMakeLists.txt"]:
+		return "cmake"
+	case has["meson.build"]:
+		return "meson"
+	case has["configure.ac"] || has["configure.in"] || has["configure"]:
+		return "autotools"
+	case has["Makefile"] || has["makefile"] || has["GNUmakefile"]:
+		return "make"
+	}
+	return ""
+}
+
+// fetched are the test frameworks projects pull with FetchContent, by
+// declared name: the Debian package, and the CMake argument that makes
+// FetchContent use it instead of the network.
+var fetched = map[string][2]string{
+	"googletest": {"googletest", "-DFETCHCONTENT_SOURCE_DIR_GOOGLETEST=/usr/src/googletest"},
+	"gtest":      {"googletest", "-DFETCHCONTENT_SOURCE_DIR_GTEST=/usr/src/googletest"},
+	"catch2":     {"catch2", ""},
+	"doctest":    {"doctest-dev", ""},
+}
+
+var fetchDeclareRe = regexp.MustCompile(`(?i)\bFetchContent_Declare\s*\(\s*([A-Za-z0-9_.+-]+)`)
+
+func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
+	sys := BuildSystem(tree.Files)
+	if sys == "" {
+		return nil, fmt.Errorf("no C/C++ build system at the root (CMakeLists.txt, meson.build, configure.ac or Makefile)")
+	}
+	p := &envgen.Plan{Language: l.name}
+	// xxd: shell-script tests make binary fixtures with it.
+	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd"}
+	switch sys {
+	case "cmake":
+		p.Packages = append(p.Packages, "cmake", "ninja-build")
+	case "meson":
+		p.Packages = append(p.Packages, "meson", "ninja-build")
+	case "autotools":
+		p.Packages = append(p.Packages, "autoconf", "automake", "libtool", "autoconf-archive")
+	}
+	compiler := "gcc/g++ 12 (Debian)"
+	if ci := ciText(tree); ciClangRe.MatchString(ci) && !strings.Contains(ci, "gcc") && !strings.Contains(ci, "g++") {
+		p.Packages = append(p.Packages, "clang")
+		p.Env = append(p.Env, "CC=clang", "CXX=clang++")
+		compiler = "clang (Debian; the CI builds only with clang)"
+	}
+	p.Toolchain = envgen.Toolchain{Name: l.name, Why: compiler + ", " + sys}
+	p.Note("toolchain: %s; build system %s (%s); out-of-tree build in %s (configured with the image, first built on the buggy tree) kept in the image, so test.sh rebuilds only what a patch touches", compiler, sys, BuildSystem(tree.Files), BuildDir)
+	if std := cxxStandard(tree); std > 0 {
+		if std > 23 {
+			p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch", "the project asks for C++%d; Debian 12's g++ 12 knows up to C++23", std))
+		}
+		p.Note("C++ standard %d asked by the build files (g++ 12 supports it; the build files set it)", std)
+	}
+
+	needs := Needs(tree)
+	pkgs, unknown := DebianPackages(needs)
+	var args []string
+	if sys == "cmake" {
+		// Debug keeps assertions on; no -g, which only slows the compile.
+		args = append(args, "-DCMAKE_BUILD_TYPE=Debug", "-DCMAKE_C_FLAGS_DEBUG=-O0", "-DCMAKE_CXX_FLAGS_DEBUG=-O0", "-DBUILD_TESTING=ON")
+		for _, o := range testOptions(tree) {
+			args = append(args, "-D"+o+"=ON")
+		}
+		// Warnings as errors break builds with a newer compiler than the
+		// project's CI; a switch that turns them off is used.
+		for _, o := range options(tree) {
+			if u := strings.ToUpper(o); strings.Contains(u, "WERROR") && (strings.HasPrefix(u, "DISABLE") || strings.HasPrefix(u, "NO_")) {
+				args = append(args, "-D"+o+"=ON")
+				p.Note("%s=ON: warnings are not errors (the compiler may be newer than the project's)", o)
+			}
+		}
+		var fc []string
+		for _, f := range tree.Files {
+			if path.Base(f) != "CMakeLists.txt" && !strings.HasSuffix(f, ".cmake") {
+				continue
+			}
+			for _, m := range fetchDeclareRe.FindAllStringSubmatch(tree.Text(f), -1) {
+				if d, ok := fetched[strings.ToLower(m[1])]; ok && !contains(fc, m[1]) {
+					fc = append(fc, m[1])
+					pkgs = append(pkgs, d[0])
+					if d[1] != "" {
+						args = append(args, d[1])
+					}
+				}
+			}
+		}
+		if len(fc) > 0 {
+			args = append(args, "-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS")
+			p.Note("FetchContent of %s: Debian's packages stand in (FETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS, googletest from /usr/src/googletest), so the build needs no network", strings.Join(fc, ", "))
+		}
+	}
+	pkgs = dedupe(pkgs)
+	if len(pkgs) > 0 {
+		for _, q := range pkgs {
+			if !contains(p.Packages, q) {
+				p.Packages = append(p.Packages, q)
+			}
+		}
+		p.Note("system dependencies from the build files and CI: %s", strings.Join(pkgs, " "))
+	}
+	if len(unknown) > 0 {
+		p.Note("no Debian package known for %s: the configure step names them as deps_missing if the build needs them", strings.Join(envgen.FirstOf(unknown, 5), ", "))
+	}
+	if subs := missingSubmodules(tree); len(subs) > 0 {
+		p.Note("git submodules not in the repository archive: %s (a build that needs them fails as deps_missing)", strings.Join(subs, ", "))
+	}
+
+	p.ToolchainSteps = append(p.ToolchainSteps, "echo "+base64.StdEncoding.EncodeToString([]byte(cbuildScript))+
+		" | base64 -d > /usr/local/bin/curate-cbuild && chmod +x /usr/local/bin/curate-cbuild")
+	cb := "curate-cbuild %s " + sys + " " + BuildDir
+	// The first build runs on the buggy tree (the task layer): building the
+	// PR head first would compile everything twice, as a bug in a header
+	// touches every file that includes it.
+	p.Install = []string{fmt.Sprintf(cb, "configure") + " " + envgen.QuoteAll(args)}
+	p.AfterBug = []string{fmt.Sprintf(cb, "build") + " --lenient"}
+	var names []string
+	for _, f := range tests.Files {
+		if e := strings.ToLower(path.Ext(f)); cExts[e] || cxxExts[e] {
+			b := path.Base(f)
+			names = append(names, strings.TrimSuffix(b, path.Ext(b)))
+		}
+	}
+	sort.Strings(names)
+	p.Test = envgen.Runner{
+		Command:   fmt.Sprintf(cb, "test") + " " + envgen.QuoteAll(dedupe(names)),
+		Check:     `grep -q '<testcase' /logs/verifier/c-junit.xml`,
+		LogFormat: "ctest",
+	}
+	p.Note("tests: rebuilt (a target that does not compile leaves its tests missing, the rest still run), then CTest, GoogleTest, doctest, Catch2, Meson or Automake results as JUnit XML; CTest runs the tests named like the PR's test files when there are such")
+	// Compiling a C++ test suite on a busy machine: the image build and
+	// test.sh (which recompiles what the patch touched) get 30 minutes.
+	p.BuildTimeoutSec = 1800
+	p.VerifierTimeoutSec = 1800
+	return p, nil
+}
+
+// testOptions are the CMake option() switches that turn tests on
+// (ENABLE_FOO_TEST, FOO_BUILD_TESTS), read from the root CMakeLists.txt.
+var optionRe = regexp.MustCompile(`(?im)^\s*option\s*\(\s*([A-Za-z0-9_]+)`)
+
+func testOptions(tree *envgen.Tree) []string {
+	var out []string
+	for _, o := range options(tree) {
+		u := strings.ToUpper(o)
+		// FOO_USE_SYSTEM_GTEST picks where GoogleTest comes from, not
+		// whether tests build: the project's default stands.
+		if strings.Contains(u, "TEST") && !strings.HasPrefix(u, "DISABLE") && !strings.HasPrefix(u, "NO_") && !strings.Contains(u, "SKIP") && !strings.Contains(u, "SYSTEM") && !contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	// Projects that guard tests with a variable rather than an option.
+	for _, v := range regexp.MustCompile(`(?m)^\s*if\s*\(\s*([A-Z0-9_]*BUILD_TESTS?|[A-Z0-9_]*_TESTS?)\s*\)`).FindAllStringSubmatch(tree.Text("CMakeLists.txt"), -1) {
+		if !contains(out, v[1]) && v[1] != "BUILD_TESTING" {
+			out = append(out, v[1])
+		}
+	}
+	return out
+}
+
+// options are the root CMakeLists.txt's option() names.
+func options(tree *envgen.Tree) []string {
+	var out []string
+	for _, m := range optionRe.FindAllStringSubmatch(stripComments(tree.Text("CMakeLists.txt"), "#"), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// cxxStandard is the highest C++ standard the build files ask for (0 when none).
+func cxxStandard(tree *envgen.Tree) int {
+	best := 0
+	for _, f := range tree.Files {
+		b := path.Base(f)
+		if b != "CMakeLists.txt" && b != "meson.build" && b != "Makefile" && !strings.HasSuffix(b, ".cmake") {
+			continue
+		}
+		for _, m := range cxxStdRe.FindAllStringSubmatch(tree.Text(f), -1) {
+			for _, g := range m[1:] {
+				if n, err := strconv.Atoi(g); err == nil {
+					if n < 50 && n > best { // 98 and 03 are older than 11
+						best = n
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+func ciText(tree *envgen.Tree) string {
+	var b strings.Builder
+	for _, f := range tree.Glob(".github/workflows/*") {
+		b.WriteString(tree.Text(f))
+	}
+	return b.String()
+}
+
+// missingSubmodules are .gitmodules paths with no files in the tree.
+func missingSubmodules(tree *envgen.Tree) []string {
+	var out []string
+	for _, line := range strings.Split(tree.Text(".gitmodules"), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok || strings.TrimSpace(k) != "path" {
+			continue
+		}
+		p := strings.TrimSpace(v)
+		if len(tree.Glob(p+"/*")) == 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

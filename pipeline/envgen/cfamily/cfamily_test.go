@@ -1,0 +1,129 @@
+package cfamily
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"curate/pipeline/envgen"
+)
+
+func TestDetect(t *testing.T) {
+	for _, c := range []struct {
+		files []string
+		sys   string
+		lang  string
+	}{
+		{[]string{"CMakeLists.txt", "cJSON.c", "cJSON.h", "tests/parse_number.c"}, "cmake", "c"},
+		{[]string{"CMakeLists.txt", "include/argparse/argparse.hpp", "test/main.cpp", "test/test_get.cpp"}, "cmake", "cpp"},
+		{[]string{"meson.build", "src/a.cc", "src/b.c", "src/c.cc"}, "meson", "cpp"},
+		{[]string{"configure.ac", "Makefile.am", "lib.c"}, "autotools", "c"},
+		{[]string{"Makefile", "main.c"}, "make", "c"},
+		{[]string{"README.md", "main.c"}, "", ""},
+	} {
+		if got := BuildSystem(c.files); got != c.sys {
+			t.Errorf("BuildSystem(%v) = %q, want %q", c.files, got, c.sys)
+		}
+		if got := (lang{"c"}).Detect(c.files); got != c.lang {
+			t.Errorf("Detect(%v) = %q, want %q", c.files, got, c.lang)
+		}
+	}
+	// A Python project with a Makefile stays Python: C is asked only when
+	// no other language's marker is there.
+	if got := envgen.DetectLanguage([]string{"Makefile", "setup.py", "ext/speedups.c", "pkg/a.py"}, ""); got != "python" {
+		t.Errorf("python project with a Makefile detected as %q", got)
+	}
+	if got := envgen.DetectLanguage([]string{"CMakeLists.txt", "src/x.cpp", "test/t.cpp"}, ""); got != "cpp" {
+		t.Errorf("CMake C++ project detected as %q", got)
+	}
+}
+
+func TestNeedsAndDebianPackages(t *testing.T) {
+	tree := envgen.MapTree("acme/widget", map[string]string{
+		"apps/CMakeLists.txt":                   "find_package(widget CONFIG)\n",
+		"test/googletest-1.16.0/CMakeLists.txt": "find_package(absl REQUIRED)\n",
+		"cmake/FindBrotli.cmake":                "pkg_check_modules(Brotli_${_libname} QUIET libbrotli${_libname})\n",
+		"CMakeLists.txt": "find_package(Threads REQUIRED)\nfind_package(OpenSSL 3.0 COMPONENTS Crypto SSL QUIET)\n# find_package(Commented)\n" +
+			"pkg_check_modules(BROTLI REQUIRED IMPORTED_TARGET libbrotlienc>=1.0 libbrotlidec)\nfind_package(FrobLib REQUIRED)\n",
+		"third_party/x/CMakeLists.txt": "find_package(Vendored REQUIRED)\n",
+		"meson.build":                  "zdep = dependency('zlib', required : false)\n",
+		"configure.ac":                 "PKG_CHECK_MODULES([CHECK], [check >= 0.9])\nAC_CHECK_LIB([m], [sin])\nAC_CHECK_LIB(bsd, strlcpy)\nAC_CHECK_LIB([weird], [f])\n",
+		".github/workflows/ci.yml":     "      - run: sudo apt-get install -y --no-install-recommends libzstd-dev g++-13 clang-17\n",
+	})
+	pkgs, unknown := DebianPackages(Needs(tree))
+	want := []string{"check", "libbrotli-dev", "libbsd-dev", "libssl-dev", "libzstd-dev", "zlib1g-dev"}
+	if !reflect.DeepEqual(pkgs, want) {
+		t.Errorf("packages %v, want %v", pkgs, want)
+	}
+	if !reflect.DeepEqual(unknown, []string{"cmake:FrobLib (CMakeLists.txt, required)"}) {
+		t.Errorf("unknown %v", unknown)
+	}
+}
+
+func TestTableRejectsBadRows(t *testing.T) {
+	if _, err := parseTable("t.csv", "kind,name,package\ncmake,zlib,zlib1g-dev\nnpm,left-pad,x\n"); err == nil || !strings.Contains(err.Error(), "t.csv:3:") {
+		t.Errorf("bad kind: %v", err)
+	}
+	if _, err := parseTable("t.csv", "cmake,zlib\n"); err == nil || !strings.Contains(err.Error(), "t.csv:1:") {
+		t.Errorf("short row: %v", err)
+	}
+	if len(debTable) < 50 || debTable["cmake:openssl"] != "libssl-dev" || debTable["lib:m"] != "" {
+		t.Errorf("embedded table: %d rows", len(debTable))
+	}
+}
+
+func TestTestNames(t *testing.T) {
+	src := "TEST(NodeTest, CloneNull) {}\nTEST_F(EmitterTest, Simple) {}\nTEST_CASE(\"Parse a \\\"quoted\\\" flag\" * test_suite(\"x\")) {}\n" +
+		"  RUN_TEST(cjson_add_null_should_add_null);\nvoid helper(void) {}\n"
+	got := (lang{"cpp"}).TestNames("t.cpp", src)
+	want := []string{"EmitterTest.Simple", "NodeTest.CloneNull", `Parse a \"quoted\" flag`, "cjson_add_null_should_add_null"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+}
+
+// A project that fetches its test framework builds offline: Debian's
+// package stands in for the download.
+func TestPlanFetchContentOffline(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.14)\nset(CMAKE_CXX_STANDARD 17)\noption(MYLIB_BUILD_TESTS \"tests\" OFF)\noption(MYLIB_USE_SYSTEM_GTEST \"\" OFF)\n" +
+			"include(FetchContent)\nFetchContent_Declare(googletest URL https://github.com/google/googletest/archive/v1.14.0.zip)\n" +
+			"FetchContent_Declare(Catch2 GIT_REPOSITORY https://github.com/catchorg/Catch2.git GIT_TAG v3.4.0)\nFetchContent_MakeAvailable(googletest Catch2)\n",
+		"src/lib.cpp": "", "test/lib_test.cpp": "",
+	})
+	p, err := (lang{"cpp"}).Plan(tree, envgen.Tests{Files: []string{"test/lib_test.cpp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"googletest", "catch2", "cmake", "ninja-build", "g++"} {
+		if !contains(p.Packages, pkg) {
+			t.Errorf("packages %v lack %s", p.Packages, pkg)
+		}
+	}
+	conf := p.Install[0]
+	for _, arg := range []string{"-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS", "-DFETCHCONTENT_SOURCE_DIR_GOOGLETEST=/usr/src/googletest", "-DMYLIB_BUILD_TESTS=ON"} {
+		if !strings.Contains(conf, arg) {
+			t.Errorf("configure step %q lacks %s", conf, arg)
+		}
+	}
+	if strings.Contains(conf, "USE_SYSTEM_GTEST") {
+		t.Errorf("configure step %q turns on a switch that only picks GoogleTest's origin", conf)
+	}
+	if p.Test.LogFormat != "ctest" || !strings.Contains(p.Test.Command, "'lib_test'") {
+		t.Errorf("runner %+v", p.Test)
+	}
+	if !strings.Contains(strings.Join(p.Notes, "\n"), "C++ standard 17") {
+		t.Errorf("notes %v", p.Notes)
+	}
+}
+
+func TestPlanRefusesNoBuildSystem(t *testing.T) {
+	if _, err := (lang{"c"}).Plan(envgen.MapTree("o/n", map[string]string{"a.c": ""}), envgen.Tests{}); err == nil {
+		t.Error("a tree with no build system planned")
+	}
+	tree := envgen.MapTree("o/n", map[string]string{"CMakeLists.txt": "set(CMAKE_CXX_STANDARD 26)\n", "a.cpp": ""})
+	p, err := (lang{"cpp"}).Plan(tree, envgen.Tests{})
+	if err != nil || !strings.Contains(strings.Join(p.ToolchainSteps, "\n"), "curate: toolchain_mismatch") {
+		t.Errorf("C++26 is not a toolchain mismatch: %v %v", err, p)
+	}
+}

@@ -1,0 +1,173 @@
+#!/bin/bash
+# curate-cbuild STEP SYSTEM BUILD-DIR [ARGS...]: configure, build and test a
+# C or C++ project in /app out of tree (BUILD-DIR stays in the image, so a
+# rebuild after a patch is incremental). Made by curate.
+#   configure: cmake/meson setup, or configure (autotools); ARGS are cmake's
+#   build:     build everything; --lenient only notes a failure (the bug may not compile)
+#   test:      rebuild, run the tests, leave JUnit XML in /logs/verifier/c-junit.xml;
+#              ARGS are the base names of the PR's test files (ctest names to run)
+set -u
+step=$1; sys=$2; b=$3; shift 3
+src=/app
+out=/tmp/curate-junit
+first_error() { grep -m1 -E ': (fatal )?error:|: undefined reference|^ninja: build stopped|Error [0-9]+' "$1" | cut -c1-300; }
+
+# Linked outputs of an earlier build go before each build: a target that
+# no longer compiles must not leave the fixed tree's binary to be tested.
+drop_binaries() {
+  [ -d "$b" ] || return 0
+  find "$b" -type f \( -perm -u+x -o -name '*.so' -o -name '*.so.*' -o -name '*.a' \) \
+    ! -path '*/CMakeFiles/*' ! -path '*/_deps/*' ! -path '*/meson-private/*' 2>/dev/null |
+    while read -r f; do
+      if [ "$(head -c4 "$f" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || [ "${f%.a}" != "$f" ]; then rm -f "$f"; fi
+    done
+}
+
+build() {
+  case $sys in
+    cmake) drop_binaries; cmake --build "$b" -j2 -- -k 0 ;;
+    meson) drop_binaries; ninja -C "$b" -k 0 ;;
+    autotools) drop_binaries; make -C "$b" -k -j2 all ;;
+    make) make -C "$src" clean >/dev/null 2>&1; make -C "$src" -k -j2 ;;
+  esac
+}
+
+case $step in
+configure)
+  mkdir -p "$b"
+  log=$(mktemp)
+  case $sys in
+    cmake) cmake -S "$src" -B "$b" -G Ninja "$@" ;;
+    meson) meson setup "$b" "$src" "$@" ;;
+    autotools) { [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi); } && cd "$b" && "$src/configure" "$@" ;;
+    make) true ;;
+  esac >"$log" 2>&1
+  st=$?
+  cat "$log"
+  if [ "$st" -ne 0 ]; then
+    missing=$(sed -nE 's/.*Could NOT find ([A-Za-z0-9_]+).*/\1/p; s/.*provided by "([^"]+)".*/\1/p; s/.*No package .([^ ]+). found.*/\1/p; s/.*[Dd]ependency "?([^ "]+)"? not found.*/\1/p; s/.*cannot find -l([^ ]+).*/\1/p; s/.*Package .([^ ]+)., required by .*, not found.*/\1/p' "$log" | sort -u | tr '\n' ' ')
+    if [ -n "$missing" ]; then
+      echo "curate: deps_missing: ${missing% } (the $sys configure step did not find them)" >&2
+    else
+      echo "curate: compile_error: the project does not configure at the PR head: $(first_error "$log")" >&2
+    fi
+  fi
+  rm -f "$log"
+  exit "$st"
+  ;;
+build)
+  log=$(mktemp)
+  build >"$log" 2>&1
+  st=$?
+  tail -n 60 "$log"
+  if [ "$st" -ne 0 ]; then
+    if [ "${1:-}" = --lenient ]; then
+      echo "curate: note: the build failed (the bug may not compile): $(first_error "$log")"
+      st=0
+    else
+      echo "curate: compile_error: the project does not build at the PR head: $(first_error "$log")" >&2
+    fi
+  fi
+  rm -f "$log"
+  exit "$st"
+  ;;
+test)
+  rm -rf "$out" /logs/verifier/c-junit.xml
+  mkdir -p "$out" /logs/verifier
+  log=/tmp/curate-build.log
+  build >"$log" 2>&1
+  bst=$?
+  if [ "$bst" -ne 0 ]; then
+    tail -n 40 "$log"
+    # Targets that still compiled are tested below; the ones that did not are missing.
+    first=$(first_error "$log")
+    echo "curate: compile_error: $first"
+  fi
+  st=$bst
+  ran=0
+  first=${first:-}
+  case $sys in
+    cmake)
+      if [ -n "$(cd "$b" && ctest -N 2>/dev/null | grep -E '^ *Test +#')" ]; then
+        names=$(cd "$b" && ctest -N 2>/dev/null | sed -nE 's/^ *Test +#[0-9]+: (.*)$/\1/p')
+        sel=""
+        for n in "$@"; do
+          if printf '%s\n' "$names" | grep -qxF -- "$n"; then
+            sel="$sel|^$(printf '%s' "$n" | sed 's/[][\.*^$+?(){}|/]/\\&/g')\$"
+          fi
+        done
+        (cd "$b" && GTEST_OUTPUT="xml:$out/gtest/" ctest --output-on-failure --timeout 900 --output-junit "$out/ctest.xml" ${sel:+-R "${sel#|}"})
+        [ $? -ne 0 ] && st=1
+        ran=1
+      fi
+      ;;
+    meson)
+      meson test -C "$b" --no-rebuild --print-errorlogs; [ $? -ne 0 ] && st=1
+      cp "$b/meson-logs/testlog.junit.xml" "$out/meson.xml" 2>/dev/null && ran=1
+      ;;
+    autotools|make)
+      dir=$b; [ "$sys" = make ] && dir=$src
+      target=check
+      if [ "$sys" = make ] && ! make -C "$dir" -n check >/dev/null 2>&1; then target=test; fi
+      make -C "$dir" -k "$target"; [ $? -ne 0 ] && st=1
+      # Automake's test driver leaves one .trs per test.
+      find "$dir" -name '*.trs' | while read -r t; do
+        r=$(sed -nE 's/^:test-result: ([A-Z]+).*/\1/p' "$t" | head -n 1)
+        n=${t#"$dir"/}; n=${n%.trs}
+        case $r in
+          PASS|XFAIL) echo "<testsuite name=\"automake\"><testcase classname=\"automake\" name=\"$n\"/></testsuite>" ;;
+          SKIP) echo "<testsuite name=\"automake\"><testcase classname=\"automake\" name=\"$n\"><skipped/></testcase></testsuite>" ;;
+          *) echo "<testsuite name=\"automake\"><testcase classname=\"automake\" name=\"$n\"><failure message=\"$r\"/></testcase></testsuite>" ;;
+        esac
+      done > "$out/automake.xml"
+      [ -s "$out/automake.xml" ] && ran=1
+      ;;
+  esac
+  # doctest and Catch2 binaries report their own cases; so does a test
+  # binary nothing runs (one test, its exit status).
+  root=$b; [ "$sys" = make ] && root=$src
+  i=0
+  while read -r exe; do
+    [ "$(head -c4 "$exe" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+    i=$((i + 1))
+    if grep -qa 'doctest' "$exe" && grep -qa -- '--reporters' "$exe"; then
+      (cd "$(dirname "$exe")" && "$exe" --reporters=junit --out="$out/doctest-$i.xml" >/dev/null 2>&1)
+      rc=$?
+      ran=1
+    elif grep -qa 'Catch' "$exe" && grep -qa -- 'junit' "$exe" && ! grep -qa 'gtest_output' "$exe"; then
+      (cd "$(dirname "$exe")" && "$exe" --reporter junit --out "$out/catch2-$i.xml" >/dev/null 2>&1)
+      rc=$?
+      ran=1
+    elif [ "$ran" -eq 0 ] && ! grep -qa 'gtest_output' "$exe"; then
+      n=${exe#"$root"/}
+      (cd "$(dirname "$exe")" && timeout 900 "$exe")
+      rc=$?
+      if [ "$rc" -eq 0 ]; then r='/>'; else r="><failure message=\"exit $rc\"/></testcase>"; fi
+      echo "<testsuite name=\"binary\"><testcase classname=\"binary\" name=\"$n\"$r</testsuite>" > "$out/binary-$i.xml"
+    else
+      continue
+    fi
+    [ "$rc" -ne 0 ] && st=1
+  done < <(find "$root" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -path '*/_deps/*' ! -path '*/.git/*' ! -name '*.so*' 2>/dev/null | grep -iE '/[^/]*test[^/]*$' | sort)
+  # A test CTest could not start (its target did not compile) fails.
+  # The compiler's first error goes into the failure (XML-escaped, then
+  # escaped again for sed's replacement).
+  whyxml=$(printf '%s' "${first:-see the build output}" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g; s/#/ /g')
+  why=$(printf '%s' "$whyxml" | sed -e 's/[\\&]/\\&/g')
+  find "$out" -name '*.xml' -exec cat {} + 2>/dev/null |
+    sed -E "s#<skipped message=\"(Unable to find executable|Could not find executable|Not Run)#<failure message=\"did not compile: ${why}: \1#g" > /logs/verifier/c-junit.xml
+  # Each source file that did not compile is a failing test of its own, so
+  # a suite whose only binary did not link still reports (and nop counts).
+  if [ "$bst" -ne 0 ]; then
+    sed -nE 's#^FAILED: .*CMakeFiles/[^/]+\.dir/(.+)\.o[[:space:]]*$#\1#p; s#^FAILED: ([^ ]+\.o)[[:space:]]*$#\1#p' "$log" | sort -u |
+      while read -r obj; do
+        n=$(printf '%s' "$obj" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')
+        printf '<testsuite name="compile"><testcase classname="compile" name="%s"><failure message="did not compile: %s"/></testcase></testsuite>\n' "$n" "$whyxml"
+      done >> /logs/verifier/c-junit.xml
+  fi
+  grep -q '<testcase' /logs/verifier/c-junit.xml || { echo "curate: no test report"; st=1; }
+  exit "$st"
+  ;;
+esac
+echo "curate-cbuild: unknown step $step" >&2
+exit 2

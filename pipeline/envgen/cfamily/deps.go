@@ -1,0 +1,230 @@
+package cfamily
+
+import (
+	_ "embed"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"curate/pipeline/envgen"
+)
+
+// cdepsCSV maps what a project asks for to Debian packages (kind, name,
+// package); see the file's header.
+//
+//go:embed cdeps.csv
+var cdepsCSV string
+
+// debTable is cdeps.csv read: "kind:name" (name lower-case) → package
+// ("" = provided by libc or the compiler).
+var debTable = mustTable("cdeps.csv", cdepsCSV)
+
+func mustTable(name, text string) map[string]string {
+	t, err := parseTable(name, text)
+	if err != nil {
+		panic(err) // embedded data: the package test reads it too
+	}
+	return t
+}
+
+// parseTable reads kind,name,package rows; comments (#) and the header
+// row are skipped. A bad row is an error naming file and line.
+func parseTable(name, text string) (map[string]string, error) {
+	out := map[string]string{}
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || line == "kind,name,package" {
+			continue
+		}
+		f := strings.Split(line, ",")
+		if len(f) != 3 || f[1] == "" || (f[0] != "cmake" && f[0] != "pkg" && f[0] != "lib") {
+			return nil, fmt.Errorf("%s:%d: want kind,name,package with kind cmake, pkg or lib: %q", name, i+1, line)
+		}
+		out[f[0]+":"+strings.ToLower(f[1])] = f[2]
+	}
+	return out, nil
+}
+
+// Need is one thing the project asks the system for.
+type Need struct {
+	Kind, Name string // cmake, pkg, lib, apt; the name as written
+	From       string // file that asks
+	Required   bool
+}
+
+var (
+	findPackageRe = regexp.MustCompile(`(?i)\bfind_package\s*\(\s*([A-Za-z0-9_.+-]+)([^)]*)\)`)
+	pkgCheckRe    = regexp.MustCompile(`(?i)\bpkg_(?:check|search)_modules?\s*\(\s*[A-Za-z0-9_]+([^)]*)\)`)
+	mesonDepRe    = regexp.MustCompile(`\bdependency\s*\(\s*'([^']+)'([^)]*)\)`)
+	acPkgRe       = regexp.MustCompile(`PKG_CHECK_MODULES\s*\(\s*\[?[A-Za-z0-9_]+\]?\s*,\s*\[?([^\],)]+)`)
+	acLibRe       = regexp.MustCompile(`AC_CHECK_LIB\s*\(\s*\[?([A-Za-z0-9_+.-]+)\]?`)
+	acSearchRe    = regexp.MustCompile(`AC_SEARCH_LIBS\s*\(\s*\[?[A-Za-z0-9_]+\]?\s*,\s*\[?([^\],)]+)`)
+	aptRe         = regexp.MustCompile(`\bapt(?:-get)?\s+(?:-\S+\s+)*install\b([^\n&|;]*)`)
+	pkgWordRe     = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]+$`)
+)
+
+// self says whether a need names the project itself (its own CMake
+// package or pkg-config module, found by its tools or examples).
+func self(tree *envgen.Tree, name string) bool {
+	_, repo, _ := strings.Cut(tree.Repo, "/")
+	norm := func(s string) string {
+		return strings.NewReplacer("-", "", "_", "", ".", "").Replace(strings.ToLower(s))
+	}
+	return repo != "" && (norm(name) == norm(repo) || "lib"+norm(name) == norm(repo) || norm(name) == "lib"+norm(repo))
+}
+
+// Needs reads what the project asks the system for: CMake find_package
+// and pkg_check_modules, Meson dependency(), configure's PKG_CHECK_MODULES
+// and AC_CHECK_LIB, and the -dev packages its CI installs with apt.
+func Needs(tree *envgen.Tree) []Need {
+	var out []Need
+	seen := map[string]bool{}
+	add := func(n Need) {
+		if strings.ContainsAny(n.Name, "${}") || self(tree, n.Name) {
+			return
+		}
+		k := n.Kind + ":" + strings.ToLower(n.Name)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, n)
+		}
+	}
+	for _, f := range tree.Files {
+		base := path.Base(f)
+		text := ""
+		switch {
+		case base == "CMakeLists.txt" || strings.HasSuffix(base, ".cmake"):
+			if vendored(f) {
+				continue
+			}
+			text = stripComments(tree.Text(f), "#")
+			for _, m := range findPackageRe.FindAllStringSubmatch(text, -1) {
+				if !strings.HasPrefix(m[1], "${") {
+					add(Need{Kind: "cmake", Name: m[1], From: f, Required: strings.Contains(strings.ToUpper(m[2]), "REQUIRED")})
+				}
+			}
+			for _, m := range pkgCheckRe.FindAllStringSubmatch(text, -1) {
+				req := strings.Contains(m[1], "REQUIRED")
+				for _, w := range strings.Fields(m[1]) {
+					if mod := moduleName(w); mod != "" && mod != "REQUIRED" && mod != "QUIET" && mod != "IMPORTED_TARGET" && mod != "GLOBAL" && mod != "NO_CMAKE_PATH" && mod != "NO_CMAKE_ENVIRONMENT_PATH" {
+						add(Need{Kind: "pkg", Name: mod, From: f, Required: req})
+					}
+				}
+			}
+		case base == "meson.build":
+			if vendored(f) {
+				continue
+			}
+			text = stripComments(tree.Text(f), "#")
+			for _, m := range mesonDepRe.FindAllStringSubmatch(text, -1) {
+				add(Need{Kind: "pkg", Name: m[1], From: f, Required: !strings.Contains(m[2], "required : false") && !strings.Contains(m[2], "required: false")})
+			}
+		case f == "configure.ac" || f == "configure.in":
+			text = stripComments(tree.Text(f), "dnl")
+			for _, m := range acPkgRe.FindAllStringSubmatch(text, -1) {
+				for _, w := range strings.Fields(m[1]) {
+					if mod := moduleName(w); mod != "" {
+						add(Need{Kind: "pkg", Name: mod, From: f, Required: true})
+					}
+				}
+			}
+			for _, m := range acLibRe.FindAllStringSubmatch(text, -1) {
+				add(Need{Kind: "lib", Name: m[1], From: f})
+			}
+			for _, m := range acSearchRe.FindAllStringSubmatch(text, -1) {
+				for _, w := range strings.Fields(m[1]) {
+					add(Need{Kind: "lib", Name: w, From: f})
+				}
+			}
+		case strings.HasPrefix(f, ".github/workflows/") && (strings.HasSuffix(f, ".yml") || strings.HasSuffix(f, ".yaml")):
+			for _, m := range aptRe.FindAllStringSubmatch(tree.Text(f), -1) {
+				for _, w := range strings.Fields(m[1]) {
+					// Only -dev packages: CI lines also install compilers
+					// by Ubuntu version names Debian does not have.
+					if pkgWordRe.MatchString(w) && strings.HasSuffix(w, "-dev") {
+						add(Need{Kind: "apt", Name: w, From: f})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// moduleName is a pkg-config module out of "name>=1.2" (a version word
+// alone is "").
+func moduleName(w string) string {
+	w = strings.Trim(w, `"'[]`)
+	if i := strings.IndexAny(w, "<>="); i >= 0 {
+		w = w[:i]
+	}
+	if w == "" || strings.HasPrefix(w, "$") || (w[0] >= '0' && w[0] <= '9') {
+		return ""
+	}
+	return w
+}
+
+// vendored says whether a build file belongs to bundled third-party code,
+// whose needs are the bundle's own (and often optional).
+func vendored(f string) bool {
+	parts := strings.Split(f, "/")
+	for _, part := range parts[:len(parts)-1] {
+		switch p := strings.ToLower(part); {
+		case p == "third_party" || p == "thirdparty" || p == "3rdparty" || p == "external" || p == "extern" || p == "vendor" || p == "deps":
+			return true
+		case p == "googletest" || p == "gtest" || p == "gmock" || releaseDirRe.MatchString(p):
+			return true
+		}
+	}
+	return false
+}
+
+// releaseDirRe is a folder named like an unpacked release (googletest-1.16.0).
+var releaseDirRe = regexp.MustCompile(`^[a-z][a-z0-9_+]*-v?\d+(\.\d+)+$`)
+
+func stripComments(text, marker string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		if i := strings.Index(line, marker); i >= 0 {
+			line = line[:i]
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// DebianPackages maps needs to Debian packages; unknown lists the needs
+// the table has no entry for ("cmake:Foo (CMakeLists.txt, required)").
+func DebianPackages(needs []Need) (pkgs, unknown []string) {
+	set := map[string]bool{}
+	for _, n := range needs {
+		if n.Kind == "apt" {
+			set[n.Name] = true
+			continue
+		}
+		p, ok := debTable[n.Kind+":"+strings.ToLower(n.Name)]
+		switch {
+		case !ok && n.Kind == "lib":
+			// AC_CHECK_LIB probes optional libraries as often as needed ones.
+			continue
+		case !ok:
+			req := ""
+			if n.Required {
+				req = ", required"
+			}
+			unknown = append(unknown, fmt.Sprintf("%s:%s (%s%s)", n.Kind, n.Name, n.From, req))
+		case p != "":
+			for _, q := range strings.Fields(p) {
+				set[q] = true
+			}
+		}
+	}
+	for p := range set {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	return pkgs, unknown
+}
