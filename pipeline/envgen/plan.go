@@ -177,6 +177,9 @@ type Plan struct {
 	VerifierTimeoutSec int
 	// Notes say why (one line each).
 	Notes []string
+	// Decisions are the toolchain choices with where each came from
+	// (Decide); each is also a note.
+	Decisions []Decision
 	// Layer is set by Build, not by planners: what the image split needs.
 	Layer Layer
 }
@@ -201,6 +204,27 @@ type Runner struct {
 	Command   string
 	Check     string
 	LogFormat string
+}
+
+// Decision is one toolchain choice and its source: the file and the
+// setting the project declares it in, or the default when it declares none
+// ("maven", "3.9.9", "pom.xml maven-enforcer-plugin requireMavenVersion [3.9,)").
+type Decision struct {
+	Tool    string `json:"tool"`
+	Version string `json:"version"`
+	Source  string `json:"source"`
+}
+
+// String is the decision as its note reads.
+func (d Decision) String() string {
+	return "toolchain: " + d.Tool + " " + d.Version + " from " + d.Source
+}
+
+// Decide records a toolchain choice with its source, and notes it.
+func (p *Plan) Decide(tool, version, source string) {
+	d := Decision{Tool: tool, Version: version, Source: source}
+	p.Decisions = append(p.Decisions, d)
+	p.Notes = append(p.Notes, d.String())
 }
 
 // Note adds a "why" line.
