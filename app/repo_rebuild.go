@@ -241,7 +241,7 @@ func RepoTasks(ctx context.Context, ws *workspace.Workspace, repo string, failed
 func RepoOf(arg string) (string, error) {
 	parts := strings.Split(arg, "/")
 	if len(parts) != 2 || parts[0] == "" || parts[1] == "" || strings.ContainsAny(arg, " \t\n") {
-		return "", fmt.Errorf("%q: want OWNER/NAME, such as spf13/cobra", arg)
+		return "", fmt.Errorf("%q: want OWNER/NAME, such as acme/calc", arg)
 	}
 	return arg, nil
 }

@@ -20,7 +20,7 @@ func newEnvCmd(env *Env) *cobra.Command {
 		Use:   "env",
 		Short: "Manage Docker images for validation: bootstrap a base image, prune what curate made",
 		Example: `  curate env bootstrap
-  curate env check spf13/cobra
+  curate env check acme/calc
   curate env prune --unused`,
 	}
 	cmd.AddCommand(newEnvBootstrapCmd(env), newEnvPruneCmd(env), newEnvCheckCmd(env), newEnvPushCmd(env))
@@ -135,8 +135,8 @@ func newEnvCheckCmd(env *Env) *cobra.Command {
 the whole test suite in it. The result is recorded per repository; build
 --at auto mirrors a repository's PRs only when its check passed, and
 validate names a repository whose check failed before any run starts.`,
-		Example: `  curate env check spf13/cobra
-  curate env check --at snapshot:v1.8.0 spf13/cobra --json`,
+		Example: `  curate env check acme/calc
+  curate env check --at snapshot:HEAD acme/calc --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			ws, err := env.Workspace(ctx)

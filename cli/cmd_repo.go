@@ -191,7 +191,7 @@ try. Otherwise the section is replaced and every other byte of curate.toml
 (comments included) stays as it was. Then rebuild with
 curate rebuild --repo OWNER/NAME.`,
 		Example: `  EDITOR=nano curate repo edit acme/calc
-  EDITOR='code --wait' curate repo edit spf13/cobra`,
+  EDITOR='code --wait' curate repo edit acme/calc`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()

@@ -50,7 +50,7 @@ run is not ok (curate help outcomes, curate help exit-codes).`,
   curate validate tasks/my-task --follow
   curate validate --filter 'language=python' --concurrency 4 --docker-host ssh://ci-1 --docker-host ssh://ci-2
   curate validate --all --json | jq '.[] | select(.outcome != "ok")'
-  curate validate --repo spf13/cobra --failed   # what failed or changed since its runs (nop,oracle,gold)`,
+  curate validate --repo acme/calc --failed   # what failed or changed since its runs (nop,oracle,gold)`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.failed && !cmd.Flags().Changed("mode") {
 				f.modes = "nop,oracle,gold" // a rerun settles the verdict

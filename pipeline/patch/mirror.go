@@ -325,7 +325,7 @@ func reverseApply(ctx context.Context, w string, g func(...string) ([]byte, erro
 	// -f, not --batch: --batch takes a hunk that looks already reversed
 	// for an unreversed patch and applies it forward ("Unreversed patch
 	// detected! Ignoring -R."), which mirrors the fix instead of the bug
-	// (more-itertools #1158 gained a second __getitem__).
+	// (a real PR's task gained a second __getitem__; see docs/dev/yield.md).
 	cmd := exec.CommandContext(ctx, "patch", "-p1", "-R", "-f", "--fuzz=3", "--no-backup-if-mismatch", "--reject-file=-", "-i", p)
 	cmd.Dir = w
 	out, err := cmd.CombinedOutput()

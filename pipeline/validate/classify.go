@@ -221,7 +221,7 @@ func (r *Rule) applies(lang string) bool {
 }
 
 // ownModule reports whether a module name is the repository's own package
-// (click in pallets/click, more_itertools in more-itertools/more-itertools).
+// (widgets in acme/widgets, more_widgets in acme/more-widgets).
 func ownModule(module, repo string) bool {
 	_, name, _ := strings.Cut(repo, "/")
 	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", "_")) }

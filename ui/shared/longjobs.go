@@ -32,7 +32,7 @@ func (s JobState) String() string {
 type LongJob struct {
 	ID          int
 	Name        string // the kind: import, mine, build, validate, rebuild, export
-	What        string // what it works on ("~/bench/tasks", "spf13/cobra")
+	What        string // what it works on ("~/bench/tasks", "acme/calc")
 	Stage       string // the operation's current stage ("read", "write")
 	Item        string // the last item done
 	Done, Total int

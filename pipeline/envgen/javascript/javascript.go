@@ -181,13 +181,13 @@ func planPackageManager(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 
 // npmRelaxed runs npm install attempts; when they fail because the
 // registry has no version the manifests pin of a package (unpublished, or
-// a registry mirror that lacks it: jshttp/cookie pins top-sites 1.1.225,
-// the registry here has 1.1.222), npmRelax points the manifests at the
+// a registry mirror that lacks it: a lockfile pinned a data package at a
+// version three releases newer than the registry here had), npmRelax points the manifests at the
 // newest version the registry has of each such package and drops the
 // lockfile's entries of it (and only those), and retry runs on a fresh
 // node_modules. The rest of the lockfile stays: without it npm resolves
 // the whole tree anew, to other versions than the PR's, and npm 10's
-// arborist crashed doing so on jshttp/cookie's vitest 4 peer set
+// arborist crashed doing so on a vitest 4 peer set
 // ("Cannot read properties of null (reading 'edgesOut')" in loadPeerSet,
 // on a fresh node_modules too). What changed is printed ("curate: note:
 // ..."). The attempts' output is shown only when the retry fails too:

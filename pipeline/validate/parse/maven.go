@@ -7,7 +7,7 @@ var (
 	mavenMethodNew = regexp.MustCompile(`^\[(?:ERROR|INFO|WARNING)\]\s+([\w.$]+)\.([\w$]+)\s+--\s+Time elapsed:.*<<<\s+(FAILURE|ERROR)!`)
 	// Surefire 2: "[ERROR] testBar(com.x.FooTest)  Time elapsed: 0.01 s  <<< FAILURE!",
 	// without the level prefix before Maven 3.x logged through SLF4J
-	// (Surefire 2.12.4, Maven's default binding: square/javapoet).
+	// (Surefire 2.12.4, Maven's default binding for projects that pin none).
 	mavenMethodOld = regexp.MustCompile(`^(?:\[(?:ERROR|INFO|WARNING)\]\s+)?([\w$]+)\(([\w.$]+)\)\s+Time elapsed:.*<<<\s+(FAILURE|ERROR)!`)
 	// "[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.1 s - in com.x.FooTest"
 	mavenClass = regexp.MustCompile(`Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+).*?(?:-- in|- in)\s+([\w.$]+)`)

@@ -156,7 +156,7 @@ func Auto(log []byte) *Report {
 
 // maxLine is the longest line the parsers read: a whole log (gold keeps
 // at most 64 MiB), since a JSON report is one line (vitest's for
-// jshttp/cookie's 63,623 tests is 17 MB).
+// a suite of 63,623 tests is 17 MB).
 const maxLine = 64 << 20
 
 // lines calls fn for each line of log, without its line ending; results

@@ -306,7 +306,7 @@ func (s *Model) startMine(src string, limit int, apiURL string) tea.Cmd {
 	})
 }
 
-// minedLine: "mined 13 candidates from spf13/cobra, 2 rejected, 0 skipped".
+// minedLine: "mined 13 candidates from acme/calc, 2 rejected, 0 skipped".
 func minedLine(tasks []*pipeline.Task, from, skipped string) string {
 	ok := 0
 	for _, t := range tasks {
