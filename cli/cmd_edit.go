@@ -61,11 +61,8 @@ redo revert them.`,
 				if err != nil {
 					return err
 				}
-				c := ed.Command()
-				c.Stdin, c.Stdout, c.Stderr = env.In, env.Out, env.Err
-				if err := c.Run(); err != nil {
-					ed.Discard()
-					return fmt.Errorf("editor %s: %w (the statement is unchanged)", c.Path, err)
+				if err := runEditor(env, ed.Command(), ed.Discard); err != nil {
+					return fmt.Errorf("%w (the statement is unchanged)", err)
 				}
 				evs, err := ed.Apply(ctx, workspace.Actor())
 				if err != nil {

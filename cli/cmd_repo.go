@@ -203,11 +203,8 @@ curate rebuild --repo OWNER/NAME.`,
 			if err != nil {
 				return err
 			}
-			c := ed.Command()
-			c.Stdin, c.Stdout, c.Stderr = env.In, env.Out, env.Err
-			if err := c.Run(); err != nil {
-				ed.Discard()
-				return fmt.Errorf("editor %s: %w (curate.toml is unchanged)", c.Path, err)
+			if err := runEditor(env, ed.Command(), ed.Discard); err != nil {
+				return fmt.Errorf("%w (curate.toml is unchanged)", err)
 			}
 			changed, err := ed.Apply()
 			if err != nil {

@@ -4,6 +4,7 @@ package runs
 
 import (
 	"context"
+	"curate/app"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -404,14 +405,7 @@ func (s *Model) edit(rel string) tea.Cmd {
 	if err != nil {
 		return shared.StatusCmd("edit: "+err.Error(), true)
 	}
-	editor := os.Getenv("VISUAL")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
-	}
-	if editor == "" {
-		editor = "vi"
-	}
-	return tea.ExecProcess(editorCommand(editor, p), func(err error) tea.Msg { return editorDoneMsg{p, err} })
+	return tea.ExecProcess(app.Editor(p), func(err error) tea.Msg { return editorDoneMsg{p, err} })
 }
 
 // LogRead is the answer of reading run id's log file; tests hand it lines

@@ -1,8 +1,6 @@
 package runs
 
 import (
-	"os/exec"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -289,10 +287,4 @@ func modeIndex(mode string) int {
 		}
 	}
 	return 0
-}
-
-// editorCommand splits $EDITOR ("code -w") and adds the file.
-func editorCommand(editor, path string) *exec.Cmd {
-	parts := strings.Fields(editor)
-	return exec.Command(parts[0], append(parts[1:], path)...)
 }
