@@ -31,6 +31,11 @@ const (
 
 var stateNames = [2]string{"buggy", "fixed"}
 
+// stateFixedAgain names the gold run's second run of the fixed state (the
+// one that keeps test ids carrying a time or an address out of the task);
+// the matrix reads it as another attempt of the fixed state.
+const stateFixedAgain = "fixed (again, for stable test ids)"
+
 // LogPlace is a line of a run's log: its 0-based number and the byte
 // offset where it starts; Line -1 when the result was not read from the
 // log (ctrf.json).
@@ -45,8 +50,9 @@ type MatrixRow struct {
 	// Class is "F2P", "P2P" or "flaky" from the run's lists, "" for a test
 	// in none (failing or skipped in both states...).
 	Class string
-	// Status per state, one per attempt that ran it ("" where an attempt
-	// did not report the test).
+	// Status per state, one per run of that state ("" where a run did not
+	// report the test); the fixed state runs twice per attempt when its
+	// second run checks for stable ids.
 	Status [2][]parse.Status
 	// At is where the last attempt's result of each state is in the log.
 	At [2]LogPlace
@@ -168,10 +174,10 @@ func GoldMatrix(ctx context.Context, run *pipeline.Run, format string) (*Matrix,
 			break // the validator's last line: what follows is not the run's
 		}
 		switch {
-		case t == "curate: gold: buggy state" || t == "curate: gold: fixed state":
+		case t == "curate: gold: buggy state" || t == "curate: gold: fixed state" || t == "curate: gold: "+stateFixedAgain+" state":
 			finish()
 			secState = StateBuggy
-			if strings.HasSuffix(t, "fixed state") {
+			if strings.HasSuffix(t, "fixed state") || strings.Contains(t, stateFixedAgain) {
 				secState = StateFixed
 			}
 		case t == "curate: verifier: bash /tests/test.sh" && secState >= 0:
@@ -179,6 +185,7 @@ func GoldMatrix(ctx context.Context, run *pipeline.Run, format string) (*Matrix,
 			// grading reads test.sh's alone
 			sec, secLines, secOffs = sec[:0], secLines[:0], secOffs[:0]
 		case strings.HasPrefix(t, "curate: gold: buggy state: ") || strings.HasPrefix(t, "curate: gold: fixed state: "),
+			strings.HasPrefix(t, "curate: gold: "+stateFixedAgain+" state: "),
 			strings.HasPrefix(t, "curate: attempt "):
 			finish()
 		default:
@@ -195,7 +202,12 @@ func GoldMatrix(ctx context.Context, run *pipeline.Run, format string) (*Matrix,
 		}
 	}
 	finish()
-	m.Attempts = max(attempts[0], attempts[1])
+	// Attempts are the buggy state's runs: the fixed state may have one
+	// more per attempt (its second run, for stable ids).
+	m.Attempts = attempts[StateBuggy]
+	if m.Attempts == 0 {
+		m.Attempts = attempts[StateFixed]
+	}
 	class := map[string]string{}
 	for _, n := range run.FailToPass {
 		class[n] = "F2P"

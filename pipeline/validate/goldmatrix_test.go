@@ -76,3 +76,43 @@ func TestGoldMatrixReadsBothStatesOfEveryAttempt(t *testing.T) {
 		t.Error("a nop run has a matrix")
 	}
 }
+
+// The fixed state's second run (stable test ids) is read as another
+// attempt of the fixed state: an id with a timestamp is there once, so the
+// matrix shows it missing from one run of the fixed state.
+func TestGoldMatrixReadsTheFixedStatesSecondRun(t *testing.T) {
+	log := "curate: gold: buggy state\ncurate: verifier: bash /tests/test.sh\n" +
+		"tests/test_a.py::test_fix FAILED\n" +
+		"curate: gold: buggy state: 1 tests from test.sh output\n" +
+		"curate: gold: fixed state\ncurate: verifier: bash /tests/test.sh\n" +
+		"tests/test_a.py::test_fix PASSED\ntests/test_a.py::test_at[2026-11-25T23:01:02] PASSED\n" +
+		"curate: gold: fixed state: 2 tests from test.sh output\n" +
+		"curate: gold: " + stateFixedAgain + " state\ncurate: verifier: bash /tests/test.sh\n" +
+		"tests/test_a.py::test_fix PASSED\ntests/test_a.py::test_at[2026-11-25T23:01:09] PASSED\n" +
+		"curate: gold: " + stateFixedAgain + " state: 2 tests from test.sh output\n" +
+		"curate: outcome ok\n"
+	path := filepath.Join(t.TempDir(), "r2.log")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := &pipeline.Run{ID: "r2", Mode: ModeGold, LogPath: path, FailToPass: []string{"tests/test_a.py::test_fix"}}
+	m, err := GoldMatrix(context.Background(), run, "pytest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]MatrixRow{}
+	for _, r := range m.Rows {
+		rows[r.Test] = r
+	}
+	fix := rows["tests/test_a.py::test_fix"]
+	if got := fix.Status[StateFixed]; len(got) != 2 || got[0] != parse.Passed || got[1] != parse.Passed || fix.Differs(StateFixed) {
+		t.Errorf("test_fix's fixed runs: %v", got)
+	}
+	first := rows["tests/test_a.py::test_at[2026-11-25T23:01:02]"]
+	if got := first.Status[StateFixed]; len(got) != 2 || got[0] != parse.Passed || got[1] != "" {
+		t.Errorf("an id seen in the first fixed run only: %v", got)
+	}
+	if len(m.Rows) != 3 {
+		t.Errorf("rows: %+v", m.Rows)
+	}
+}

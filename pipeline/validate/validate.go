@@ -323,7 +323,7 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 		for i, oracle := range states {
 			state := map[bool]string{false: "buggy", true: "fixed"}[oracle]
 			if i == 2 {
-				state = "fixed (again, for stable test ids)"
+				state = stateFixedAgain
 			}
 			log.Line("curate: gold: " + state + " state")
 			spec.Oracle = oracle
