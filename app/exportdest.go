@@ -9,16 +9,23 @@ import (
 	"strings"
 
 	"curate/pipeline/export"
+	"curate/pipeline/sanitize"
 	"curate/workspace"
 )
 
 // WriteExport writes in as format into dest, after refusing a dest where
 // an export could destroy the workspace itself: its root, tasks/, .curate/
 // (or anything inside those two), or any folder that holds the workspace.
-// `curate export` and the Export screen both write through here.
-func WriteExport(ws *workspace.Workspace, format, dest string, in *export.Input) (*export.Summary, error) {
+// A format that ships tasks refuses selected tasks that are not validated
+// valid unless allowUnvalidated. `curate export` and the Export screen
+// both write through here.
+func WriteExport(ws *workspace.Workspace, format, dest string, in *export.Input, allowUnvalidated bool) (*export.Summary, error) {
 	if err := checkExportDest(ws, dest); err != nil {
 		return nil, err
+	}
+	if bad := Unvalidated(in); ShipsTasks(format) && len(bad) > 0 && !allowUnvalidated {
+		return nil, fmt.Errorf("export %s: nothing written: %d of %d selected task(s) are not validated valid: %s; validate them (curate validate), select valid tasks (--filter 'status=valid'), or export with --allow-unvalidated",
+			format, len(bad), len(in.Selected), sanitize.Line(FirstFew(bad, 10)))
 	}
 	in.Scratch = ws.TmpPath()
 	return export.Write(format, dest, in)
@@ -69,4 +76,12 @@ func resolveExisting(p string) string {
 		rest = append([]string{filepath.Base(p)}, rest...)
 		p = parent
 	}
+}
+
+// FirstFew joins the first n of s and says how many more there are.
+func FirstFew(s []string, n int) string {
+	if len(s) <= n {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:n], ", ") + fmt.Sprintf(", and %d more", len(s)-n)
 }

@@ -79,11 +79,7 @@ func newExportCmd(env *Env) *cobra.Command {
 				in.Org = org // else [export] org
 			}
 			chosen := in.Selected
-			if bad := app.Unvalidated(in); app.ShipsTasks(format) && len(bad) > 0 && !allowUnvalidated {
-				return exitError{code: 1, msg: fmt.Sprintf("export %s: nothing written: %d of %d selected task(s) are not validated valid: %s; validate them (curate validate), select valid tasks (--filter 'status=valid'), or pass --allow-unvalidated",
-					format, len(bad), len(chosen), sanitize.Line(firstFew(bad, 10)))}
-			}
-			sum, err := app.WriteExport(ws, format, out, in)
+			sum, err := app.WriteExport(ws, format, out, in, allowUnvalidated)
 			if err != nil {
 				return err
 			}
@@ -130,11 +126,4 @@ func noteOut(env *Env, asJSON bool) io.Writer {
 		return env.Err
 	}
 	return env.Out
-}
-
-func firstFew(s []string, n int) string {
-	if len(s) <= n {
-		return strings.Join(s, ", ")
-	}
-	return strings.Join(s[:n], ", ") + fmt.Sprintf(", and %d more", len(s)-n)
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"crypto/sha256"
+	"curate/pipeline"
+	"curate/workspace"
 	"fmt"
 	"io"
 	"io/fs"
@@ -104,14 +106,8 @@ func TestExportRefusesTheWorkspace(t *testing.T) {
 // workspace root (its default "." when curate runs there) is refused and
 // nothing in the workspace changes.
 func TestWorkbenchExportRefusesTheWorkspace(t *testing.T) {
-	root := demoWorkspace(t)
-	env := &Env{WorkspaceFlag: root, Out: io.Discard, Err: io.Discard}
-	defer env.Close()
+	root, env, ws := demoEnv(t)
 	ctx := context.Background()
-	ws, err := env.Workspace(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	before := treeSums(t, filepath.Join(root, "tasks"))
 	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0))
 	in, err := app.SolveExportInput(ctx, ws, "wb", selection.Config{}, &selection.Result{}, "harbor")
@@ -126,4 +122,51 @@ func TestWorkbenchExportRefusesTheWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameTree(t, "tasks", before, treeSums(t, filepath.Join(root, "tasks")))
+}
+
+// The Export screen applies `curate export`'s refusal of tasks that are not
+// validated valid (the demo's tasks are built, never validated here):
+// nothing is written.
+func TestWorkbenchExportRefusesUnvalidatedTasks(t *testing.T) {
+	_, env, ws := demoEnv(t)
+	ctx := context.Background()
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil || len(tasks) == 0 {
+		t.Fatalf("tasks: %d, %v", len(tasks), err)
+	}
+	var pick *pipeline.Task
+	for _, t := range tasks {
+		if t.Status != pipeline.StatusValid {
+			pick = t
+			break
+		}
+	}
+	if pick == nil {
+		t.Fatal("the demo has no task that is not valid")
+	}
+	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0))
+	in, err := app.SolveExportInput(ctx, ws, "wb", selection.Config{}, &selection.Result{Picks: []selection.Pick{{Task: pick}}}, "harbor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := svc.WriteExport("harbor", out, in); err == nil || !strings.Contains(err.Error(), "not validated valid") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("the refused export wrote %s: %v", out, err)
+	}
+}
+
+// demoEnv is a demo workspace opened as the workbench opens it.
+func demoEnv(t *testing.T) (string, *Env, *workspace.Workspace) {
+	t.Helper()
+	root := demoWorkspace(t)
+	env := &Env{WorkspaceFlag: root, Out: io.Discard, Err: io.Discard}
+	t.Cleanup(func() { env.Close() })
+	ws, err := env.Workspace(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, env, ws
 }

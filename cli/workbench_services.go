@@ -44,7 +44,7 @@ func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger) *u
 			return app.SolveExportInput(ctx, ws, name, cfg, res, format)
 		},
 		WriteExport: func(format, dest string, in *export.Input) (*export.Summary, error) {
-			return app.WriteExport(ws, format, dest, in)
+			return app.WriteExport(ws, format, dest, in, false)
 		},
 		// The jobs list (J) runs import, mine, build and a repo rebuild on ws.
 		JobServices: ui.JobServices{Workspace: ws, RebuildRepo: app.RebuildRepoJob(ws, app.ValidateOptions{Engines: env.engines, Warn: logger.Writer()})},
