@@ -59,10 +59,13 @@ func HostNetwork(ctx context.Context, caBundle string) Network {
 			env[k] = imageCABundle
 		}
 	}
-	if out := hostOutput(ctx, "go", "env", "-json"); out != nil {
+	// Only these keys: a bare `go env` computes GOGCCFLAGS in a go-build*
+	// work folder of its own, which a kill of curate would leave behind.
+	goKeys := []string{"GOPROXY", "GONOSUMDB", "GONOPROXY", "GOPRIVATE", "GOSUMDB", "GOINSECURE"}
+	if out := hostOutput(ctx, "go", append([]string{"env", "-json"}, goKeys...)...); out != nil {
 		var goenv map[string]string
 		if json.Unmarshal(out, &goenv) == nil {
-			for _, k := range []string{"GOPROXY", "GONOSUMDB", "GONOPROXY", "GOPRIVATE", "GOSUMDB", "GOINSECURE"} {
+			for _, k := range goKeys {
 				if v := goenv[k]; v != "" {
 					env[k] = v
 				}
