@@ -48,7 +48,27 @@ func ModuleRoot() (string, error) {
 
 // Bundles lists the repository bundles of ../shared/repos (beside the
 // module root), by repo "owner/name"; empty when the folder is absent.
+// CURATE_YIELD_GITDIRS=DIR adds the git folders DIR/owner+name/repo (a
+// mirror of repositories never tried, cloned like a bundle).
 func Bundles(root string) (map[string]string, error) {
+	out, err := bundleFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	if dir := os.Getenv("CURATE_YIELD_GITDIRS"); dir != "" {
+		paths, err := filepath.Glob(filepath.Join(dir, "*+*", "repo"))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			owner, repo, _ := strings.Cut(filepath.Base(filepath.Dir(p)), "+")
+			out[owner+"/"+repo] = p
+		}
+	}
+	return out, nil
+}
+
+func bundleFiles(root string) (map[string]string, error) {
 	dir := filepath.Join(root, "..", "shared", "repos")
 	paths, err := filepath.Glob(filepath.Join(dir, "*+*.bundle"))
 	if err != nil {

@@ -32,6 +32,8 @@ var handful = map[string]int{"spf13/cobra": 2, "pallets/click": 2}
 // CURATE_YIELD=owner/name[,owner/name] runs those in full.
 // CURATE_YIELD_LIMIT=N caps the PRs per repository (the newest N).
 // CURATE_YIELD_TABLE=FILE writes the funnel table of docs/dev/yield.md there.
+// CURATE_YIELD_GITDIRS=DIR adds repositories from git folders (Bundles);
+// CURATE_YIELD_WORKSPACE=DIR keeps the workspace there.
 // CURATE_YIELD_AT=merge|snapshot|auto builds with that strategy (also in
 // BenchmarkYield20PRs: run it once with each to compare them).
 func TestYieldRealPRs(t *testing.T) {
@@ -41,10 +43,16 @@ func TestYieldRealPRs(t *testing.T) {
 	bin := curateBinary(t, root)
 	ctx := context.Background()
 	c := &Curate{Bin: bin, Workspace: filepath.Join(t.TempDir(), "ws")}
+	keep := os.Getenv("CURATE_YIELD_WORKSPACE") // kept, with its images, to read afterwards
+	if keep != "" {
+		c.Workspace = keep
+	}
 	if out, err := exec.Command(bin, "init", c.Workspace).CombinedOutput(); err != nil {
 		t.Fatalf("curate init: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { c.Run(context.Background(), "env", "prune") })
+	if keep == "" {
+		t.Cleanup(func() { c.Run(context.Background(), "env", "prune") })
+	}
 
 	var rows []string
 	repos := make([]string, 0, len(plan))
