@@ -113,7 +113,7 @@ func TestWorkbenchExportRefusesTheWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := treeSums(t, filepath.Join(root, "tasks"))
-	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0))
+	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0), "")
 	in, err := app.SolveExportInput(ctx, ws, "wb", selection.Config{}, &selection.Result{}, "harbor")
 	if err != nil {
 		t.Fatal(err)
