@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -45,31 +46,7 @@ func TestKubeKilledMidBatchThenRerun(t *testing.T) {
 	cmd := startCLI(t, "-w", root, "validate", slow, "--mode", "nop,oracle", "--engine", "kubernetes")
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
-	deadline := time.Now().Add(3 * time.Minute)
-	for {
-		pods, err := c.CS.CoreV1().Pods(c.Namespace).List(context.Background(), metav1.ListOptions{})
-		running := 0
-		if err == nil {
-			for _, p := range pods.Items {
-				if p.Status.Phase == "Running" {
-					running++
-				}
-			}
-		}
-		if running == 2 {
-			break
-		}
-		select {
-		case <-done:
-			t.Fatal("curate validate ended before its pods ran")
-		default:
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no two running pods after 3 minutes (%d)", running)
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
+	waitRunningPods(t, c, cmd, done, 2)
 	cmd.Process.Signal(syscall.SIGKILL)
 	<-done
 	if left := c.Leftovers(t); len(left) == 0 {
@@ -97,5 +74,36 @@ func TestKubeKilledMidBatchThenRerun(t *testing.T) {
 	}
 	if outcomes[pipeline.OutcomeInterrupted] != 2 || outcomes[pipeline.OutcomeOK] != 2 {
 		t.Errorf("outcomes %v, want 2 interrupted and 2 ok", outcomes)
+	}
+}
+
+// waitRunningPods waits until n pods run in the test's namespace; it
+// fails when cmd ends first or none run after 3 minutes.
+func waitRunningPods(t *testing.T, c *kubetest.Cluster, cmd *exec.Cmd, done chan struct{}, n int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		pods, err := c.CS.CoreV1().Pods(c.Namespace).List(context.Background(), metav1.ListOptions{})
+		running := 0
+		if err == nil {
+			for _, p := range pods.Items {
+				if p.Status.Phase == "Running" {
+					running++
+				}
+			}
+		}
+		if running == n {
+			return
+		}
+		select {
+		case <-done:
+			t.Fatal("curate validate ended before its pods ran")
+		default:
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("not %d running pods after 3 minutes (%d)", n, running)
+		}
+		time.Sleep(300 * time.Millisecond)
 	}
 }

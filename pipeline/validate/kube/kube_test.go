@@ -256,7 +256,15 @@ func TestQuotaRefusalWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := task(t, "bb-valid", s.busybox)
-	runs := validator(t, s.kube).Validate(context.Background(), []validate.Job{
+	v := validator(t, s.kube)
+	var mu sync.Mutex
+	heard := map[string][]string{} // run id -> what OnWait heard, in order
+	v.OnWait = func(id, why string) {
+		mu.Lock()
+		heard[id] = append(heard[id], why)
+		mu.Unlock()
+	}
+	runs := v.Validate(context.Background(), []validate.Job{
 		{TaskID: "a", TaskDir: dir, Mode: "oracle"}, {TaskID: "b", TaskDir: dir, Mode: "oracle"}})
 	waited := 0
 	for _, r := range runs {
@@ -267,6 +275,19 @@ func TestQuotaRefusalWaits(t *testing.T) {
 			waited++
 			t.Logf("%s waited:\n%s", r.TaskID, log)
 		}
+	}
+	// The jobs lists hear it too: a reason, then "" once the pod runs.
+	mu.Lock()
+	defer mu.Unlock()
+	told := 0
+	for id, whys := range heard {
+		if len(whys) < 2 || whys[0] == "" || whys[len(whys)-1] != "" {
+			t.Errorf("%s: OnWait heard %q, want reasons then \"\"", id, whys)
+		}
+		told++
+	}
+	if told == 0 {
+		t.Error("OnWait heard of no waiting run")
 	}
 	if waited == 0 {
 		t.Errorf("no run said it waited for the cluster:\n%s\n%s", logOf(t, runs[0]), logOf(t, runs[1]))
