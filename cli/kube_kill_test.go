@@ -33,9 +33,9 @@ func kubeWorkspace(t *testing.T, c *kubetest.Cluster) string {
 	return root
 }
 
-// kill -9 of `curate validate --engine kubernetes` mid-batch, then a
-// rerun: the rerun marks the killed runs interrupted, deletes their Jobs,
-// validates, and leaves nothing in the namespace.
+// kill -9 of `curate validate --engine kubernetes` mid-batch, then any
+// command (`curate runs`) marks the killed runs interrupted and deletes
+// their Jobs; a rerun validates and leaves nothing in the namespace.
 func TestKubeKilledMidBatchThenRerun(t *testing.T) {
 	c := kubetest.Require(t)
 	img := testenv.BusyboxImage(t)
@@ -53,12 +53,18 @@ func TestKubeKilledMidBatchThenRerun(t *testing.T) {
 		t.Fatal("nothing in the namespace after the kill: the test did not kill mid-run")
 	}
 
+	// Any next command finds the killed runs: marked interrupted, their
+	// Jobs, ConfigMaps and NetworkPolicies deleted by label.
+	_, _, errs := cli(t, "-w", root, "runs")
+	if !strings.Contains(errs, "2 run(s) of a stopped curate marked interrupted, 2 container(s) removed") {
+		t.Errorf("the next command did not report the interrupted runs:\n%s", errs)
+	}
+	if left := c.Leftovers(t); len(left) > 0 {
+		t.Errorf("left in the namespace after the next command: %v", left)
+	}
 	code, out, errs := cli(t, "-w", root, "validate", valid, "--mode", "nop,oracle", "--engine", "kubernetes")
 	if code != 0 {
 		t.Fatalf("rerun: exit %d\n%s\n%s", code, out, errs)
-	}
-	if !strings.Contains(errs, "2 run(s) of a stopped curate marked interrupted") {
-		t.Errorf("rerun did not report the interrupted runs:\n%s", errs)
 	}
 	if left := c.Leftovers(t); len(left) > 0 {
 		t.Errorf("left in the namespace after the rerun: %v", left)
