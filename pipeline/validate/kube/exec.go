@@ -54,16 +54,26 @@ func (r *Runner) execOnce(ctx context.Context, spec validate.ExecSpec, stdout io
 	name := jobName(spec.Labels[validate.LabelRun])
 	res := &validate.ExecResult{Container: name, TestExit: -1}
 	run := &jobRun{r: r, spec: spec, name: name, limits: r.limits(spec.Config)}
-	defer run.delete()
+	tm := &run.timing
+	tm.start = time.Now()
+	defer func() {
+		run.delete()
+		tm.deleted = time.Now()
+		if l := tm.line(); l != "" {
+			fmt.Fprintln(stdout, l)
+		}
+	}()
 	if err := run.create(ctx, files, validate.TaskScript(spec, nonce)); err != nil {
 		return res, err
 	}
+	tm.created = time.Now()
 	tap := validate.NewResultTap(stdout, nonce)
 	term, err := run.follow(ctx, tap, waiting)
 	tap.Flush()
 	if err != nil {
 		return res, err
 	}
+	tm.pull = run.pullTime(ctx, run.podName)
 	res.ExitCode = int(term.ExitCode)
 	if term.Reason == "OOMKilled" {
 		res.OOMKilledMB = run.limits.MemoryMB
@@ -149,7 +159,10 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer, waiting func(string)) 
 				}
 			}
 		default:
-			seenPod = pod.Name
+			seenPod, j.podName = pod.Name, pod.Name
+			if pod.Spec.NodeName != "" && j.timing.scheduled.IsZero() {
+				j.timing.scheduled = time.Now()
+			}
 			if pod.DeletionTimestamp != nil {
 				return nil, fmt.Errorf("%w: pod %s was deleted before it finished", errPodLost, pod.Name)
 			}
@@ -170,6 +183,7 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer, waiting func(string)) 
 			}
 			if !streamed && (cs.Running != nil || cs.Terminated != nil) {
 				streamed = true
+				j.timing.running = time.Now()
 				if lastWait != "" && waiting != nil {
 					waiting("")
 					lastWait = ""
@@ -178,6 +192,7 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer, waiting func(string)) 
 				go func() { logDone <- j.stream(sctx, name, w) }()
 			}
 			if streamed && cs.Terminated != nil {
+				j.timing.ended = time.Now()
 				// The log ends with the container; wait for its last bytes.
 				select {
 				case err := <-logDone:
@@ -189,6 +204,7 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer, waiting func(string)) 
 				case <-ctx.Done():
 					return nil, ctx.Err()
 				}
+				j.timing.drained = time.Now()
 				return cs.Terminated, nil
 			}
 		}

@@ -29,7 +29,7 @@ import (
 // stands in for it.
 
 // task copies ../testdata/tasks/name into a temp dir, FROM the busybox image.
-func task(t *testing.T, name, from string) string {
+func task(t testing.TB, name, from string) string {
 	t.Helper()
 	src := filepath.Join("..", "testdata", "tasks", name)
 	dst := filepath.Join(t.TempDir(), name)
@@ -63,7 +63,7 @@ type setup struct {
 	busybox string
 }
 
-func start(t *testing.T) *setup {
+func start(t testing.TB) *setup {
 	t.Helper()
 	c := kubetest.Require(t)
 	busybox := testenv.BusyboxImage(t)
@@ -138,6 +138,9 @@ func TestVerdictsMatchDocker(t *testing.T) {
 	// bb-valid is valid on both: the runs really ran.
 	if onKube[0].Outcome != pipeline.OutcomeOK || onKube[1].Outcome != pipeline.OutcomeOK {
 		t.Errorf("bb-valid on kubernetes: nop %s, oracle %s", onKube[0].Outcome, onKube[1].Outcome)
+	}
+	if !strings.Contains(logOf(t, onKube[1]), kube.TimingPrefix+" create=") {
+		t.Errorf("the oracle run's log lacks where its time went:\n%s", logOf(t, onKube[1]))
 	}
 	if !strings.Contains(logOf(t, onKube[1]), "ok 2 - value is fixed") {
 		t.Errorf("the oracle run's log lacks the test output:\n%s", logOf(t, onKube[1]))
