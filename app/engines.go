@@ -55,3 +55,14 @@ func OpenEngine(ctx context.Context, ws *workspace.Workspace, name string, warn 
 	}
 	return open(ctx, ws, warn)
 }
+
+// clusterEngine is the engine [kubernetes] configures (app/kubeengine
+// registers it).
+const clusterEngine = "kubernetes"
+
+// EngineRegistered says whether an engine of that name was registered.
+func EngineRegistered(name string) bool {
+	enginesMu.Lock()
+	defer enginesMu.Unlock()
+	return engines[name] != nil
+}

@@ -71,5 +71,16 @@ func RecoverOnOpen(ctx context.Context, ws *workspace.Workspace, log io.Writer) 
 	if rerr != nil {
 		fmt.Fprintf(log, "note: the Docker engine does not answer (%v): containers of interrupted runs stay until `curate env prune`\n", rerr)
 	}
+	// A workspace with a cluster: the killed curate's Jobs there are found
+	// by their labels and deleted too, whichever command comes next.
+	if ws.Config.Kube.Registry != "" && EngineRegistered(clusterEngine) {
+		opened, err := OpenEngine(dctx, ws, clusterEngine, nil)
+		if err != nil {
+			fmt.Fprintf(log, "note: the cluster of [kubernetes] does not answer (%v): Jobs of interrupted runs stay until the next validate --engine %s\n", err, clusterEngine)
+		} else {
+			defer opened.Close()
+			engines = append(engines, opened.Runners...)
+		}
+	}
 	return RecoverInterrupted(ctx, ws, engines, log)
 }

@@ -43,6 +43,9 @@ type ValidateOptions struct {
 	// and ends.
 	OnStart func(r *pipeline.Run, log *logstream.Broadcaster)
 	OnDone  func(r *pipeline.Run)
+	// OnWait reports a run waiting for its engine's capacity (a cluster's
+	// quota or full nodes), why it waits, and "" once it runs.
+	OnWait func(runID, why string)
 	// Cancelled reports cancel requests made in this process (the
 	// workbench's cancel key), on top of `curate runs cancel`'s marker.
 	Cancelled func(runID string) bool
@@ -99,7 +102,7 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 		Runners: engines, Concurrency: concurrency, Runs: max(o.Runs, 1),
 		Timeout: o.Timeout, DefaultTimeout: defaultTimeout,
 		LogDir: ws.RunsPath(), PID: os.Getpid(), NewID: validate.NewRunID,
-		Save: ws.Store.SaveRun, OnStart: o.OnStart, OnDone: o.OnDone, OnEngineDown: o.EngineDown,
+		Save: ws.Store.SaveRun, OnStart: o.OnStart, OnDone: o.OnDone, OnWait: o.OnWait, OnEngineDown: o.EngineDown,
 		CancelRequested: func(id string) bool {
 			if o.Cancelled != nil && o.Cancelled(id) {
 				return true

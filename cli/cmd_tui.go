@@ -30,6 +30,7 @@ func newTUICmd(env *Env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&f.theme, "theme", "", "colour theme: dark, light or high-contrast (default: curate.toml [ui] theme, else from the terminal background)")
 	cmd.Flags().BoolVar(&f.noMouse, "no-mouse", false, "leave the mouse to the terminal (text selection); M toggles it inside")
+	cmd.Flags().StringVar(&f.engine, "engine", "docker", "where the workbench's validations go: docker, or kubernetes (curate.toml [kubernetes])")
 	return cmd
 }
 

@@ -164,6 +164,18 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 			fmt.Fprintf(env.Out, "validating %d run(s) of %d task(s) on %d engine(s), %d at a time%s\n", len(jobs), len(tasks)-len(skips), engines, concurrency, each)
 		}
 	}
+	if !f.follow && !f.asJSON {
+		// A run the cluster cannot take yet says so once per reason; it
+		// is not a failure (--follow shows the same line in its log).
+		opt.OnWait = func(id, why string) {
+			if why == "" {
+				return
+			}
+			out.Lock()
+			defer out.Unlock()
+			fmt.Fprintln(env.Out, sanitize.Line(fmt.Sprintf("%s  waiting for the cluster: %s", id, why)))
+		}
+	}
 	if !f.asJSON {
 		opt.OnDone = func(r *pipeline.Run) {
 			// Print a run's verdict after its own log lines, without

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"curate/app"
 	"curate/internal/testenv"
 	"curate/pipeline"
+	"curate/pipeline/validate/kube/kubetest"
 )
 
 // The demo's tasks, made by the task builder from the Python and Go
@@ -85,4 +88,59 @@ func TestValidateBuiltDemoTasks(t *testing.T) {
 	if _, out, _ := cli(t, "-w", root, "funnel"); !regexp.MustCompile(`(?m)^total\n(.*\n)*  valid\s+` + strconv.Itoa(n) + `$`).MatchString(out) {
 		t.Errorf("funnel: want %d valid in total\n%s", n, out)
 	}
+	// The same tasks on a Kubernetes cluster, reusing the images built
+	// above: the same verdicts, rewards, FAIL_TO_PASS and PASS_TO_PASS.
+	t.Run("kubernetes", func(t *testing.T) { sameOnKubernetes(t, root, runs) })
+}
+
+// sameOnKubernetes validates the workspace's tasks on the test cluster
+// and compares each run with the Docker engine's.
+func sameOnKubernetes(t *testing.T, root string, onDocker []pipeline.Run) {
+	c := kubetest.Require(t)
+	f, err := os.OpenFile(filepath.Join(root, "curate.toml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "\n[kubernetes]\nkubeconfig = %q\nnamespace = %q\nregistry = %q\nparallelism = 2\n", c.Kubeconfig, c.Namespace, c.Registry)
+	f.Close()
+	code, out, errs := cli(t, "-w", root, "validate", "--all", "--json", "--mode", "nop,oracle,gold", "--engine", "kubernetes")
+	var runs []pipeline.Run
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatalf("exit %d: %v\n%s\n%s", code, err, out, errs)
+	}
+	type verdict struct {
+		Outcome    pipeline.Outcome
+		Reward     string
+		FailToPass []string
+		PassToPass []string
+	}
+	of := func(r pipeline.Run) verdict {
+		v := verdict{Outcome: r.Outcome, FailToPass: r.FailToPass, PassToPass: r.PassToPass}
+		if r.Reward != nil {
+			v.Reward = fmt.Sprint(*r.Reward)
+		}
+		return v
+	}
+	want := map[string]verdict{}
+	for _, r := range onDocker {
+		want[r.TaskID+" "+r.Mode] = of(r)
+	}
+	for _, r := range runs {
+		k := r.TaskID + " " + r.Mode
+		if got := of(r); !reflect.DeepEqual(got, want[k]) {
+			log, _ := os.ReadFile(r.LogPath)
+			t.Errorf("%s: kubernetes %+v, docker %+v\n%s", k, got, want[k], log)
+		}
+		if !strings.HasPrefix(r.DockerHost, "kubernetes ") {
+			t.Errorf("%s ran on %q", k, r.DockerHost)
+		}
+		delete(want, k)
+	}
+	if len(want) > 0 || code != 0 {
+		t.Errorf("exit %d; runs not made on kubernetes: %v\n%s", code, want, errs)
+	}
+	if left := c.Leftovers(t); len(left) > 0 {
+		t.Errorf("left in the namespace: %v", left)
+	}
+	t.Logf("%d runs agree with the Docker engine's", len(runs))
 }

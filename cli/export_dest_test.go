@@ -109,7 +109,7 @@ func TestWorkbenchExportRefusesTheWorkspace(t *testing.T) {
 	root, env, ws := demoEnv(t)
 	ctx := context.Background()
 	before := treeSums(t, filepath.Join(root, "tasks"))
-	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0))
+	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0), "")
 	in, err := app.SolveExportInput(ctx, ws, "wb", selection.Config{}, &selection.Result{}, "harbor")
 	if err != nil {
 		t.Fatal(err)

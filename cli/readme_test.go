@@ -16,6 +16,7 @@ import (
 	"curate/app"
 	"curate/internal/testenv"
 	"curate/pipeline/validate"
+	"curate/pipeline/validate/kube/kubetest"
 )
 
 // The README's examples are tests, and so are the docs pages' (docs/*.md,
@@ -41,6 +42,9 @@ import (
 //     makes a missing engine a failure), with the demo's Dockerfiles on
 //     the tests' cached base image instead of bootstrapping
 //     curate/base:bookworm; the workspace's images are pruned at the end.
+//   - <!-- readme-test: kube --> before a block runs it only when the
+//     test cluster answers (.ci/start-kube.sh; always in CI, where
+//     CURATE_REQUIRE_KUBE=1 makes a missing cluster a failure).
 //   - <!-- readme-test: skip REASON --> before a block, or a trailing
 //     "# not tested: REASON" on a line, leaves it out. Every opt-out names
 //     its reason (Docker, the network, a terminal); an empty one fails.
@@ -50,6 +54,7 @@ type readmeBlock struct {
 	line    int      // of the opening fence
 	inRepo  bool     // run from the repository root
 	docker  bool     // run only when a Docker engine answers
+	kube    bool     // run only when the test cluster answers
 	skip    string   // reason, when skipped
 	lines   []string // commands
 	lineNos []int
@@ -58,7 +63,7 @@ type readmeBlock struct {
 
 var (
 	fenceRe   = regexp.MustCompile("^```(\\w*)\\s*$")
-	markerRe  = regexp.MustCompile(`^<!--\s*readme-test:\s*(skip|in-repo|docker)\s*(.*?)\s*-->\s*$`)
+	markerRe  = regexp.MustCompile(`^<!--\s*readme-test:\s*(skip|in-repo|docker|kube)\s*(.*?)\s*-->\s*$`)
 	notTested = regexp.MustCompile(`#\s*not tested:\s*(.*)$`)
 )
 
@@ -73,7 +78,7 @@ func readmeBlocks(t *testing.T, path string) []readmeBlock {
 	var blocks []readmeBlock
 	var cur *readmeBlock
 	var lang, pendingSkip string
-	pendingRepo, pendingDocker := false, false
+	pendingRepo, pendingDocker, pendingKube := false, false, false
 	sampleOf := -1 // the command sample output lines belong to
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
@@ -86,7 +91,7 @@ func readmeBlocks(t *testing.T, path string) []readmeBlock {
 			}
 			lang = m[1]
 			if lang == "sh" || lang == "console" {
-				cur = &readmeBlock{line: n, inRepo: pendingRepo, docker: pendingDocker, skip: pendingSkip}
+				cur = &readmeBlock{line: n, inRepo: pendingRepo, docker: pendingDocker, kube: pendingKube, skip: pendingSkip}
 				sampleOf = -1
 			} else { // another kind of block (toml, text): skip to its end
 				for sc.Scan() {
@@ -96,7 +101,7 @@ func readmeBlocks(t *testing.T, path string) []readmeBlock {
 					}
 				}
 			}
-			pendingSkip, pendingRepo, pendingDocker = "", false, false
+			pendingSkip, pendingRepo, pendingDocker, pendingKube = "", false, false, false
 			continue
 		}
 		if cur == nil {
@@ -109,6 +114,8 @@ func readmeBlocks(t *testing.T, path string) []readmeBlock {
 					pendingSkip = m[2]
 				case "docker":
 					pendingDocker = true
+				case "kube":
+					pendingKube = true
 				default:
 					pendingRepo = true
 				}
@@ -227,6 +234,17 @@ func runPageExamples(t *testing.T, repo, bin, page string, blocks []readmeBlock)
 		if b.skip != "" || len(b.lines) == 0 {
 			skipped++
 			continue
+		}
+		if b.kube {
+			if err := kubetest.Answers(); err != nil {
+				if os.Getenv("CURATE_REQUIRE_KUBE") == "1" {
+					t.Errorf("%s:%d: CURATE_REQUIRE_KUBE=1 but no cluster answers: %v", name, b.line, err)
+				} else {
+					t.Logf("%s:%d: left out: no Kubernetes cluster (%v)", name, b.line, err)
+				}
+				skipped++
+				continue
+			}
 		}
 		if b.docker {
 			if docker == "" {

@@ -118,7 +118,7 @@ func TestTimeoutPrecedenceSameFromBothFaces(t *testing.T) {
 		}
 		// What the Runs screen passes: its form's concurrency and runs, no
 		// time limit of its own.
-		if _, err := workbenchServices(env, ws, log.New(io.Discard, "", 0)).Validate(ctx, jobs, app.ValidateOptions{Concurrency: 1, Runs: 1}); err != nil {
+		if _, err := workbenchServices(env, ws, log.New(io.Discard, "", 0), "").Validate(ctx, jobs, app.ValidateOptions{Concurrency: 1, Runs: 1}); err != nil {
 			t.Fatal(err)
 		}
 		return rec.limits

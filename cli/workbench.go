@@ -21,6 +21,7 @@ import (
 type workbenchFlags struct {
 	theme   string
 	noMouse bool
+	engine  string // where validations go: "" (Docker) or a registered engine
 }
 
 // openWorkbench runs the terminal workbench on the env's workspace.
@@ -87,7 +88,7 @@ func runWorkbench(ctx context.Context, env *Env, f workbenchFlags) error {
 	if mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
 	}
-	err = ui.Run(ui.New(ui.Options{Context: c, ProbeDocker: true, Services: workbenchServices(env, ws, logger)}), opts...)
+	err = ui.Run(ui.New(ui.Options{Context: c, ProbeDocker: true, Services: workbenchServices(env, ws, logger, f.engine)}), opts...)
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		err = nil // interrupted by a signal: a normal way out
 	}

@@ -14,11 +14,12 @@ import (
 )
 
 // workbenchServices wires the Runs, Quotas and Export screens to the app
-// functions behind curate validate, select and export.
-func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger) *ui.Services {
+// functions behind curate validate, select and export. engine names where
+// validations go (--engine: "" or "docker", or "kubernetes").
+func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger, engine string) *ui.Services {
 	return &ui.Services{
 		Validate: func(ctx context.Context, jobs []validate.Job, o app.ValidateOptions) ([]*pipeline.Run, error) {
-			o.Engines = env.engines
+			o.Engines, o.Engine = env.engines, engine
 			o.Warn = logger.Writer() // engines left out, runs recovered
 			return app.Validate(ctx, ws, jobs, o)
 		},
@@ -47,7 +48,7 @@ func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger) *u
 			return app.WriteExport(ws, format, dest, in, false)
 		},
 		// The jobs list (J) runs import, mine, build and a repo rebuild on ws.
-		JobServices: ui.JobServices{Workspace: ws, RebuildRepo: app.RebuildRepoJob(ws, app.ValidateOptions{Engines: env.engines, Warn: logger.Writer()})},
+		JobServices: ui.JobServices{Workspace: ws, RebuildRepo: app.RebuildRepoJob(ws, app.ValidateOptions{Engines: env.engines, Engine: engine, Warn: logger.Writer()})},
 		RepoConfigs: func() map[string]workspace.RepoConfig { return ws.Config.Repos },
 		RepoState:   func(repo string) (*app.RepoState, error) { return app.RepoStateOf(ws, repo) },
 		EditRepoProfile: func(ctx context.Context, repo string) (*app.ProfileEdit, error) {

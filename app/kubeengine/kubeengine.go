@@ -39,7 +39,8 @@ func Config(ws *workspace.Workspace) kube.Config {
 		kc = filepath.Join(ws.Root, kc) // relative to curate.toml
 	}
 	return kube.Config{Kubeconfig: kc, Context: k.Context, Namespace: k.Namespace,
-		Registry: k.Registry, PullSecret: k.PullSecret, Requests: k.Requests, Limits: lim}
+		Registry: k.Registry, PullSecret: k.PullSecret, Requests: k.Requests, Limits: lim,
+		Caps: app.WorkspaceCaps(ws.Config.Docker.CapsConfig)}
 }
 
 // Open connects to the workspace's cluster, with the local Docker engine

@@ -66,24 +66,6 @@ func (r *ResultTap) Fill(res *ExecResult, keepTestLog bool) error {
 	return nil
 }
 
-// ResolveLimits is the memory and CPU bound of a run: the task's own,
-// else base (the workspace's), else DefaultLimits.
-func ResolveLimits(base Limits, cfg *TaskConfig) Limits {
-	if base.MemoryMB <= 0 {
-		base.MemoryMB = DefaultLimits.MemoryMB
-	}
-	if base.CPUs <= 0 {
-		base.CPUs = DefaultLimits.CPUs
-	}
-	if cfg != nil && cfg.MemoryMB > 0 {
-		base.MemoryMB = cfg.MemoryMB
-	}
-	if cfg != nil && cfg.CPUs > 0 {
-		base.CPUs = cfg.CPUs
-	}
-	return base
-}
-
 // Infra wraps an engine failure so validation records it as
 // infra_error, not as the task's failure.
 func Infra(err error) error { return &InfraError{Err: err} }

@@ -20,7 +20,13 @@ type Runner interface {
 }
 
 // Output receives a container's demultiplexed output.
-type Output struct{ Stdout, Stderr io.Writer }
+type Output struct {
+	Stdout, Stderr io.Writer
+	// Waiting, when set, hears that the run waits for the engine's
+	// capacity (a cluster's quota or full nodes: why), and "" once it
+	// no longer waits. Engines that queue nothing never call it.
+	Waiting func(why string)
+}
 
 // ExecSpec is one verification: tests only (NOP, the buggy state) or the
 // oracle's solve.sh first (the fixed state).

@@ -81,6 +81,9 @@ type Validator struct {
 	OnStart func(r *pipeline.Run, log *logstream.Broadcaster)
 	// OnDone reports a finished run.
 	OnDone func(r *pipeline.Run)
+	// OnWait reports a run waiting for its engine's capacity (why; ""
+	// when it stops waiting): not a failure, the run goes on.
+	OnWait func(runID, why string)
 	// OnEngineDown reports, once per engine, that it stopped answering
 	// (it gets no more runs; its runs in flight are retried elsewhere).
 	OnEngineDown func(host string, err error)
@@ -260,7 +263,12 @@ func (v *Validator) exec(ctx context.Context, runner Runner, spec ExecSpec, log 
 	ectx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	stdout, stderr := log.Writer(), log.Writer()
-	res, err := runner.Exec(ectx, spec, Output{Stdout: stdout, Stderr: stderr})
+	waiting := func(why string) {
+		if v.OnWait != nil {
+			v.OnWait(spec.Labels[LabelRun], why)
+		}
+	}
+	res, err := runner.Exec(ectx, spec, Output{Stdout: stdout, Stderr: stderr, Waiting: waiting})
 	stdout.Flush()
 	stderr.Flush()
 	if err == nil && res != nil && res.ExitCode == exitHealthcheck && spec.Config != nil && spec.Config.Healthcheck != nil {

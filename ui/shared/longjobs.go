@@ -47,6 +47,9 @@ type LongJob struct {
 	now                            func() time.Time
 	// Runs marks a validation batch: quitting asks before it drops one.
 	Runs bool
+	// Waiting says how many of a batch's runs wait for the cluster's
+	// capacity ("" when none): shown, not counted as failures.
+	Waiting string
 }
 
 // Progress records how far the job has got; a new stage restarts the
@@ -234,6 +237,9 @@ func (j *LongJob) Brief(bar bool) string {
 	s += " " + j.Counts()
 	if j.State == JobCancelling {
 		return s + " stopping"
+	}
+	if j.Waiting != "" {
+		s += " · " + j.Waiting
 	}
 	if eta := j.ETA(); eta > 0 {
 		s += " ETA " + ShortDuration(eta)

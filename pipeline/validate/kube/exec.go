@@ -36,7 +36,7 @@ func (r *Runner) Exec(ctx context.Context, spec validate.ExecSpec, out validate.
 		stdout = io.Discard
 	}
 	for try := 0; ; try++ {
-		res, err := r.execOnce(ctx, spec, stdout)
+		res, err := r.execOnce(ctx, spec, stdout, out.Waiting)
 		if errors.Is(err, errPodLost) && try == 0 && ctx.Err() == nil {
 			fmt.Fprintf(stdout, "\ncurate: %v; the run is retried once in a new pod\n", err)
 			continue
@@ -45,7 +45,7 @@ func (r *Runner) Exec(ctx context.Context, spec validate.ExecSpec, out validate.
 	}
 }
 
-func (r *Runner) execOnce(ctx context.Context, spec validate.ExecSpec, stdout io.Writer) (*validate.ExecResult, error) {
+func (r *Runner) execOnce(ctx context.Context, spec validate.ExecSpec, stdout io.Writer, waiting func(string)) (*validate.ExecResult, error) {
 	files, err := validate.TaskFiles(spec)
 	if err != nil {
 		return nil, &validate.BuildError{Phase: "task files", Msg: err.Error()}
@@ -53,17 +53,27 @@ func (r *Runner) execOnce(ctx context.Context, spec validate.ExecSpec, stdout io
 	nonce := validate.NewNonce()
 	name := jobName(spec.Labels[validate.LabelRun])
 	res := &validate.ExecResult{Container: name, TestExit: -1}
-	run := &jobRun{r: r, spec: spec, name: name, limits: validate.ResolveLimits(r.cfg.Limits, spec.Config)}
-	defer run.delete()
+	run := &jobRun{r: r, spec: spec, name: name, limits: r.limits(spec.Config)}
+	tm := &run.timing
+	tm.start = time.Now()
+	defer func() {
+		run.delete()
+		tm.deleted = time.Now()
+		if l := tm.line(); l != "" {
+			fmt.Fprintln(stdout, l)
+		}
+	}()
 	if err := run.create(ctx, files, validate.TaskScript(spec, nonce)); err != nil {
 		return res, err
 	}
+	tm.created = time.Now()
 	tap := validate.NewResultTap(stdout, nonce)
-	term, err := run.follow(ctx, tap)
+	term, err := run.follow(ctx, tap, waiting)
 	tap.Flush()
 	if err != nil {
 		return res, err
 	}
+	tm.pull = run.pullTime(ctx, run.podName)
 	res.ExitCode = int(term.ExitCode)
 	if term.Reason == "OOMKilled" {
 		res.OOMKilledMB = run.limits.MemoryMB
@@ -98,8 +108,10 @@ func jobName(runID string) string {
 }
 
 // follow waits for the run's pod, streams its log into w and returns its
-// container's end. Pending pods are reported as waiting for the cluster.
-func (j *jobRun) follow(ctx context.Context, w io.Writer) (*corev1.ContainerStateTerminated, error) {
+// container's end. A Job without a pod (a quota refusal) or a pod the
+// scheduler cannot place is waiting for the cluster: said in the log and
+// to waiting (nil: only the log), which hears "" once the pod runs.
+func (j *jobRun) follow(ctx context.Context, w io.Writer, waiting func(string)) (*corev1.ContainerStateTerminated, error) {
 	var (
 		streamed  bool
 		seenPod   string
@@ -111,8 +123,16 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer) (*corev1.ContainerStat
 		if msg != lastWait {
 			fmt.Fprintf(w, "curate: waiting for the cluster: %s\n", msg)
 			lastWait = msg
+			if waiting != nil {
+				waiting(msg)
+			}
 		}
 	}
+	defer func() {
+		if lastWait != "" && waiting != nil {
+			waiting("") // placed, ended or given up: no longer waiting
+		}
+	}()
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
 	// The log goroutine writes into w: it ends before follow returns.
@@ -139,7 +159,10 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer) (*corev1.ContainerStat
 				}
 			}
 		default:
-			seenPod = pod.Name
+			seenPod, j.podName = pod.Name, pod.Name
+			if pod.Spec.NodeName != "" && j.timing.scheduled.IsZero() {
+				j.timing.scheduled = time.Now()
+			}
 			if pod.DeletionTimestamp != nil {
 				return nil, fmt.Errorf("%w: pod %s was deleted before it finished", errPodLost, pod.Name)
 			}
@@ -160,10 +183,16 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer) (*corev1.ContainerStat
 			}
 			if !streamed && (cs.Running != nil || cs.Terminated != nil) {
 				streamed = true
+				j.timing.running = time.Now()
+				if lastWait != "" && waiting != nil {
+					waiting("")
+					lastWait = ""
+				}
 				name := pod.Name
 				go func() { logDone <- j.stream(sctx, name, w) }()
 			}
 			if streamed && cs.Terminated != nil {
+				j.timing.ended = time.Now()
 				// The log ends with the container; wait for its last bytes.
 				select {
 				case err := <-logDone:
@@ -175,6 +204,7 @@ func (j *jobRun) follow(ctx context.Context, w io.Writer) (*corev1.ContainerStat
 				case <-ctx.Done():
 					return nil, ctx.Err()
 				}
+				j.timing.drained = time.Now()
 				return cs.Terminated, nil
 			}
 		}

@@ -40,6 +40,9 @@ type jobRun struct {
 	spec   validate.ExecSpec
 	name   string
 	limits validate.Limits
+	// podName is the Job's pod once seen; timing where the time went.
+	podName string
+	timing  timing
 }
 
 func (j *jobRun) labels() map[string]string {

@@ -29,7 +29,7 @@ import (
 // stands in for it.
 
 // task copies ../testdata/tasks/name into a temp dir, FROM the busybox image.
-func task(t *testing.T, name, from string) string {
+func task(t testing.TB, name, from string) string {
 	t.Helper()
 	src := filepath.Join("..", "testdata", "tasks", name)
 	dst := filepath.Join(t.TempDir(), name)
@@ -63,7 +63,7 @@ type setup struct {
 	busybox string
 }
 
-func start(t *testing.T) *setup {
+func start(t testing.TB) *setup {
 	t.Helper()
 	c := kubetest.Require(t)
 	busybox := testenv.BusyboxImage(t)
@@ -138,6 +138,9 @@ func TestVerdictsMatchDocker(t *testing.T) {
 	// bb-valid is valid on both: the runs really ran.
 	if onKube[0].Outcome != pipeline.OutcomeOK || onKube[1].Outcome != pipeline.OutcomeOK {
 		t.Errorf("bb-valid on kubernetes: nop %s, oracle %s", onKube[0].Outcome, onKube[1].Outcome)
+	}
+	if !strings.Contains(logOf(t, onKube[1]), kube.TimingPrefix+" create=") {
+		t.Errorf("the oracle run's log lacks where its time went:\n%s", logOf(t, onKube[1]))
 	}
 	if !strings.Contains(logOf(t, onKube[1]), "ok 2 - value is fixed") {
 		t.Errorf("the oracle run's log lacks the test output:\n%s", logOf(t, onKube[1]))
@@ -256,7 +259,15 @@ func TestQuotaRefusalWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := task(t, "bb-valid", s.busybox)
-	runs := validator(t, s.kube).Validate(context.Background(), []validate.Job{
+	v := validator(t, s.kube)
+	var mu sync.Mutex
+	heard := map[string][]string{} // run id -> what OnWait heard, in order
+	v.OnWait = func(id, why string) {
+		mu.Lock()
+		heard[id] = append(heard[id], why)
+		mu.Unlock()
+	}
+	runs := v.Validate(context.Background(), []validate.Job{
 		{TaskID: "a", TaskDir: dir, Mode: "oracle"}, {TaskID: "b", TaskDir: dir, Mode: "oracle"}})
 	waited := 0
 	for _, r := range runs {
@@ -267,6 +278,19 @@ func TestQuotaRefusalWaits(t *testing.T) {
 			waited++
 			t.Logf("%s waited:\n%s", r.TaskID, log)
 		}
+	}
+	// The jobs lists hear it too: a reason, then "" once the pod runs.
+	mu.Lock()
+	defer mu.Unlock()
+	told := 0
+	for id, whys := range heard {
+		if len(whys) < 2 || whys[0] == "" || whys[len(whys)-1] != "" {
+			t.Errorf("%s: OnWait heard %q, want reasons then \"\"", id, whys)
+		}
+		told++
+	}
+	if told == 0 {
+		t.Error("OnWait heard of no waiting run")
 	}
 	if waited == 0 {
 		t.Errorf("no run said it waited for the cluster:\n%s\n%s", logOf(t, runs[0]), logOf(t, runs[1]))

@@ -30,6 +30,9 @@ type Config struct {
 	// Kubernetes quantities); limits come from the task or Limits.
 	Requests map[string]string
 	Limits   validate.Limits
+	// Caps are the workspace's ceilings ([docker] max_*); zero fields
+	// take DefaultCaps of the largest node.
+	Caps validate.Caps
 }
 
 // Labels on every object the runner makes; values are label-safe (the
@@ -50,6 +53,9 @@ type Runner struct {
 	cfg       Config
 	host      string
 	workspace string // label value
+
+	capsOnce sync.Once
+	nodeCaps validate.Caps
 
 	mu     sync.Mutex
 	pushed map[string]string      // local image -> registry reference by digest

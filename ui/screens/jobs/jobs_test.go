@@ -98,3 +98,16 @@ func TestJobFormsNeedInput(t *testing.T) {
 		t.Errorf("mine of a bad source: %q", x.Status)
 	}
 }
+
+// A validation batch with runs waiting for the cluster says so under its
+// row, before its counts; a wait is not a failure.
+func TestJobWaitingForTheCluster(t *testing.T) {
+	c := uitest.Context(t, "dark", nil)
+	s := New(c)
+	uitest.NewHost(t, c, shared.TabCandidates, s, 160, 30)
+	j := c.Long.Add("validate", 4, func() {})
+	j.Runs, j.What, j.Waiting = true, "2 task(s) · nop,oracle", "1 waiting for the cluster"
+	if v := uitest.Plain(s.View()); !strings.Contains(v, "1 waiting for the cluster") || !strings.Contains(v, "running") {
+		t.Errorf("list:\n%s", v)
+	}
+}

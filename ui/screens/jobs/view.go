@@ -87,6 +87,9 @@ func (s *Model) detail(j *shared.LongJob) string {
 		return st.Warn.Render(frame.CleanLine(j.Line))
 	}
 	parts := []string{}
+	if j.Waiting != "" {
+		parts = append(parts, j.Waiting)
+	}
 	if j.Stage != "" {
 		parts = append(parts, j.Stage)
 	}

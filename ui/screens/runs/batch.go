@@ -42,6 +42,8 @@ func (s *Model) started(m runStartedMsg) tea.Cmd {
 func (s *Model) done(m runDoneMsg) tea.Cmd {
 	if e := s.byID(m.run.ID); e != nil {
 		e.run, e.state = m.run, runFinished
+		e.waiting = ""
+		s.countWaiting(m.batch)
 	}
 	if b := s.batches[m.batch]; b != nil && b.job != nil {
 		b.job.Step()
@@ -180,6 +182,9 @@ func (s *Model) launch(ids []string, f runForm, engines app.EngineReport) tea.Cm
 					(*f)(*r)
 				}
 				b.events <- runDoneMsg{batch: b.id, run: *r}
+			},
+			OnWait: func(id, why string) {
+				b.events <- runWaitMsg{batch: b.id, id: id, why: why}
 			},
 			Cancelled: func(id string) bool {
 				_, ok := s.cancels.Load(id)

@@ -78,6 +78,8 @@ type runEntry struct {
 	sub   *logstream.Subscription
 	// asked is set when the curator cancelled it.
 	asked bool
+	// waiting says why a running run waits for its engine's capacity.
+	waiting string
 	// fromFile: the log pane was read from the run's log file.
 	fromFile bool
 	// tests is the finished run's test list (tests.go), once parsed.
@@ -264,6 +266,8 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 		return s.started(m)
 	case runDoneMsg:
 		return s.done(m)
+	case runWaitMsg:
+		return s.waiting(m)
 	case batchDoneMsg:
 		return s.batchDone(m)
 	case logBatchMsg:

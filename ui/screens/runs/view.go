@@ -59,7 +59,7 @@ func (s *Model) listView() string {
 	for i := from; i < to; i++ {
 		e := v[i]
 		line := fmt.Sprintf("%-10s %-19s %s %-7s %-14s %s", stateText(e), e.run.ID, frame.PadRight(frame.CleanLine(e.run.TaskID), tw),
-			e.run.Mode, outcomeText(e), frame.CleanLine(e.run.Detail+e.run.RetryNote()))
+			e.run.Mode, outcomeText(e), frame.CleanLine(detailText(e)))
 		if i == s.list.Cursor {
 			line = st.Cursor.Render(frame.PadRight("> "+line, s.w))
 		} else {
@@ -83,6 +83,9 @@ func stateText(e *runEntry) string {
 	case runRunning:
 		if e.asked {
 			return "stopping"
+		}
+		if e.waiting != "" {
+			return "waiting"
 		}
 		return "running"
 	}
@@ -216,4 +219,13 @@ func (s *Model) logView() string {
 		b.WriteString(st.Muted.Render(hint))
 	}
 	return b.String()
+}
+
+// detailText is a run's detail column: why it waits for the cluster while
+// it does, else its detail and retry note.
+func detailText(e *runEntry) string {
+	if e.state == runRunning && e.waiting != "" {
+		return "waiting for the cluster: " + e.waiting
+	}
+	return e.run.Detail + e.run.RetryNote()
 }

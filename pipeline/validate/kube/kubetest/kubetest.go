@@ -40,26 +40,37 @@ func Kubeconfig() string {
 	return DefaultKubeconfig
 }
 
+// Answers says whether the cluster of Kubeconfig() is ready (nil) or why
+// not, for tests that leave a part out rather than skip.
+func Answers() error {
+	cs, err := client(Kubeconfig())
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	body, err := cs.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
+	if err == nil && string(body) != "ok" {
+		err = fmt.Errorf("not ready: %s", body)
+	}
+	return err
+}
+
 // Require returns a fresh namespace on the cluster of Kubeconfig(),
 // deleted when the test ends, or skips the test when no cluster answers.
 func Require(t testing.TB) *Cluster {
 	t.Helper()
 	path := Kubeconfig()
-	cs, err := client(path)
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		var body []byte
-		body, err = cs.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
-		cancel()
-		if err == nil && string(body) != "ok" {
-			err = fmt.Errorf("not ready: %s", body)
-		}
-	}
+	err := Answers()
 	if err != nil {
 		if os.Getenv("CURATE_REQUIRE_KUBE") == "1" {
 			t.Fatalf("CURATE_REQUIRE_KUBE=1 but no Kubernetes cluster answers (%s): %v", path, err)
 		}
 		t.Skipf("no Kubernetes cluster (%s; start one with .ci/start-kube.sh): %v", path, err)
+	}
+	cs, err := client(path)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var b [4]byte
 	rand.Read(b[:])
