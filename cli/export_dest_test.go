@@ -144,7 +144,7 @@ func TestWorkbenchExportRefusesUnvalidatedTasks(t *testing.T) {
 	if pick == nil {
 		t.Fatal("the demo has no task that is not valid")
 	}
-	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0))
+	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0), "")
 	in, err := app.SolveExportInput(ctx, ws, "wb", selection.Config{}, &selection.Result{Picks: []selection.Pick{{Task: pick}}}, "harbor")
 	if err != nil {
 		t.Fatal(err)
