@@ -6,7 +6,7 @@
 // leak flags to read by hand, and, given TaskGen's instructions, a
 // per-task comparison.
 //
-//	go run ./internal/statementstudy -w WORKSPACE [-per-repo 5] [-taskgen FILE.jsonl]
+//	go run ./internal/statementstudy -w WORKSPACE [-per-repo 5] [-status valid] [-taskgen FILE.jsonl]
 package main
 
 import (
@@ -32,8 +32,9 @@ func main() {
 	perRepo := flag.Int("per-repo", 5, "tasks per repository")
 	taskgen := flag.String("taskgen", "", "TaskGen instructions (JSONL) to compare with")
 	leaks := flag.Int("leaks", 20, "leak flags to print for reading")
+	status := flag.String("status", "", "only tasks of this status (valid: the validated ones)")
 	flag.Parse()
-	if err := run(*wsDir, *perRepo, *taskgen, *leaks); err != nil {
+	if err := run(*wsDir, *perRepo, *taskgen, *leaks, pipeline.Status(*status)); err != nil {
 		fmt.Fprintln(os.Stderr, "statementstudy:", err)
 		os.Exit(1)
 	}
@@ -50,7 +51,7 @@ type row struct {
 	fix                    []unidiff.File
 }
 
-func run(dir string, perRepo int, taskgen string, nLeaks int) error {
+func run(dir string, perRepo int, taskgen string, nLeaks int, status pipeline.Status) error {
 	ctx := context.Background()
 	ws, err := workspace.Open(ctx, dir)
 	if err != nil {
@@ -66,6 +67,9 @@ func run(dir string, perRepo int, taskgen string, nLeaks int) error {
 	per := map[string]int{}
 	for _, lt := range tasks {
 		if lt.Features.Int(pipeline.FeatTestFiles) == 0 || lt.Features.Int(pipeline.FeatFilesChanged) == 0 {
+			continue
+		}
+		if status != "" && lt.Status != status {
 			continue
 		}
 		t, err := ws.Store.Task(ctx, lt.ID)
