@@ -74,11 +74,11 @@ func TestWorkbenchDropTestsInTmux(t *testing.T) {
 
 			// Validate again from the Runs screen (Task → Diff → Runs).
 			tp.keys("Tab", "Tab")
-			tp.wait("runs screen", 10*time.Second, "Runs]")
+			tp.wait("runs screen", 10*time.Second, "[F4 Runs]")
 			tp.keys("v")
 			tp.wait("validate form", 10*time.Second, "Start a validation", "current task ("+id+")")
 			tp.keys("Enter")
-			tp.wait("validated", 6*time.Minute, "validation done: 3 ok, 0 not ok")
+			tp.wait("validated", 12*time.Minute, "validation done: 3 ok, 0 not ok")
 			waitFor(t, "valid", func() bool { return status() == "valid" })
 			if got := f2p(); !slices.Equal(got, keep) {
 				t.Errorf("after validation: FAIL_TO_PASS %v, want %v (the drop stands)", got, keep)

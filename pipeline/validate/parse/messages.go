@@ -13,6 +13,10 @@ import (
 // bytes: a hint, not a stack trace.
 const MaxMessage = 240
 
+// maxMessages is how many tests get a message: a hint lists a few, and
+// the search per test must not make a stranger's log quadratic.
+const maxMessages = 100
+
 // messageWindow is how many lines after a test's failure header (or its
 // result line) a message is looked for: a traceback's last line is
 // usually within it, and a window keeps the cost linear in the log.
@@ -35,7 +39,7 @@ func FailureMessages(format string, log []byte, tests []string) map[string]strin
 	var want []string
 	seen := false
 	for _, t := range tests {
-		if rep.Tests[t].Fail() {
+		if rep.Tests[t].Fail() && len(want) < maxMessages {
 			want = append(want, t)
 		}
 		_, ok := rep.Tests[t]
@@ -185,24 +189,31 @@ var sectionHeader = regexp.MustCompile(`^_{3,} .+ _{3,}$|^(FAIL|ERROR): \S|^----
 // the failure section that names it, then after its result line: the
 // first line messageLine recognises, before the next section starts.
 func textMessages(rep *Report, lines []string, want []string, out map[string]string) {
+	// One pass finds pytest's summary lines, which carry the message on
+	// the test's own line, and the section headers.
+	summary := map[string]string{}
+	var headers []int
+	for i, l := range lines {
+		if rest, ok := strings.CutPrefix(l, "FAILED "); ok {
+			if id, msg, ok := strings.Cut(rest, " - "); ok && summary[id] == "" {
+				summary[id] = msg
+			}
+		}
+		if sectionHeader.MatchString(l) {
+			headers = append(headers, i)
+		}
+	}
 	for _, id := range want {
 		if out[id] != "" {
 			continue
 		}
-		// pytest's summary carries the message on the test's own line.
-		prefix := "FAILED " + id + " - "
-		for _, l := range lines {
-			if strings.HasPrefix(l, prefix) {
-				out[id] = clean(strings.TrimPrefix(l, prefix))
-				break
-			}
-		}
-		if out[id] != "" {
+		if m := clean(summary[id]); m != "" {
+			out[id] = m
 			continue
 		}
 		short := shortName(id)
-		for i, l := range lines {
-			if sectionHeader.MatchString(l) && strings.Contains(l, short) {
+		for _, i := range headers {
+			if strings.Contains(lines[i], short) {
 				if m := messageAfter(lines, i); m != "" {
 					out[id] = m
 					break
