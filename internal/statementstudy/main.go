@@ -49,6 +49,10 @@ type row struct {
 	words                  int
 	text                   string
 	fix                    []unidiff.File
+	// f2p and messages: the FAIL_TO_PASS tests, and how many of them
+	// hints = "failures" finds a NOP message for (suite: a compile error).
+	f2p, messages int
+	suite         bool
 }
 
 func run(dirs string, perRepo int, taskgen string, nLeaks int, status pipeline.Status) error {
@@ -136,8 +140,21 @@ func measure(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task) (*r
 			after = statement.SortFlags(append(after, statement.FlagUnderspecified))
 		}
 	}
-	return &row{id: t.ID, repo: t.Repo, lang: t.Language, source: st.Source, newNames: names, iface: st.Interface,
-		before: before, after: after, words: statement.Words(st.Title + " " + st.Text), text: st.Text, fix: in.Fix}, nil
+	r := &row{id: t.ID, repo: t.Repo, lang: t.Language, source: st.Source, newNames: names, iface: st.Interface,
+		before: before, after: after, words: statement.Words(st.Title + " " + st.Text), text: st.Text, fix: in.Fix}
+	r.f2p = len(pipeline.ExtraStrings(t, "FAIL_TO_PASS"))
+	msgs, err := app.FailureMessages(ctx, ws, t)
+	if err != nil {
+		return nil, err
+	}
+	for k := range msgs {
+		if k == "" {
+			r.suite = true
+		} else {
+			r.messages++
+		}
+	}
+	return r, nil
 }
 
 // declRe finds a declared name on an added line, by keyword (Go, Python,
@@ -256,7 +273,27 @@ func report(rows []*row, what string) {
 	for _, f := range statement.AllFlags {
 		fmt.Printf("| flag %s after | %s |\n", f, pct(flagsA[f]))
 	}
+	withF2P, withMsg, suite, tests, msgs := 0, 0, 0, 0, 0
+	for _, r := range rows {
+		if r.f2p > 0 {
+			withF2P++
+			tests += r.f2p
+			msgs += r.messages
+			if r.messages > 0 {
+				withMsg++
+			} else if r.suite {
+				suite++
+			}
+		}
+	}
+	fmt.Printf("| hints failures: tasks with a message for a FAIL_TO_PASS test | %d of %d (%d more: the suite's compile error) |\n", withMsg, withF2P, suite)
+	fmt.Printf("| hints failures: FAIL_TO_PASS tests with a message | %d of %d |\n", msgs, tests)
 	fmt.Println()
+	for _, r := range rows {
+		if r.f2p > 0 && r.messages == 0 && !r.suite {
+			fmt.Printf("- no failure message: %s (%d FAIL_TO_PASS)\n", r.id, r.f2p)
+		}
+	}
 	for _, r := range rows {
 		if len(r.newNames) > 0 && len(r.iface) == 0 {
 			fmt.Printf("- no Interface: %s names %v\n", r.id, r.newNames)
