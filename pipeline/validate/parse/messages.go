@@ -18,9 +18,10 @@ const MaxMessage = 240
 const maxMessages = 100
 
 // messageWindow is how many lines after a test's failure header (or its
-// result line) a message is looked for: a traceback's last line is
+// result line) a message is looked for: pytest prints the test's source
+// first (click #3653's parametrized test: 60 lines); a traceback's last line is
 // usually within it, and a window keeps the cost linear in the log.
-const messageWindow = 40
+const messageWindow = 200
 
 // SuiteKey is FailureMessages' key for a message of the whole suite:
 // the first compiler error of tests that do not build before the fix.
