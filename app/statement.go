@@ -24,6 +24,9 @@ type StatementInput struct {
 	Fix     []unidiff.File
 	Tests   []unidiff.File
 	Files   statement.Files
+	// Failures are the FAIL_TO_PASS tests' first messages in the NOP
+	// run, for hints = "failures" (see FailureMessages).
+	Failures map[string]string
 }
 
 // ReadStatementInput gathers t's sources and diffs from its clone. A task
@@ -148,7 +151,7 @@ func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementIn
 	st.Interface = decls
 	testNames := statement.TestNames(in.Tests)
 	mode := HintsMode(ws, t)
-	st.Hints = statement.Hints(mode, pipeline.ExtraStrings(t, "FAIL_TO_PASS"))
+	st.Hints = statement.Hints(mode, pipeline.ExtraStrings(t, "FAIL_TO_PASS"), in.Failures)
 	// The checks read what the agent reads: the text after redaction.
 	shown := st
 	if st.Source != statement.SourceCurator {
@@ -180,6 +183,11 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 	in, err := ReadStatementInput(ctx, t)
 	if err != nil {
 		return "", err
+	}
+	if HintsMode(ws, t) == statement.HintsFailures {
+		if in.Failures, err = FailureMessages(ctx, ws, t); err != nil {
+			return "", err
+		}
 	}
 	st, flags, err := ComposeStatement(ws, t, in)
 	if err != nil {

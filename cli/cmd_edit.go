@@ -14,7 +14,7 @@ func newEditCmd(env *Env) *cobra.Command {
 	var drop []string
 	var list, reason string
 	cmd := &cobra.Command{
-		Use:   "edit ID instruction|tests|hints [none|tests]",
+		Use:   "edit ID instruction|tests|hints [none|tests|failures]",
 		Short: "Edit a task's problem statement in $EDITOR, or drop tests from its FAIL_TO_PASS / PASS_TO_PASS (undo and redo as labels)",
 		Long: `edit ID instruction opens the task's statement in $VISUAL or $EDITOR (as git commit
 does). What you save becomes the curator's statement: instruction.md is written
@@ -27,8 +27,11 @@ edit ID tests --drop NAME --reason WHY takes tests out of FAIL_TO_PASS (or
 PASS_TO_PASS with --list), rebuilds the task so test.sh no longer counts them,
 and leaves it built for curate validate to judge again.
 
-edit ID hints tests lists the FAIL_TO_PASS tests in this task's instruction.md
-(hints none: nothing; no value: the workspace's [instructions] hints).
+edit ID hints tests lists the FAIL_TO_PASS tests in this task's instruction.md;
+hints failures adds the first message each printed in the task's NOP run
+(before a NOP run, the names alone); hints none: nothing; no value: the
+workspace's [instructions] hints. The statement changes, so a valid task
+waits for curate validate again.
 
 Statement and test edits are events: curate history shows them, curate undo /
 redo revert them.`,

@@ -14,10 +14,12 @@ import (
 
 // TestWorkbenchEditInstructionInTmux edits a valid task's statement from
 // the Task screen (e runs $EDITOR through the workbench), undoes and
-// redoes it, at 80 and 160 columns: instruction.md, the screen and the
-// status (back to built, to be validated again) follow each step.
+// redoes it, and validates it again from the Runs screen, at 80 and 160
+// columns: instruction.md, the screen and the status (back to built,
+// then valid again) follow each step.
 func TestWorkbenchEditInstructionInTmux(t *testing.T) {
 	testenv.RequireCommand(t, "tmux")
+	base := testenv.BaseImage(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "curate")
 	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
@@ -30,7 +32,7 @@ func TestWorkbenchEditInstructionInTmux(t *testing.T) {
 	}
 	for _, width := range []int{80, 160} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
-			ws := builtCalc(t)
+			ws := validCalc(t, base, []string{"tests/test_ops.py::test_divide_fraction", "tests/test_ops.py::test_fmt_float", "tests/test_ops.py::test_parse_decimal"})
 			md := func() string { return readInstruction(t, ws) }
 			generated := md()
 			tp := startTmux(t, bin+" --workspace "+ws, "USER=tmux-curator", "EDITOR="+editor, "VISUAL=")
@@ -56,6 +58,17 @@ func TestWorkbenchEditInstructionInTmux(t *testing.T) {
 			tp.keys("U")
 			waitFor(t, "redo", func() bool { return strings.Contains(md(), text) })
 			tp.wait("redo on screen", 20*time.Second, "Dividing by a fraction")
+			// Validate again from the Runs screen (Task → Diff → Runs).
+			tp.keys("Tab", "Tab")
+			tp.wait("runs screen", 10*time.Second, "[F4 Runs]")
+			tp.keys("v")
+			tp.wait("validate form", 10*time.Second, "Start a validation", "current task (acme__calc-1)")
+			tp.keys("Enter")
+			tp.wait("validated", 12*time.Minute, "validation done: 3 ok, 0 not ok")
+			waitFor(t, "valid", func() bool { return showTaskJSON(t, ws, "acme__calc-1")["status"] == "valid" })
+			if m := showTaskJSON(t, ws, "acme__calc-1"); m["instruction_source"] != "curator" {
+				t.Errorf("after validation: instruction_source %v, want curator", m["instruction_source"])
+			}
 			tp.keys("q")
 			tp.waitExit(10 * time.Second)
 		})

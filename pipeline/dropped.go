@@ -85,3 +85,17 @@ func (l Labels) Dropped(list, test string) bool {
 	}
 	return false
 }
+
+// Keep splits tests, a list a gold run found, into those the curator
+// kept and those dropped from list: a validation after a drop finds the
+// dropped tests again, and the curator's word stands.
+func (l Labels) Keep(list string, tests []string) (kept, dropped []string) {
+	for _, n := range tests {
+		if l.Dropped(list, n) {
+			dropped = append(dropped, n)
+		} else {
+			kept = append(kept, n)
+		}
+	}
+	return kept, dropped
+}

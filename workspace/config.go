@@ -45,7 +45,8 @@ type Config struct {
 }
 
 // InstructionsConfig: hints = "tests" lists the FAIL_TO_PASS tests in
-// instruction.md; "none" (the default) says nothing about the tests.
+// instruction.md, "failures" adds the first message each printed in the
+// NOP run; "none" (the default) says nothing about the tests.
 type InstructionsConfig struct {
 	Hints string `toml:"hints"`
 }
@@ -185,7 +186,8 @@ mouse = true
 # org = "my-org"
 
 [instructions]
-# hints = "none"   # "tests": instruction.md lists the FAIL_TO_PASS tests
+# hints = "none"   # "tests": instruction.md lists the FAIL_TO_PASS tests;
+#                  # "failures": each with the first message it printed in the NOP run
 
 # Per-repository overrides for building tasks:
 # [repos."owner/name"]
@@ -278,9 +280,9 @@ func (c *Config) validate() error {
 		return c.Errorf("ui.theme", "%q: want dark, light or high-contrast", c.UI.Theme)
 	}
 	switch c.Instructions.Hints {
-	case "", "none", "tests":
+	case "", "none", "tests", "failures":
 	default:
-		return c.Errorf("instructions.hints", "%q: want none or tests", c.Instructions.Hints)
+		return c.Errorf("instructions.hints", "%q: want none, tests or failures", c.Instructions.Hints)
 	}
 	switch c.Filter.Preset {
 	case "", "taskgen", "swesmith", "none":

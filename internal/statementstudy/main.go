@@ -6,7 +6,7 @@
 // leak flags to read by hand, and, given TaskGen's instructions, a
 // per-task comparison.
 //
-//	go run ./internal/statementstudy -w WORKSPACE [-per-repo 5] [-taskgen FILE.jsonl]
+//	go run ./internal/statementstudy -w WORKSPACE [-per-repo 5] [-status valid] [-taskgen FILE.jsonl]
 package main
 
 import (
@@ -28,12 +28,13 @@ import (
 )
 
 func main() {
-	wsDir := flag.String("w", ".", "workspace")
+	wsDir := flag.String("w", ".", "workspace (several: comma-separated)")
 	perRepo := flag.Int("per-repo", 5, "tasks per repository")
 	taskgen := flag.String("taskgen", "", "TaskGen instructions (JSONL) to compare with")
 	leaks := flag.Int("leaks", 20, "leak flags to print for reading")
+	status := flag.String("status", "", "only tasks of this status (valid: the validated ones)")
 	flag.Parse()
-	if err := run(*wsDir, *perRepo, *taskgen, *leaks); err != nil {
+	if err := run(*wsDir, *perRepo, *taskgen, *leaks, pipeline.Status(*status)); err != nil {
 		fmt.Fprintln(os.Stderr, "statementstudy:", err)
 		os.Exit(1)
 	}
@@ -48,9 +49,32 @@ type row struct {
 	words                  int
 	text                   string
 	fix                    []unidiff.File
+	// f2p and messages: the FAIL_TO_PASS tests, and how many of them
+	// hints = "failures" finds a NOP message for (suite: a compile error).
+	f2p, messages int
+	suite         bool
 }
 
-func run(dir string, perRepo int, taskgen string, nLeaks int) error {
+func run(dirs string, perRepo int, taskgen string, nLeaks int, status pipeline.Status) error {
+	var sample, all []*row
+	per := map[string]int{}
+	seen := map[string]bool{}
+	// Several workspaces (comma-separated) make one sample; a task in two
+	// counts once, from the first.
+	for _, dir := range strings.Split(dirs, ",") {
+		if err := collect(dir, perRepo, status, per, seen, &sample, &all); err != nil {
+			return err
+		}
+	}
+	report(sample, "the sample")
+	printLeaks(all, nLeaks)
+	if taskgen != "" {
+		return compare(all, taskgen)
+	}
+	return nil
+}
+
+func collect(dir string, perRepo int, status pipeline.Status, per map[string]int, seen map[string]bool, sample, all *[]*row) error {
 	ctx := context.Background()
 	ws, err := workspace.Open(ctx, dir)
 	if err != nil {
@@ -62,12 +86,14 @@ func run(dir string, perRepo int, taskgen string, nLeaks int) error {
 		return err
 	}
 	sort.Slice(tasks, func(i, j int) bool { return tasks[i].ID > tasks[j].ID })
-	var sample, all []*row
-	per := map[string]int{}
 	for _, lt := range tasks {
 		if lt.Features.Int(pipeline.FeatTestFiles) == 0 || lt.Features.Int(pipeline.FeatFilesChanged) == 0 {
 			continue
 		}
+		if status != "" && lt.Status != status || seen[lt.ID] {
+			continue
+		}
+		seen[lt.ID] = true
 		t, err := ws.Store.Task(ctx, lt.ID)
 		if err != nil {
 			return err
@@ -77,16 +103,11 @@ func run(dir string, perRepo int, taskgen string, nLeaks int) error {
 			fmt.Fprintln(os.Stderr, t.ID+":", err)
 			continue
 		}
-		all = append(all, r)
+		*all = append(*all, r)
 		if per[t.Repo] < perRepo {
 			per[t.Repo]++
-			sample = append(sample, r)
+			*sample = append(*sample, r)
 		}
-	}
-	report(sample, "the sample")
-	printLeaks(all, nLeaks)
-	if taskgen != "" {
-		return compare(all, taskgen)
 	}
 	return nil
 }
@@ -119,8 +140,21 @@ func measure(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task) (*r
 			after = statement.SortFlags(append(after, statement.FlagUnderspecified))
 		}
 	}
-	return &row{id: t.ID, repo: t.Repo, lang: t.Language, source: st.Source, newNames: names, iface: st.Interface,
-		before: before, after: after, words: statement.Words(st.Title + " " + st.Text), text: st.Text, fix: in.Fix}, nil
+	r := &row{id: t.ID, repo: t.Repo, lang: t.Language, source: st.Source, newNames: names, iface: st.Interface,
+		before: before, after: after, words: statement.Words(st.Title + " " + st.Text), text: st.Text, fix: in.Fix}
+	r.f2p = len(pipeline.ExtraStrings(t, "FAIL_TO_PASS"))
+	msgs, err := app.FailureMessages(ctx, ws, t)
+	if err != nil {
+		return nil, err
+	}
+	for k := range msgs {
+		if k == "" {
+			r.suite = true
+		} else {
+			r.messages++
+		}
+	}
+	return r, nil
 }
 
 // declRe finds a declared name on an added line, by keyword (Go, Python,
@@ -239,7 +273,27 @@ func report(rows []*row, what string) {
 	for _, f := range statement.AllFlags {
 		fmt.Printf("| flag %s after | %s |\n", f, pct(flagsA[f]))
 	}
+	withF2P, withMsg, suite, tests, msgs := 0, 0, 0, 0, 0
+	for _, r := range rows {
+		if r.f2p > 0 {
+			withF2P++
+			tests += r.f2p
+			msgs += r.messages
+			if r.messages > 0 {
+				withMsg++
+			} else if r.suite {
+				suite++
+			}
+		}
+	}
+	fmt.Printf("| hints failures: tasks with a message for a FAIL_TO_PASS test | %d of %d (%d more: the suite's compile error) |\n", withMsg, withF2P, suite)
+	fmt.Printf("| hints failures: FAIL_TO_PASS tests with a message | %d of %d |\n", msgs, tests)
 	fmt.Println()
+	for _, r := range rows {
+		if r.f2p > 0 && r.messages == 0 && !r.suite {
+			fmt.Printf("- no failure message: %s (%d FAIL_TO_PASS)\n", r.id, r.f2p)
+		}
+	}
 	for _, r := range rows {
 		if len(r.newNames) > 0 && len(r.iface) == 0 {
 			fmt.Printf("- no Interface: %s names %v\n", r.id, r.newNames)
@@ -288,7 +342,7 @@ func compare(rows []*row, path string) error {
 	fmt.Printf("\n## against TaskGen (%s)\n\n| task | curate words | TaskGen words | new names tests use | curate names them | TaskGen names them | curate source |\n|---|---|---|---|---|---|---|\n", path)
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	var n, found, cw, tw, withNames, cNames, tNames int
+	var n, found, cw, tw, withNames, cNames, tNames, tSome int
 	for sc.Scan() {
 		var tg struct {
 			ID          string `json:"taskgen_id"`
@@ -310,33 +364,37 @@ func compare(rows []*row, path string) error {
 		cn, tn := "-", "-"
 		if len(r.newNames) > 0 {
 			withNames++
-			cn, tn = yes(all(ours, r.newNames)), yes(all(tg.Instruction, r.newNames))
-			if cn == "yes" {
+			cn, tn = named(ours, r.newNames), named(tg.Instruction, r.newNames)
+			if cn == "all" {
 				cNames++
 			}
-			if tn == "yes" {
+			if tn == "all" {
 				tNames++
+			}
+			if tn != "none" {
+				tSome++
 			}
 		}
 		fmt.Printf("| %s | %d | %d | %s | %s | %s | %s |\n", tg.ID, r.words, statement.Words(tg.Instruction), strings.Join(r.newNames, " "), cn, tn, r.source)
 	}
-	fmt.Printf("\n%d TaskGen tasks, %d mined by curate with tests; mean words curate %d, TaskGen %d; of %d whose tests call new public names, curate names them all in %d, TaskGen in %d.\n",
-		n, found, cw/max(found, 1), tw/max(found, 1), withNames, cNames, tNames)
+	fmt.Printf("\n%d TaskGen tasks, %d mined by curate with tests; mean words curate %d, TaskGen %d; of %d whose tests call new public names, curate names them all in %d, TaskGen in %d (at least one in %d).\n",
+		n, found, cw/max(found, 1), tw/max(found, 1), withNames, cNames, tNames, tSome)
 	return sc.Err()
 }
 
-func all(text string, names []string) bool {
+// named says whether text names all, some or none of names.
+func named(text string, names []string) string {
+	k := 0
 	for _, n := range names {
-		if !regexp.MustCompile(`\b` + regexp.QuoteMeta(n) + `\b`).MatchString(text) {
-			return false
+		if regexp.MustCompile(`\b` + regexp.QuoteMeta(n) + `\b`).MatchString(text) {
+			k++
 		}
 	}
-	return true
-}
-
-func yes(b bool) string {
-	if b {
-		return "yes"
+	switch k {
+	case len(names):
+		return "all"
+	case 0:
+		return "none"
 	}
-	return "no"
+	return "some"
 }

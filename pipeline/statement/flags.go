@@ -22,22 +22,37 @@ var AllFlags = []string{FlagLeak, FlagTestLeak, FlagUnderspecified, FlagLinkOnly
 
 // Hints modes ([instructions] hints).
 const (
-	HintsNone  = "none"
-	HintsTests = "tests"
+	HintsNone     = "none"
+	HintsTests    = "tests"
+	HintsFailures = "failures"
 )
 
 // HintModes lists the accepted [instructions] hints values.
-var HintModes = []string{HintsNone, HintsTests}
+var HintModes = []string{HintsNone, HintsTests, HintsFailures}
 
 // Hints are the Hints section's lines for mode: the FAIL_TO_PASS test
-// names when mode is "tests", nothing otherwise.
-func Hints(mode string, failToPass []string) []string {
-	if mode != HintsTests || len(failToPass) == 0 {
+// names when mode is "tests"; with "failures", each followed by the
+// first message it printed before the fix (messages, read from the NOP
+// run's log: a test with none, or no NOP run yet, stands alone as with
+// "tests"; a message for the whole suite, key "", says the tests did not
+// build before the fix); nothing otherwise.
+func Hints(mode string, failToPass []string, messages map[string]string) []string {
+	if mode != HintsTests && mode != HintsFailures || len(failToPass) == 0 {
 		return nil
 	}
 	out := []string{"These tests fail before the change and must pass after it:"}
+	if mode == HintsFailures && len(messages) > 0 && (len(messages) > 1 || messages[""] == "") {
+		out[0] = "These tests fail before the change and must pass after it (with the first message each printed before the change):"
+	}
 	for _, n := range failToPass {
-		out = append(out, "`"+n+"`")
+		line := "`" + n + "`"
+		if m := messages[n]; mode == HintsFailures && m != "" {
+			line += ": " + m
+		}
+		out = append(out, line)
+	}
+	if m := messages[""]; mode == HintsFailures && m != "" {
+		out = append(out, "Before the change these tests do not build: "+m)
 	}
 	return out
 }

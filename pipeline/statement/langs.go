@@ -82,18 +82,16 @@ func classifyRust(c *classified, toks []tok, sc *scope, src string) {
 
 var javaLang = braceLang{name: "java", lex: lexConfig{line: "//", block: true, charQuote: true, triple: true}, classify: classifyJava}
 
-// classifyJava reads public and protected classes, interfaces, enums,
-// records, methods, constructors and static final constants; an
-// interface's members are public without the keyword.
+// classifyJava reads the classes, interfaces, enums, records, methods,
+// constructors and static final constants that are not private: a Java
+// test lives in its code's package, so package-private names are its
+// interface too (javapoet's tests call LineWrapper.zeroWidthSpace).
 func classifyJava(c *classified, toks []tok, sc *scope, src string) {
 	toks = stripAttributes(toks)
 	if len(toks) == 0 || toks[0].text == "package" || toks[0].text == "import" {
 		return
 	}
-	pub := has(toks, "public") || has(toks, "protected") || sc.public
-	if has(toks, "private") {
-		pub = false
-	}
+	pub := !has(toks, "private")
 	if k := index(toks, "class", "interface", "enum", "record"); k >= 0 && k+1 < len(toks) && toks[k+1].kind == 'i' && !isCall(toks, k) {
 		name := toks[k+1]
 		c.open = scope{kind: 'c', name: name.text, public: toks[k].text == "interface"}

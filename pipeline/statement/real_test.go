@@ -47,6 +47,9 @@ func TestInterfaceOnRealPRs(t *testing.T) {
 		{"tokio-rs+bytes", "0864aea9704ac12fa53ee96a7f968e51c9dabba1", "rust", "pub fn is_unique(&self) -> bool  // in Bytes"},
 		// javapoet #687 "Public getter for canonical name of ClassName".
 		{"square+javapoet", "30a8bdaa2224f224be04261b9fceea6cd7048cd5", "java", "public String canonicalName()  // in ClassName"},
+		// javapoet #598 "Adds `$B` as an optional newline": the tests call
+		// the package-private LineWrapper.zeroWidthSpace.
+		{"square+javapoet", "ca0e12e93e8ef9e1666573e4dc635064cb8d3ab1", "java", "void zeroWidthSpace(int indentLevel)"},
 		// cJSON #358 "Added cJSON_ParseWithLength".
 		{"DaveGamble+cJSON", "983bb2b4d67124688d2116924f0b58c1b80acf88", "c", "CJSON_PUBLIC(cJSON *) cJSON_ParseWithLength(const char *value, size_t buffer_length)"},
 		// yaml-cpp #1407 "Emitter has option to produce string with trailing '.0'".

@@ -99,14 +99,34 @@ func TestCheckFlags(t *testing.T) {
 func TestRenderInterfaceAndHints(t *testing.T) {
 	md := Render(Statement{Title: "T", Text: "Body words.", Source: SourceIssue,
 		Interface: []Decl{{Name: "F", Signature: "func F() int", Language: "go"}},
-		Hints:     Hints(HintsTests, []string{"TestF"})}, []string{"pkg/f.go"})
+		Hints:     Hints(HintsTests, []string{"TestF"}, nil)}, []string{"pkg/f.go"})
 	for _, want := range []string{"## Interface", "```go\nfunc F() int\n```", "## Hints", "`TestF`", Footer} {
 		if !strings.Contains(md, want) {
 			t.Errorf("missing %q:\n%s", want, md)
 		}
 	}
-	if Hints(HintsNone, []string{"TestF"}) != nil {
+	if Hints(HintsNone, []string{"TestF"}, nil) != nil {
 		t.Error("hints none printed hints")
+	}
+}
+
+// hints = "failures" adds each test's first NOP message; a test without
+// one (or every test, before a NOP run) stands alone; tests that did not
+// build say so once.
+func TestHintsFailures(t *testing.T) {
+	got := Hints(HintsFailures, []string{"TestA", "TestB"}, map[string]string{"TestA": "got 4 want 2"})
+	if len(got) != 3 || got[1] != "`TestA`: got 4 want 2" || got[2] != "`TestB`" || !strings.Contains(got[0], "first message") {
+		t.Errorf("failures hints: %q", got)
+	}
+	if got := Hints(HintsFailures, []string{"TestA"}, nil); len(got) != 2 || got[1] != "`TestA`" || strings.Contains(got[0], "message") {
+		t.Errorf("failures hints before a NOP run: %q", got)
+	}
+	got = Hints(HintsFailures, []string{"TestA"}, map[string]string{"": "undefined: NoDuplicateArgs"})
+	if len(got) != 3 || got[2] != "Before the change these tests do not build: undefined: NoDuplicateArgs" {
+		t.Errorf("failures hints of tests that do not build: %q", got)
+	}
+	if Hints(HintsTests, []string{"TestA"}, map[string]string{"TestA": "x"})[1] != "`TestA`" {
+		t.Error("hints tests printed a message")
 	}
 }
 

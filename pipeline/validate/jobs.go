@@ -113,11 +113,18 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 				if t.Extra == nil {
 					t.Extra = map[string]any{}
 				}
-				t.Extra["FAIL_TO_PASS"] = r.FailToPass
-				t.Extra["PASS_TO_PASS"] = r.PassToPass
+				lists := map[string][]string{}
+				for list, found := range map[string][]string{"FAIL_TO_PASS": r.FailToPass, "PASS_TO_PASS": r.PassToPass} {
+					kept, dropped := t.Labels.Keep(list, found)
+					t.Extra[list], lists[list] = nonNilStrings(kept), kept
+					delete(t.Extra, list+"_dropped")
+					if len(dropped) > 0 {
+						t.Extra[list+"_dropped"] = dropped
+					}
+				}
 				touched = true
 				if dir, err := ResolveTaskDir(root, t); err == nil {
-					if err := UpdateSWEBenchRecord(dir, r.FailToPass, r.PassToPass); err != nil {
+					if err := UpdateSWEBenchRecord(dir, lists["FAIL_TO_PASS"], lists["PASS_TO_PASS"]); err != nil {
 						return err
 					}
 				}
@@ -192,4 +199,11 @@ func NewRunID() string {
 	var b [2]byte
 	rand.Read(b[:])
 	return "r" + time.Now().UTC().Format("060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

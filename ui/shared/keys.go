@@ -78,6 +78,7 @@ var actions = []Action{
 	{"prev_task", []string{"["}, "previous task", "Task"},
 	{"review_queue", []string{"Q"}, "review queue (unreviewed valid tasks, flagged statements first)", "Task"},
 	{"edit_instruction", []string{"e"}, "edit the problem statement in $EDITOR (undo reverts it)", "Task"},
+	{"drop_tests", []string{"D"}, "drop FAIL_TO_PASS tests with a reason (rebuilt, validate again; undo reverts it)", "Task"},
 
 	{"show_bug", []string{"b"}, "bug.patch", "Diff"},
 	{"show_fix", []string{"F"}, "fix.patch", "Diff"},

@@ -30,6 +30,8 @@ type Model struct {
 	// queue is the review queue mode: a saved review moves on to the next
 	// unreviewed valid task with the form open again.
 	queue bool
+	// drop is the open form that drops FAIL_TO_PASS tests (D), or nil.
+	drop *dropForm
 
 	rendered map[string][]string // the instruction's rows by task, width and theme
 }
@@ -64,7 +66,7 @@ func New(c *shared.Context) *Model {
 
 func (s *Model) Title() string   { return "Task" }
 func (s *Model) Init() tea.Cmd   { return nil }
-func (s *Model) Capturing() bool { return s.label.Active() }
+func (s *Model) Capturing() bool { return s.label.Active() || s.drop != nil }
 
 func (s *Model) SetSize(w, h int) {
 	s.w, s.h = w, h
@@ -73,12 +75,12 @@ func (s *Model) SetSize(w, h int) {
 }
 
 func (s *Model) ShortHelp() []key.Binding {
-	return s.ctx.Keys.List("down", "up", "next_task", "prev_task", "edit_instruction", "easy", "exclude", "review", "review_queue", "undo", "diff")
+	return s.ctx.Keys.List("down", "up", "next_task", "prev_task", "edit_instruction", "drop_tests", "easy", "exclude", "review", "review_queue", "undo", "diff")
 }
 
 func (s *Model) FullHelp() [][]key.Binding {
 	k := s.ctx.Keys
-	return [][]key.Binding{k.List("up", "down", "page_up", "page_down", "top", "bottom", "next_task", "prev_task", "diff", "review_queue", "edit_instruction"), s.label.Bindings()}
+	return [][]key.Binding{k.List("up", "down", "page_up", "page_down", "top", "bottom", "next_task", "prev_task", "diff", "review_queue", "edit_instruction", "drop_tests"), s.label.Bindings()}
 }
 
 func (s *Model) task() *pipeline.Task { return s.ctx.Catalog.Task(s.id) }
@@ -94,7 +96,7 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 		if m.ID == s.id && s.data != nil {
 			return nil
 		}
-		s.id, s.data, s.scroll = m.ID, nil, scroller.Model{}
+		s.id, s.data, s.scroll, s.drop = m.ID, nil, scroller.Model{}, nil
 		s.build()
 		return s.load()
 	case shared.CatalogChangedMsg:
@@ -147,6 +149,9 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 		_, cmd := s.label.Handle(m, nil, false)
 		return cmd
 	}
+	if s.drop != nil {
+		return s.dropKey(m)
+	}
 	k := s.ctx.Keys
 	switch {
 	case k.Is(m, "down"):
@@ -167,6 +172,8 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 		return shared.MsgCmd(shared.StepTaskMsg{Delta: -1})
 	case k.Is(m, "edit_instruction"):
 		return s.editInstruction()
+	case k.Is(m, "drop_tests"):
+		return s.openDrop()
 	case k.Is(m, "diff"):
 		return shared.MsgCmd(shared.OpenTaskMsg{ID: s.id, Tab: shared.TabDiff})
 	case k.Is(m, "review_queue"):

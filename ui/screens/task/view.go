@@ -238,8 +238,13 @@ func (s *Model) View() string {
 		return ""
 	}
 	h, prompt := s.h, ""
-	if s.label.Active() {
+	switch {
+	case s.label.Active():
 		prompt = s.label.View(s.w)
+	case s.drop != nil:
+		prompt = s.dropView(s.w)
+	}
+	if prompt != "" {
 		h -= strings.Count(prompt, "\n") + 1
 	}
 	from, to := scroller.Window(s.scroll.Offset, len(s.lines), h)
