@@ -75,10 +75,14 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		p.Packages = append(p.Packages, "maven")
 		p.Env = append(p.Env, "MAVEN_OPTS="+strings.Join(opens, " "))
 		want := javaWanted(tree.Text("pom.xml"))
-		p.Note("JDK %d and Maven 3.8 from Debian (pom.xml: %s)", debianJDK, javaWantedText(want))
-		if want > debianJDK {
-			p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch", "pom.xml wants Java %d, present OpenJDK %d (Debian)", want, debianJDK))
+		maven := chooseMaven(p, tree)
+		if maven == "" {
+			p.Note("JDK %d and Maven 3.8 from Debian (pom.xml: %s)", debianJDK, javaWantedText(want))
+		} else {
+			p.Note("JDK %d from Debian (pom.xml: %s), Maven %s from Maven Central", debianJDK, javaWantedText(want), maven)
+			p.ToolchainSteps = append(p.ToolchainSteps, mavenFetchStep(maven))
 		}
+		chooseJava(p, tree, want)
 		// Pooled connections expire after 25 s idle: the first build
 		// resolves Surefire's provider only after compiling and running
 		// tests for minutes, and a pooled connection that a
@@ -99,17 +103,28 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 			p.Note("pom.xml compiles with javac-with-errorprone (a Java 9 javac that cannot run on JDK 17): forked plain javac in the image")
 		}
 		sel := "-Dtest=" + envgen.ShellQuote(strings.Join(classes, ",")) + " -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false"
+		phase := "test"
+		if mods := reactorModules(tree, tests.Files); mods != nil {
+			// A reactor: only the test modules and what they depend on
+			// are built, packaged so that modules which read another's
+			// jar (a module path, a bundle) find it; the image's local
+			// repository holds the whole reactor, installed at the head.
+			sel = "-pl " + envgen.ShellQuote(strings.Join(mods, ",")) + " -am " + sel
+			phase = "package"
+			p.Install = append(p.Install, envgen.RegistryStep(MavenCentral, MavenMissing, "sh -c "+envgen.ShellQuote(retryTransfers(mvn+" install -DskipTests"))))
+			p.Note("maven reactor: the PR's tests are in %s; built with -pl ... -am (what they depend on), the reactor installed into the image's local repository", strings.Join(mods, ", "))
+		}
 		// A first build at the head resolves everything the test phase
 		// needs: it runs the PR's test classes (they pass at the head;
 		// failures do not fail the build), because Surefire resolves its
 		// JUnit provider only when tests run, which go-offline misses.
-		p.Install = append(p.Install, envgen.RegistryStep(MavenCentral, MavenMissing, "sh -c "+envgen.ShellQuote(retryTransfers(mvn+" test "+sel+" -Dmaven.test.failure.ignore=true"))))
+		p.Install = append(p.Install, envgen.RegistryStep(MavenCentral, MavenMissing, "sh -c "+envgen.ShellQuote(retryTransfers(mvn+" "+phase+" "+sel+" -Dmaven.test.failure.ignore=true"))))
 		p.Note("dependencies resolved by a first build at image build (mvn test of the PR's test classes at the head)")
 		p.Install = append(p.Install, guavaFlavorStep(mvn))
 		p.Note("an Android-flavoured Guava on the test classpath is served as the JRE flavour of the same version (a superset on JDK 17)")
 		p.Test = envgen.Runner{
 			// Reports of the image's first build must not pass for this run.
-			Command: "find . -type d -path '*/target/surefire-reports' -prune -exec rm -rf {} +; " + mvn + " -o test " + sel + "; st=$?; " +
+			Command: "find . -type d -path '*/target/surefire-reports' -prune -exec rm -rf {} +; " + mvn + " -o " + phase + " " + sel + "; st=$?; " +
 				surefireCollect("target/surefire-reports") + "; test $st -eq 0",
 			Check:     `grep -q '<testcase' /logs/verifier/surefire.xml`,
 			LogFormat: "surefire",
