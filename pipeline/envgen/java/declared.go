@@ -2,6 +2,7 @@ package java
 
 import (
 	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/ciconfig"
 	"fmt"
 	"path"
 	"regexp"
@@ -165,6 +166,14 @@ func chooseJava(p *envgen.Plan, tree *envgen.Tree, pomWant int) {
 			p.Decide("java", fmt.Sprint(debianJDK), source)
 		}
 	}
+	if want == 0 {
+		// The build names no Java: CI's setup-java is what the project
+		// tests on; Debian's JDK is the nearest there is.
+		if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Java); ok {
+			p.Decide("java", fmt.Sprint(debianJDK), fmt.Sprintf("%s %s (Debian 12's only JDK)", src, v))
+		}
+		return
+	}
 	if want > debianJDK {
 		p.Decide("java", fmt.Sprint(want), source)
 		p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch", "%s wants Java %d, present OpenJDK %d (Debian 12 has no newer JDK)", where, want, debianJDK))
@@ -202,4 +211,43 @@ func reactorModules(tree *envgen.Tree, files []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+var (
+	parentRe   = regexp.MustCompile(`(?s)<parent>(.*?)</parent>`)
+	groupRe    = regexp.MustCompile(`<groupId>\s*([^<\s]+)\s*</groupId>`)
+	artifactRe = regexp.MustCompile(`<artifactId>\s*([^<\s]+)\s*</artifactId>`)
+	versionRe  = regexp.MustCompile(`<version>\s*([^<\s]+)\s*</version>`)
+	relPathRe  = regexp.MustCompile(`<relativePath>\s*([^<]*?)\s*</relativePath>`)
+)
+
+// snapshotParentStep serves a parent POM that is a -SNAPSHOT from outside
+// the tree, which only a snapshot repository has (Maven Central serves no
+// snapshots): its release of the same number, from Maven Central, is put
+// in the local repository under the snapshot's coordinates. pom.xml stays
+// as written, so the PR's patches apply. "" when the parent is not such.
+func snapshotParentStep(p *envgen.Plan, tree *envgen.Tree) string {
+	m := parentRe.FindStringSubmatch(tree.Text("pom.xml"))
+	if m == nil {
+		return ""
+	}
+	g, a, v := groupRe.FindStringSubmatch(m[1]), artifactRe.FindStringSubmatch(m[1]), versionRe.FindStringSubmatch(m[1])
+	if g == nil || a == nil || v == nil || !strings.HasSuffix(v[1], "-SNAPSHOT") {
+		return ""
+	}
+	rel := "../pom.xml"
+	if r := relPathRe.FindStringSubmatch(m[1]); r != nil {
+		rel = r[1]
+	}
+	if local := path.Clean(strings.TrimSuffix(rel, "/pom.xml") + "/pom.xml"); rel != "" && !strings.HasPrefix(local, "../") && tree.Has(local) {
+		return "" // the parent is in the tree
+	}
+	release := strings.TrimSuffix(v[1], "-SNAPSHOT")
+	dir := "$HOME/.m2/repository/" + strings.ReplaceAll(g[1], ".", "/") + "/" + a[1]
+	p.Note("pom.xml's parent %s:%s:%s is a snapshot only a snapshot repository serves: its release %s from Maven Central stands in (in the image's local repository)", g[1], a[1], v[1], release)
+	// The release's own <version> (the first after its </parent>) is
+	// rewritten, so the POM matches the coordinates it is stored under.
+	return "cd /tmp && " + envgen.RegistryStep(MavenCentral, MavenMissing, "mvn -B -ntp -q dependency:get -Dartifact="+g[1]+":"+a[1]+":"+release+":pom -Dtransitive=false") +
+		" && mkdir -p " + dir + "/" + v[1] + " && awk -v r=" + envgen.ShellQuote("<version>"+release+"</version>") + " -v s=" + envgen.ShellQuote("<version>"+v[1]+"</version>") +
+		` '/<\/parent>/{p=1} p==1 && index($0, r) {sub(r, s); p=2} {print}' ` + dir + "/" + release + "/" + a[1] + "-" + release + ".pom > " + dir + "/" + v[1] + "/" + a[1] + "-" + v[1] + ".pom"
 }

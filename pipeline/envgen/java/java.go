@@ -102,6 +102,9 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 			mvn += " -Dmaven.compiler.fork=true"
 			p.Note("pom.xml compiles with javac-with-errorprone (a Java 9 javac that cannot run on JDK 17): forked plain javac in the image")
 		}
+		if step := snapshotParentStep(p, tree); step != "" {
+			p.Install = append(p.Install, step)
+		}
 		sel := "-Dtest=" + envgen.ShellQuote(strings.Join(classes, ",")) + " -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false"
 		phase := "test"
 		if mods := reactorModules(tree, tests.Files); mods != nil {
