@@ -98,6 +98,10 @@ func TestClassifyLines(t *testing.T) {
 		{"typescript", "npm error code ENOTCACHED", pipeline.ClassDepsUnreachable, "registry.npmjs.org"},
 		{"rust", "error: failed to select a version for the requirement `serde = \"^9.0\"`", pipeline.ClassDepsMissing, "serde"},
 		{"rust", "error: no matching package named `nosuch` found", pipeline.ClassDepsMissing, "nosuch"},
+		// The issue's Java repository A on Debian's Maven: the line
+		// maven-enforcer-plugin 3.x prints under "Rule 0: ...RequireMavenVersion failed".
+		{"java", "[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).", pipeline.ClassToolchainMismatch, "wants Maven [3.9,), the image has 3.8.7"},
+		{"java", "Detected JDK Version: 17.0.15 is not in the allowed range [21,).", pipeline.ClassToolchainMismatch, "wants JDK [21,), the image has 17.0.15"},
 		{"java", "[ERROR] Failed to execute goal on project javapoet: Could not resolve dependencies for project com.squareup:javapoet:jar:1.14.0", pipeline.ClassDepsMissing, "Maven"},
 		{"java", "java.lang.RuntimeException: java.lang.IllegalAccessError: failed to access class com.google.common.collect.MoreCollectors from class com.google.testing.compile.InMemoryJavaFileManager", pipeline.ClassDepsMissing, "dependencyManagement"},
 		{"java", `java.lang.reflect.InaccessibleObjectException: Unable to make field private final byte[] java.lang.String.value accessible: module java.base does not "opens java.lang" to unnamed module @6d06d69c`, pipeline.ClassToolchainMismatch, "--add-opens=java.base/java.lang=ALL-UNNAMED"},
