@@ -146,3 +146,22 @@ func TestLowerBound(t *testing.T) {
 		t.Error("javaMajor")
 	}
 }
+
+// A Gradle multi-project build: the filter runs only in the projects
+// holding the PR's tests (Gradle fails a --tests filter that matches
+// nothing in a project). No dev repository uses Gradle; this is the shape.
+func TestGradleProjects(t *testing.T) {
+	files := map[string]string{
+		"build.gradle": "", "settings.gradle": "include 'core', 'ext:json'",
+		"core/build.gradle": "", "ext/json/build.gradle.kts": "",
+		"gradle/wrapper/gradle-wrapper.properties": "distributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip\n", "gradlew": "",
+	}
+	p := plan(t, files, "core/src/test/java/a/CoreTest.java", "ext/json/src/test/kotlin/b/JsonTest.kt")
+	if !strings.Contains(p.Test.Command, "./gradlew --no-daemon --offline :core:test :ext:json:test --tests '*CoreTest' --tests '*JsonTest'") {
+		t.Errorf("test command %q", p.Test.Command)
+	}
+	p = plan(t, files, "src/test/java/RootTest.java")
+	if !strings.Contains(p.Test.Command, "./gradlew --no-daemon --offline test --tests '*RootTest'") {
+		t.Errorf("root project: %q", p.Test.Command)
+	}
+}

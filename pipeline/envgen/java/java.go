@@ -155,7 +155,7 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 			p.Packages = append(p.Packages, "gradle")
 			p.Note("Gradle %s from Debian (the wrapper's version)", m[1])
 			p.Install = []string{envgen.RegistryStep(MavenCentral, MavenMissing, "gradle --no-daemon testClasses")}
-			p.Test = gradleRunner("gradle", classes)
+			p.Test = gradleRunner("gradle", classes, gradleProjects(p, tree, tests.Files))
 		case m != nil && tree.Has("gradlew"):
 			p.Note("Gradle %s from the wrapper; its distribution comes from services.gradle.org, which must answer", m[1])
 			p.Install = []string{
@@ -163,7 +163,7 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 					envgen.FailStep("toolchain_mismatch", "wanted Gradle %s (gradle/wrapper/gradle-wrapper.properties), present Gradle 4.4 (Debian): the wrapper's distribution could not be downloaded", m[1]) + `; }`,
 				envgen.RegistryStep(MavenCentral, MavenMissing, "./gradlew --no-daemon testClasses"),
 			}
-			p.Test = gradleRunner("./gradlew", classes)
+			p.Test = gradleRunner("./gradlew", classes, gradleProjects(p, tree, tests.Files))
 		default:
 			return nil, fmt.Errorf("toolchain_mismatch: a Gradle build without a wrapper version (gradle/wrapper/gradle-wrapper.properties): set [repos.%q] test_command and install in curate.toml", tree.Repo)
 		}
@@ -257,15 +257,50 @@ func surefireCollect(dir string) string {
 	return `find . -path '*/` + dir + `/TEST-*.xml' -exec cat {} + > /logs/verifier/surefire.xml 2>/dev/null`
 }
 
-func gradleRunner(gradle string, classes []string) envgen.Runner {
+func gradleRunner(gradle string, classes, tasks []string) envgen.Runner {
 	var sel []string
 	for _, c := range classes {
 		sel = append(sel, "--tests "+envgen.ShellQuote("*"+c))
 	}
 	return envgen.Runner{
-		Command: "find . -type d -path '*/build/test-results' -prune -exec rm -rf {} +; " + gradle + " --no-daemon --offline test " + strings.Join(sel, " ") + "; st=$?; " +
+		Command: "find . -type d -path '*/build/test-results' -prune -exec rm -rf {} +; " + gradle + " --no-daemon --offline " + strings.Join(tasks, " ") + " " + strings.Join(sel, " ") + "; st=$?; " +
 			`find . -path '*/build/test-results/*' -name 'TEST-*.xml' -exec cat {} + > /logs/verifier/surefire.xml 2>/dev/null; test $st -eq 0`,
 		Check:     `grep -q '<testcase' /logs/verifier/surefire.xml`,
 		LogFormat: "surefire",
 	}
+}
+
+// gradleProjects are the test tasks of the projects holding the PR's test
+// files in a multi-project build (":core:test", the folder as the
+// project path, Gradle's default), so a --tests filter never runs in a
+// project where nothing matches (Gradle fails there: "No tests found for
+// given includes"); ["test"] when the tests are in the root project.
+func gradleProjects(p *envgen.Plan, tree *envgen.Tree, files []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range files {
+		if ext := path.Ext(f); ext != ".java" && ext != ".kt" {
+			continue
+		}
+		dir := path.Dir(f)
+		for dir != "." && !tree.Has(dir+"/build.gradle") && !tree.Has(dir+"/build.gradle.kts") {
+			dir = path.Dir(dir)
+		}
+		task := "test"
+		if dir != "." {
+			task = ":" + strings.ReplaceAll(dir, "/", ":") + ":test"
+		}
+		if !seen[task] {
+			seen[task] = true
+			out = append(out, task)
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return []string{"test"}
+	}
+	if len(out) > 1 || out[0] != "test" {
+		p.Note("gradle multi-project: the PR's tests run in %s", strings.Join(out, ", "))
+	}
+	return out
 }
