@@ -231,8 +231,8 @@ func TestClassifySkipsTheBuildersCommandLine(t *testing.T) {
 		"[ERROR] /app/src/test/java/com/squareup/javapoet/MethodSpecTest.java:[184,29] error: ';' expected\n" +
 		"The command '/bin/sh -c curate-step \"Maven Central\" 's/.*Could not find artifact ([^ ]+).*/\\1/p' sh -c 'mvn -B test' returned a non-zero code: 1\n"
 	f, ok := DefaultClassifier().Match("java", "square/javapoet", []byte(log))
-	if !ok || f.Class != pipeline.ClassCompileError {
-		t.Errorf("got %+v, want compile_error", f)
+	if !ok || f.Class != pipeline.ClassCompileError || !strings.HasPrefix(f.Evidence, "[ERROR] /app/src/test/java/com/squareup/javapoet/MethodSpecTest.java:[184,29]") {
+		t.Errorf("got %+v, want compile_error naming the file (Maven's first [ERROR] with a file)", f)
 	}
 }
 
