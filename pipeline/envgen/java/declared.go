@@ -190,6 +190,7 @@ func reactorModules(tree *envgen.Tree, files []string) []string {
 	seen := map[string]bool{}
 	var out []string
 	below := false
+	inReactor := reactor(tree)
 	for _, f := range files {
 		if ext := path.Ext(f); ext != ".java" && ext != ".kt" {
 			continue
@@ -197,6 +198,9 @@ func reactorModules(tree *envgen.Tree, files []string) []string {
 		dir := path.Dir(f)
 		for dir != "." && !tree.Has(dir+"/pom.xml") {
 			dir = path.Dir(dir)
+		}
+		if !inReactor[dir] {
+			continue // a module only a profile builds: -pl would fail
 		}
 		if dir != "." {
 			below = true
@@ -250,4 +254,29 @@ func snapshotParentStep(p *envgen.Plan, tree *envgen.Tree) string {
 	return "cd /tmp && " + envgen.RegistryStep(MavenCentral, MavenMissing, "mvn -B -ntp -q dependency:get -Dartifact="+g[1]+":"+a[1]+":"+release+":pom -Dtransitive=false") +
 		" && mkdir -p " + dir + "/" + v[1] + " && awk -v r=" + envgen.ShellQuote("<version>"+release+"</version>") + " -v s=" + envgen.ShellQuote("<version>"+v[1]+"</version>") +
 		` '/<\/parent>/{p=1} p==1 && index($0, r) {sub(r, s); p=2} {print}' ` + dir + "/" + release + "/" + a[1] + "-" + release + ".pom > " + dir + "/" + v[1] + "/" + a[1] + "-" + v[1] + ".pom"
+}
+
+var profilesRe = regexp.MustCompile(`(?s)<profiles>.*?</profiles>`)
+
+// reactor is the set of module folders the default build has: the root
+// and every <module> reachable from it outside <profiles>.
+func reactor(tree *envgen.Tree) map[string]bool {
+	in := map[string]bool{".": true}
+	queue := []string{"."}
+	for len(queue) > 0 && len(in) < 1000 {
+		dir := queue[0]
+		queue = queue[1:]
+		pom := profilesRe.ReplaceAllString(tree.Text(path.Join(dir, "pom.xml")), "")
+		for _, m := range moduleRe.FindAllStringSubmatch(pom, -1) {
+			sub := path.Clean(path.Join(dir, m[1]))
+			if strings.HasSuffix(sub, ".xml") {
+				sub = path.Dir(sub)
+			}
+			if !in[sub] && tree.Has(path.Join(sub, "pom.xml")) {
+				in[sub] = true
+				queue = append(queue, sub)
+			}
+		}
+	}
+	return in
 }

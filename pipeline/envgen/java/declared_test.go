@@ -106,21 +106,25 @@ func TestMavenFromEnforcer(t *testing.T) {
 // assertj-core as a module (module-info.java "requires org.assertj.core");
 // run from the root with -Dtest, every PR was compile_error ("module not
 // found"). The test modules and what they need are built (-pl -am) and
-// packaged; the reactor is installed at image build.
+// packaged; the reactor is installed at image build. A module only a
+// profile builds (assertj-core-kotlin) is not selected: -pl would fail;
+// module-info.java is no test class.
 func TestMavenReactor(t *testing.T) {
 	files := map[string]string{
 		"pom.xml":               "<project><modules><module>assertj-core</module><module>assertj-tests</module></modules></project>",
 		"assertj-core/pom.xml":  "<project/>",
 		"assertj-tests/pom.xml": "<project><modules><module>assertj-integration-tests</module></modules></project>",
-		"assertj-tests/assertj-integration-tests/pom.xml":                    "<project/>",
-		"assertj-tests/assertj-integration-tests/assertj-core-tests/pom.xml": "<project/>",
+		"assertj-tests/assertj-integration-tests/pom.xml":                     "<project><modules><module>assertj-core-tests</module></modules><profiles><profile><modules><module>assertj-core-kotlin</module></modules></profile></profiles></project>",
+		"assertj-tests/assertj-integration-tests/assertj-core-kotlin/pom.xml": "<project/>",
+		"assertj-tests/assertj-integration-tests/assertj-core-tests/pom.xml":  "<project/>",
 	}
 	p := plan(t, files,
 		"assertj-core/src/test/java/org/assertj/core/testkit/CaseInsensitiveStringComparatorTest.java",
 		"assertj-tests/assertj-integration-tests/assertj-core-tests/src/test/java/org/assertj/tests/core/api/SoftAssertionsTest.java",
-		"assertj-tests/assertj-integration-tests/assertj-core-tests/src/test/java/module-info.java")
+		"assertj-tests/assertj-integration-tests/assertj-core-tests/src/test/java/module-info.java",
+		"assertj-tests/assertj-integration-tests/assertj-core-kotlin/src/test/kotlin/KotlinTest.kt")
 	cmd := p.Test.Command
-	if !strings.Contains(cmd, " -o package -pl 'assertj-core,assertj-tests/assertj-integration-tests/assertj-core-tests' -am -Dtest=") {
+	if !strings.Contains(cmd, " -o package -pl 'assertj-core,assertj-tests/assertj-integration-tests/assertj-core-tests' -am -Dtest='CaseInsensitiveStringComparatorTest,KotlinTest,SoftAssertionsTest' ") {
 		t.Errorf("test command %q", cmd)
 	}
 	if install := strings.Join(p.Install, "\n"); !strings.Contains(install, " install -DskipTests") {

@@ -215,6 +215,9 @@ func javaTestClasses(files []string) []string {
 			continue
 		}
 		c := strings.TrimSuffix(path.Base(f), path.Ext(f))
+		if c == "module-info" || c == "package-info" {
+			continue // descriptors, not classes
+		}
 		if !seen[c] {
 			seen[c] = true
 			out = append(out, c)
