@@ -132,7 +132,7 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		// failures do not fail the build), because Surefire resolves its
 		// JUnit provider only when tests run, which go-offline misses.
 		p.Install = append(p.Install, envgen.RegistryStep(MavenCentral, MavenMissing, "sh -c "+envgen.ShellQuote(retryTransfers(mvn+" "+phase+" "+sel+" -Dmaven.test.failure.ignore=true"))))
-		p.Note("dependencies resolved by a first build at image build (mvn test of the PR's test classes at the head)")
+		p.Note("dependencies resolved by a first build at image build (mvn %s of the PR's test classes at the head)", phase)
 		p.Install = append(p.Install, guavaFlavorStep(mvn))
 		p.Note("an Android-flavoured Guava on the test classpath is served as the JRE flavour of the same version (a superset on JDK 17)")
 		p.Test = envgen.Runner{
