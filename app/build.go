@@ -214,6 +214,7 @@ func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cf
 		t.TaskDir, t.Digest, t.Reasons = res.Dir, res.Digest, nil
 		t.Language = res.Language
 		t.Extra[EnvironmentNotesKey] = res.Notes
+		setDecisions(t, res.Decisions)
 		recordStrategy(t, res.Strategy, res.Snapshot, res.Method)
 		delete(t.Extra, pipeline.ExtraRepoImage)
 		if l, ok, err := validate.ReadLayers(filepath.Join(res.Dir, "environment")); err == nil && ok {

@@ -83,6 +83,9 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 		line("  reason", r)
 	}
 	printFailure(w, "%-22s %s\n", t.Failure)
+	for _, d := range app.ToolchainDecisions(t) {
+		line("  toolchain", d.Tool+" "+d.Version+" from "+d.Source)
+	}
 	for _, n := range app.EnvironmentNotes(t) {
 		line("  environment", n)
 	}

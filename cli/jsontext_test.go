@@ -23,7 +23,7 @@ var showTextToJSON = map[string]string{
 	"environment": "environment_notes", "difficulty": "?difficulty_label", "calibration rule": "difficulty_rule",
 	"mcp benefit score": "mcp_breakdown", "features": "feature_sources", "flags": "pinned", "note": "note",
 	"review": "review", "task dir": "task_dir", "digest": "digest", "source keys": "source_keys",
-	"runs": "runs", "history": "history", "instruction from": "instruction_source",
+	"runs": "runs", "history": "history", "instruction from": "instruction_source", "toolchain": "toolchain_decisions",
 }
 
 var runTextToJSON = map[string]string{
@@ -122,6 +122,15 @@ func TestJSONCarriesWhatTextPrints(t *testing.T) {
 	if err := ws.Store.SaveRun(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
+	// A toolchain decision as a build records it (app.setDecisions).
+	task, err := ws.Store.Task(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task.Extra["toolchain_decisions"] = []any{map[string]any{"tool": "maven", "version": "3.9.9", "source": ".mvn/wrapper/maven-wrapper.properties distributionUrl"}}
+	if err := ws.Store.UpsertTasks(context.Background(), []*pipeline.Task{task}); err != nil {
+		t.Fatal(err)
+	}
 	ws.Close()
 	for _, c := range []struct {
 		what     string
@@ -129,7 +138,7 @@ func TestJSONCarriesWhatTextPrints(t *testing.T) {
 		table    map[string]string
 		indented []string
 	}{
-		{"show", []string{"show", id}, showTextToJSON, []string{"reason", "environment", "calibration rule"}},
+		{"show", []string{"show", id}, showTextToJSON, []string{"reason", "toolchain", "environment", "calibration rule"}},
 		{"runs show", []string{"runs", "show", run.ID}, runTextToJSON, nil},
 		{"repo show", []string{"repo", "show", "acme/calc"}, repoTextToJSON, nil},
 	} {

@@ -7,6 +7,7 @@ import (
 
 	"curate/app"
 	"curate/pipeline"
+	"curate/pipeline/envgen"
 	"curate/pipeline/statement"
 )
 
@@ -74,6 +75,9 @@ type showJSON struct {
 	SourceKeys        map[string]any   `json:"source_keys"`
 	Runs              []runJSON        `json:"runs"`
 	History           []pipeline.Event `json:"history"`
+
+	// ToolchainDecisions: each toolchain choice and where it came from.
+	ToolchainDecisions []envgen.Decision `json:"toolchain_decisions"`
 }
 
 // runJSON is a run with whether it was made on other files than the task
@@ -95,7 +99,7 @@ func toShowJSON(t *pipeline.Task, runs []*pipeline.Run, events []pipeline.Event)
 		BuildStrategy: app.TaskStrategy(t), SDLCPhaseComputed: t.SDLCPhase, PhaseLabel: t.Labels.Phase, PhaseRule: t.PhaseRule,
 		EnvironmentNotes: nonNil(app.EnvironmentNotes(t)),
 		FailToPass:       nonNil(pipeline.ExtraStrings(t, "FAIL_TO_PASS")), PassToPass: nonNil(pipeline.ExtraStrings(t, "PASS_TO_PASS")),
-		SourceKeys: map[string]any{}, Runs: []runJSON{}, History: nonNilEvents(events)}
+		SourceKeys: map[string]any{}, Runs: []runJSON{}, History: nonNilEvents(events), ToolchainDecisions: app.ToolchainDecisions(t)}
 	if out.Reasons == nil {
 		out.Reasons = []string{}
 	}

@@ -31,6 +31,8 @@ type Result struct {
 	Image    string
 	// Notes say why the environment is what it is (recorded on the task).
 	Notes []string
+	// Decisions are the toolchain choices with their sources (Plan.Decide).
+	Decisions []Decision
 	// Strategy is pipeline.AtMerge or AtSnapshot; for a snapshot build,
 	// Snapshot is the commit and Method how the fix reversed there.
 	Strategy, Snapshot, Method string
@@ -273,7 +275,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err := atomicfile.ReplaceDir(tmp, final); err != nil {
 		return nil, err
 	}
-	return &Result{Dir: final, Digest: digest, Language: lang, Image: image, Notes: plan.Notes, Strategy: strategy, Snapshot: map[bool]string{true: rev}[strategy == pipeline.AtSnapshot], Method: method}, nil
+	return &Result{Dir: final, Digest: digest, Language: lang, Image: image, Notes: plan.Notes, Decisions: plan.Decisions, Strategy: strategy, Snapshot: map[bool]string{true: rev}[strategy == pipeline.AtSnapshot], Method: method}, nil
 }
 
 // repoPlan makes a snapshot build's environment the same for every task
@@ -292,7 +294,7 @@ func repoPlan(planner Language, tr *Tree, tree []string, isTest func(string) boo
 	if err != nil {
 		return task
 	}
-	repo.Test, repo.Notes = task.Test, task.Notes
+	repo.Test, repo.Notes, repo.Decisions = task.Test, task.Notes, task.Decisions
 	repo.BuildTimeoutSec = max(repo.BuildTimeoutSec, task.BuildTimeoutSec)
 	return repo
 }

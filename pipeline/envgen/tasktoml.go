@@ -77,6 +77,15 @@ func TaskTOML(t *pipeline.Task, lang string, linked []string, plan *Plan) ([]byt
 		if len(plan.Notes) > 0 {
 			meta["environment_notes"] = plan.Notes
 		}
+		// Only when something was decided: tasks without a decision keep
+		// their files, and so their digests.
+		if len(plan.Decisions) > 0 {
+			var ds []string
+			for _, d := range plan.Decisions {
+				ds = append(ds, strings.TrimPrefix(d.String(), "toolchain: "))
+			}
+			meta["toolchain_decisions"] = ds
+		}
 	}
 	if plan != nil && plan.Layer.Strategy != "" {
 		meta["build_strategy"] = plan.Layer.Strategy

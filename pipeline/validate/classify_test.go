@@ -98,6 +98,10 @@ func TestClassifyLines(t *testing.T) {
 		{"typescript", "npm error code ENOTCACHED", pipeline.ClassDepsUnreachable, "registry.npmjs.org"},
 		{"rust", "error: failed to select a version for the requirement `serde = \"^9.0\"`", pipeline.ClassDepsMissing, "serde"},
 		{"rust", "error: no matching package named `nosuch` found", pipeline.ClassDepsMissing, "nosuch"},
+		// The issue's Java repository A on Debian's Maven: the line
+		// maven-enforcer-plugin 3.x prints under "Rule 0: ...RequireMavenVersion failed".
+		{"java", "[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).", pipeline.ClassToolchainMismatch, "wants Maven [3.9,), the image has 3.8.7"},
+		{"java", "Detected JDK Version: 17.0.15 is not in the allowed range [21,).", pipeline.ClassToolchainMismatch, "wants JDK [21,), the image has 17.0.15"},
 		{"java", "[ERROR] Failed to execute goal on project javapoet: Could not resolve dependencies for project com.squareup:javapoet:jar:1.14.0", pipeline.ClassDepsMissing, "Maven"},
 		{"java", "java.lang.RuntimeException: java.lang.IllegalAccessError: failed to access class com.google.common.collect.MoreCollectors from class com.google.testing.compile.InMemoryJavaFileManager", pipeline.ClassDepsMissing, "dependencyManagement"},
 		{"java", `java.lang.reflect.InaccessibleObjectException: Unable to make field private final byte[] java.lang.String.value accessible: module java.base does not "opens java.lang" to unnamed module @6d06d69c`, pipeline.ClassToolchainMismatch, "--add-opens=java.base/java.lang=ALL-UNNAMED"},
@@ -227,8 +231,8 @@ func TestClassifySkipsTheBuildersCommandLine(t *testing.T) {
 		"[ERROR] /app/src/test/java/com/squareup/javapoet/MethodSpecTest.java:[184,29] error: ';' expected\n" +
 		"The command '/bin/sh -c curate-step \"Maven Central\" 's/.*Could not find artifact ([^ ]+).*/\\1/p' sh -c 'mvn -B test' returned a non-zero code: 1\n"
 	f, ok := DefaultClassifier().Match("java", "square/javapoet", []byte(log))
-	if !ok || f.Class != pipeline.ClassCompileError {
-		t.Errorf("got %+v, want compile_error", f)
+	if !ok || f.Class != pipeline.ClassCompileError || !strings.HasPrefix(f.Evidence, "[ERROR] /app/src/test/java/com/squareup/javapoet/MethodSpecTest.java:[184,29]") {
+		t.Errorf("got %+v, want compile_error naming the file (Maven's first [ERROR] with a file)", f)
 	}
 }
 

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/ciconfig"
 	"fmt"
 	"net/url"
 	"path"
@@ -154,6 +155,19 @@ func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	p := &envgen.Plan{Language: "go", Packages: []string{"golang-go"}}
 	mod := parseGoMod(tree.Text("go.mod"))
 	version, why := goToolchain(mod)
+	if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Go); ok && mod.goLine == "" && mod.toolchain == "" {
+		// go.mod names no Go: CI's setup-go when newer than the default
+		// ("1.24.x" is 1.24.0).
+		if w := strings.TrimSuffix(strings.TrimLeft(v, "^~>= v"), ".x"); goVersionRe.MatchString(w) {
+			if strings.Count(w, ".") == 1 {
+				w += ".0"
+			}
+			if goLess(DefaultGo, w) {
+				version, why = w, src+" "+v
+				p.Decide("go", w, src)
+			}
+		}
+	}
 	p.Toolchain = envgen.Toolchain{Name: "go", Version: version, Why: why}
 	p.Note("toolchain: Go %s: %s (fetched through the module proxy; Debian's is %s)", version, why, debianGo)
 	p.ToolchainSteps = []string{goToolchainStep(version)}

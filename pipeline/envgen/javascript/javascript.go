@@ -2,10 +2,12 @@ package javascript
 
 import (
 	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/ciconfig"
 	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"curate/pipeline"
@@ -103,6 +105,12 @@ func planNode(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 			why = fmt.Sprintf("engines.node %q", engines)
 		default:
 			why = "no .nvmrc or engines.node: current LTS"
+			if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Node); ok {
+				if m, n := envgen.ParseVersion(v); n > 0 && slices.Contains(envgen.NodeMajors, m[0]) {
+					major, why = m[0], src+" "+v
+					p.Decide("node", fmt.Sprint(major), src)
+				}
+			}
 		}
 	}
 	p.Toolchain = envgen.Toolchain{Name: "node", Version: fmt.Sprint(major), Why: why}

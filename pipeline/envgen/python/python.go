@@ -2,6 +2,7 @@ package python
 
 import (
 	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/ciconfig"
 	_ "embed"
 	"path"
 	"regexp"
@@ -59,7 +60,11 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Note("toolchain: Python %s (Debian 12) satisfies %s %q", DebianPython, from, spec)
 	default:
 		p.Toolchain = envgen.Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
-		p.Note("toolchain: Python %s (Debian 12); the project states no requires-python", DebianPython)
+		if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Python); ok {
+			p.Decide("python", DebianPython, src+" "+v+" (no requires-python; Debian 12's python3)")
+		} else {
+			p.Note("toolchain: Python %s (Debian 12); the project states no requires-python", DebianPython)
+		}
 	}
 	dev := pyNeedsCompiler(tree)
 	if dev {

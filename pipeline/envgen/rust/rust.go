@@ -2,6 +2,7 @@ package rust
 
 import (
 	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/ciconfig"
 	"fmt"
 	"path"
 	"regexp"
@@ -71,6 +72,9 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 				"%s wants rust %s, present rustc %d.%d (Debian's rustc-web)", f, channel, debianRust[0], debianRust[1]))
 		}
 		break
+	}
+	if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Rust); ok && !rustVersionRe.MatchString(root) && !tree.Has("rust-toolchain.toml") && !tree.Has("rust-toolchain") {
+		p.Decide("rust", fmt.Sprintf("%d.%d", debianRust[0], debianRust[1]), src+" "+v+" (Debian's rustc-web, the only rustc)")
 	}
 	// Crates at build time (writes Cargo.lock when the repository has
 	// none), then every test target compiled once, so validation only
