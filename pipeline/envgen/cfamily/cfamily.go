@@ -8,7 +8,6 @@ package cfamily
 
 import (
 	_ "embed"
-	"encoding/base64"
 	"fmt"
 	"path"
 	"regexp"
@@ -217,8 +216,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Note("git submodules not in the repository archive: %s (a build that needs them fails as deps_missing)", strings.Join(subs, ", "))
 	}
 
-	p.ToolchainSteps = append(p.ToolchainSteps, "echo "+base64.StdEncoding.EncodeToString([]byte(cbuildScript))+
-		" | base64 -d > /usr/local/bin/curate-cbuild && chmod +x /usr/local/bin/curate-cbuild")
+	p.Tools = map[string]string{"curate-cbuild": cbuildScript}
 	cb := "curate-cbuild %s " + sys + " " + BuildDir
 	// The first build runs on the buggy tree (the task layer): building the
 	// PR head first would compile everything twice, as a bug in a header
