@@ -34,11 +34,11 @@ func Dockerfile(id, image string, p *Plan, net Network, rc RepoConfig, hideTests
 	}
 	b.WriteString("\n# Toolchain.\n")
 	fmt.Fprintf(&b, "RUN %s\n", aptStep(append(append([]string{}, commonPackages...), p.Packages...), p.Language))
-	for _, s := range p.ToolchainSteps {
-		fmt.Fprintf(&b, "RUN %s\n", s)
-	}
 	for _, name := range sortedKeys(p.Tools) {
 		fmt.Fprintf(&b, "COPY %s.sh /usr/local/bin/%s\n", name, name)
+	}
+	for _, s := range p.ToolchainSteps {
+		fmt.Fprintf(&b, "RUN %s\n", s)
 	}
 	for _, e := range p.Env {
 		fmt.Fprintf(&b, "ENV %s\n", envLine(e))

@@ -149,7 +149,7 @@ type Plan struct {
 	ToolchainSteps []string
 	// Tools are helper scripts (command name → text) the build and test
 	// steps call by name: each is <name>.sh in the build context, copied
-	// to /usr/local/bin/<name> after the toolchain steps.
+	// to /usr/local/bin/<name> before the toolchain steps.
 	Tools map[string]string
 	// Env are ENV lines (KEY=VALUE) for the build and the tests.
 	Env []string

@@ -137,9 +137,15 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if sys == "" {
 		return nil, fmt.Errorf("no C/C++ build system at the root (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
-	p := &envgen.Plan{Language: l.name}
+	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript}}
 	// xxd: shell-script tests make binary fixtures with it.
-	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd"}
+	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd", "ccache"}
+	// ccache's compiler links come first in PATH, whatever the build
+	// system: the image compiles the PR head and then the buggy tree, so
+	// a run that compiles either state again (the oracle, gold's fixed
+	// runs) finds every object in the cache.
+	p.Env = append(p.Env, "PATH=/usr/lib/ccache:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"CCACHE_DIR=/opt/curate-ccache", "CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime", "CCACHE_MAXSIZE=4G")
 	switch sys {
 	case "cmake":
 		p.Packages = append(p.Packages, "cmake", "ninja-build")
@@ -155,7 +161,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		compiler = "clang (Debian; the CI builds only with clang)"
 	}
 	p.Toolchain = envgen.Toolchain{Name: l.name, Why: compiler + ", " + sys}
-	p.Note("toolchain: %s; build system %s (%s); out-of-tree build in %s (configured with the image, first built on the buggy tree) kept in the image, so test.sh rebuilds only what a patch touches", compiler, sys, BuildSystem(tree.Files), BuildDir)
+	p.Note("toolchain: %s; build system %s (%s); out-of-tree build in %s kept in the image (built at the PR head, then on the buggy tree, both through ccache), so test.sh rebuilds only what a patch touches and finds those objects in the cache", compiler, sys, BuildSystem(tree.Files), BuildDir)
 	if std := cxxStandard(tree); std > 0 {
 		if std > 23 {
 			p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch", "the project asks for C++%d; Debian 12's g++ 12 knows up to C++23", std))
@@ -212,16 +218,20 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if len(unknown) > 0 {
 		p.Note("no Debian package known for %s: the configure step names them as deps_missing if the build needs them", strings.Join(envgen.FirstOf(unknown, 5), ", "))
 	}
+	if look := LookUps(append(needs, headerNeeds(tree)...), sys); len(look) > 0 {
+		p.Tools["curate-cdeps"] = cdepsScript
+		p.ToolchainSteps = append(p.ToolchainSteps, "curate-cdeps "+envgen.QuoteAll(look))
+		p.Note("required and not in cdeps.csv: %s; looked up in Debian's Contents index at image build time (apt-file)", strings.Join(look, " "))
+	}
 	if subs := missingSubmodules(tree); len(subs) > 0 {
 		p.Note("git submodules not in the repository archive: %s (a build that needs them fails as deps_missing)", strings.Join(subs, ", "))
 	}
 
-	p.Tools = map[string]string{"curate-cbuild": cbuildScript}
 	cb := "curate-cbuild %s " + sys + " " + BuildDir
-	// The first build runs on the buggy tree (the task layer): building the
-	// PR head first would compile everything twice, as a bug in a header
-	// touches every file that includes it.
-	p.Install = []string{fmt.Sprintf(cb, "configure") + " " + envgen.QuoteAll(args)}
+	// The image builds the PR head (lenient: a head that does not build is
+	// the tests' to report), then the task layer the buggy tree; both
+	// fill ccache, so test.sh's rebuild of either state is cache hits.
+	p.Install = []string{fmt.Sprintf(cb, "configure") + " " + envgen.QuoteAll(args), fmt.Sprintf(cb, "build") + " --lenient"}
 	p.AfterBug = []string{fmt.Sprintf(cb, "build") + " --lenient"}
 	var names []string
 	for _, f := range tests.Files {
