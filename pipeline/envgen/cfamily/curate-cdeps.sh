@@ -37,7 +37,7 @@ for need in "$@"; do
   fi
 done
 if [ -n "$pkgs" ]; then
-  apt-get install -y -qq --no-install-recommends $pkgs || echo "curate: note: not installable:$pkgs"
+  apt-get install -y -qq --no-install-recommends $pkgs >/dev/null || echo "curate: note: not installable:$pkgs"
 fi
 rm -rf /var/lib/apt/lists/* /var/cache/apt/apt-file
 exit 0
