@@ -23,7 +23,7 @@ for need in "$@"; do
   case $kind in
     pkg) re="/pkgconfig/$n\\.pc\$" ;;
     cmake) re="/cmake/[^/]+/($n[Cc]onfig|$l-config)\\.cmake\$" ;;
-    header) re="^/?usr/include/([a-z0-9_]+-linux-gnu/)?$n\$" ;;
+    header) re="usr/include/([a-z0-9_]+-linux-gnu/)?$n\$" ;;
     *) continue ;;
   esac
   found=$(apt-file search -x -l "$re" 2>/dev/null | sort)
