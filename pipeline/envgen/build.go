@@ -338,6 +338,11 @@ func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Netwo
 		return err
 	}
 	files := map[string]string{"Dockerfile": Dockerfile(taskID, image, plan, net, rc, hideTests), stepFile: StepScript}
+	exec := map[string]bool{stepFile: true}
+	for name, text := range plan.Tools {
+		files[name+".sh"] = text
+		exec[name+".sh"] = true
+	}
 	if len(rc.Install) == 0 {
 		for name, text := range plan.Files {
 			files["curate/"+name] = text
@@ -356,7 +361,7 @@ func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Netwo
 			return err
 		}
 		mode := os.FileMode(0o644)
-		if name == stepFile {
+		if exec[name] {
 			mode = 0o755
 		}
 		if err := os.WriteFile(dst, []byte(text), mode); err != nil {

@@ -147,6 +147,10 @@ type Plan struct {
 	Packages []string
 	// Toolchain steps run before the repository arrives (shared layers).
 	ToolchainSteps []string
+	// Tools are helper scripts (command name → text) the build and test
+	// steps call by name: each is <name>.sh in the build context, copied
+	// to /usr/local/bin/<name> before the toolchain steps.
+	Tools map[string]string
 	// Env are ENV lines (KEY=VALUE) for the build and the tests.
 	Env []string
 	// Manifests are files copied into the image before the repository,

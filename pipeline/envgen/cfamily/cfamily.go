@@ -8,7 +8,6 @@ package cfamily
 
 import (
 	_ "embed"
-	"encoding/base64"
 	"fmt"
 	"path"
 	"regexp"
@@ -37,11 +36,13 @@ const BuildDir = "/opt/curate-build"
 var cbuildScript string
 
 var (
-	gtestRe   = regexp.MustCompile(`(?m)^\s*(?:TYPED_)?TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)`)
-	caseRe    = regexp.MustCompile(`(?m)^\s*(?:TEST_CASE|SCENARIO|TEST_CASE_METHOD\s*\(\s*\w+\s*,)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
-	unityRe   = regexp.MustCompile(`(?m)^\s*RUN_TEST\s*\(\s*(\w+)`)
-	cxxStdRe  = regexp.MustCompile(`(?i)CMAKE_CXX_STANDARD\s+"?(\d+)|cxx_std_(\d+)|CXX_STANDARD\s+"?(\d+)|cpp_std\s*=\s*c\+\+(\d+)|-std=(?:c|gnu)\+\+(\d+)`)
-	ciClangRe = regexp.MustCompile(`(?i)\b(CC|CXX|compiler)\s*[:=]\s*\[?\s*["']?clang`)
+	gtestRe  = regexp.MustCompile(`(?m)^\s*(?:TYPED_)?TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)`)
+	caseRe   = regexp.MustCompile(`(?m)^\s*(?:TEST_CASE|SCENARIO|TEST_CASE_METHOD\s*\(\s*\w+\s*,)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
+	unityRe  = regexp.MustCompile(`(?m)^\s*RUN_TEST\s*\(\s*(\w+)`)
+	cxxStdRe = regexp.MustCompile(`(?i)CMAKE_CXX_STANDARD\s+"?(\d+)|cxx_std_(\d+)|CXX_STANDARD\s+"?(\d+)|cpp_std\s*=\s*c\+\+(\d+)|-std=(?:c|gnu)\+\+(\d+)`)
+	// makeClangRe is a Makefile that names clang as its compiler.
+	makeClangRe = regexp.MustCompile(`(?m)^\s*(?:CC|CXX)\s*[:?]?=\s*clang`)
+	ciClangRe   = regexp.MustCompile(`(?i)\b(CC|CXX|compiler)\s*[:=]\s*\[?\s*["']?clang`)
 )
 
 // TestNames lists GoogleTest's Suite.Test, doctest's and Catch2's
@@ -75,7 +76,7 @@ var cxxExts = map[string]bool{".cc": true, ".cpp": true, ".cxx": true, ".c++": t
 // and sources, "" otherwise (envgen asks when no other language's marker
 // file is there).
 func (lang) Detect(files []string) string {
-	if BuildSystem(files) == "" {
+	if BuildSystem(under(files, SourceDir(files, nil))) == "" {
 		return ""
 	}
 	return COrCXX(files)
@@ -134,13 +135,24 @@ var fetched = map[string][2]string{
 var fetchDeclareRe = regexp.MustCompile(`(?i)\bFetchContent_Declare\s*\(\s*([A-Za-z0-9_.+-]+)`)
 
 func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
-	sys := BuildSystem(tree.Files)
+	dir := SourceDir(tree.Files, tests.Files)
+	sys := BuildSystem(under(tree.Files, dir))
 	if sys == "" {
-		return nil, fmt.Errorf("no C/C++ build system at the root (CMakeLists.txt, meson.build, configure.ac or Makefile)")
+		return nil, fmt.Errorf("no C/C++ build system at the root or in a top-level folder (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
-	p := &envgen.Plan{Language: l.name}
+	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript}}
+	if dir != "" {
+		p.Env = append(p.Env, "CURATE_SRC=/app/"+dir)
+		p.Note("the build files are in %s/ (the root has none): configured, built and tested from there", dir)
+	}
 	// xxd: shell-script tests make binary fixtures with it.
-	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd"}
+	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd", "ccache"}
+	// ccache's compiler links come first in PATH, whatever the build
+	// system: the image compiles the PR head and then the buggy tree, so
+	// a run that compiles either state again (the oracle, gold's fixed
+	// runs) finds every object in the cache.
+	p.Env = append(p.Env, "PATH=/usr/lib/ccache:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"CCACHE_DIR=/opt/curate-ccache", "CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime", "CCACHE_MAXSIZE=4G")
 	switch sys {
 	case "cmake":
 		p.Packages = append(p.Packages, "cmake", "ninja-build")
@@ -150,13 +162,16 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Packages = append(p.Packages, "autoconf", "automake", "libtool", "autoconf-archive")
 	}
 	compiler := "gcc/g++ 12 (Debian)"
-	if ci := ciText(tree); ciClangRe.MatchString(ci) && !strings.Contains(ci, "gcc") && !strings.Contains(ci, "g++") {
+	if sys == "make" && makeClangRe.MatchString(tree.Text(join(dir, "Makefile"))) {
+		p.Packages = append(p.Packages, "clang")
+		compiler = "gcc/g++ 12 and clang (Debian; the Makefile sets CC or CXX to clang)"
+	} else if ci := ciText(tree); ciClangRe.MatchString(ci) && !strings.Contains(ci, "gcc") && !strings.Contains(ci, "g++") {
 		p.Packages = append(p.Packages, "clang")
 		p.Env = append(p.Env, "CC=clang", "CXX=clang++")
 		compiler = "clang (Debian; the CI builds only with clang)"
 	}
 	p.Toolchain = envgen.Toolchain{Name: l.name, Why: compiler + ", " + sys}
-	p.Note("toolchain: %s; build system %s (%s); out-of-tree build in %s (configured with the image, first built on the buggy tree) kept in the image, so test.sh rebuilds only what a patch touches", compiler, sys, BuildSystem(tree.Files), BuildDir)
+	p.Note("toolchain: %s; build system %s (%s); out-of-tree build in %s kept in the image (built at the PR head, then on the buggy tree, both through ccache), so test.sh rebuilds only what a patch touches and finds those objects in the cache", compiler, sys, join(dir, map[string]string{"cmake": "CMakeLists.txt", "meson": "meson.build", "autotools": "configure.ac", "make": "Makefile"}[sys]), BuildDir)
 	if std := cxxStandard(tree); std > 0 {
 		if std > 23 {
 			p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch", "the project asks for C++%d; Debian 12's g++ 12 knows up to C++23", std))
@@ -170,12 +185,12 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if sys == "cmake" {
 		// Debug keeps assertions on; no -g, which only slows the compile.
 		args = append(args, "-DCMAKE_BUILD_TYPE=Debug", "-DCMAKE_C_FLAGS_DEBUG=-O0", "-DCMAKE_CXX_FLAGS_DEBUG=-O0", "-DBUILD_TESTING=ON")
-		for _, o := range testOptions(tree) {
+		for _, o := range testOptions(tree, dir) {
 			args = append(args, "-D"+o+"=ON")
 		}
 		// Warnings as errors break builds with a newer compiler than the
 		// project's CI; a switch that turns them off is used.
-		for _, o := range options(tree) {
+		for _, o := range options(tree, dir) {
 			if u := strings.ToUpper(o); strings.Contains(u, "WERROR") && (strings.HasPrefix(u, "DISABLE") || strings.HasPrefix(u, "NO_")) {
 				args = append(args, "-D"+o+"=ON")
 				p.Note("%s=ON: warnings are not errors (the compiler may be newer than the project's)", o)
@@ -213,17 +228,20 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if len(unknown) > 0 {
 		p.Note("no Debian package known for %s: the configure step names them as deps_missing if the build needs them", strings.Join(envgen.FirstOf(unknown, 5), ", "))
 	}
+	if look := LookUps(append(needs, headerNeeds(tree)...), sys); len(look) > 0 {
+		p.Tools["curate-cdeps"] = cdepsScript
+		p.ToolchainSteps = append(p.ToolchainSteps, "curate-cdeps "+envgen.QuoteAll(look))
+		p.Note("required and not in cdeps.csv: %s; looked up in Debian's Contents index at image build time (apt-file)", strings.Join(look, " "))
+	}
 	if subs := missingSubmodules(tree); len(subs) > 0 {
 		p.Note("git submodules not in the repository archive: %s (a build that needs them fails as deps_missing)", strings.Join(subs, ", "))
 	}
 
-	p.ToolchainSteps = append(p.ToolchainSteps, "echo "+base64.StdEncoding.EncodeToString([]byte(cbuildScript))+
-		" | base64 -d > /usr/local/bin/curate-cbuild && chmod +x /usr/local/bin/curate-cbuild")
 	cb := "curate-cbuild %s " + sys + " " + BuildDir
-	// The first build runs on the buggy tree (the task layer): building the
-	// PR head first would compile everything twice, as a bug in a header
-	// touches every file that includes it.
-	p.Install = []string{fmt.Sprintf(cb, "configure") + " " + envgen.QuoteAll(args)}
+	// The image builds the PR head (lenient: a head that does not build is
+	// the tests' to report), then the task layer the buggy tree; both
+	// fill ccache, so test.sh's rebuild of either state is cache hits.
+	p.Install = []string{fmt.Sprintf(cb, "configure") + " " + envgen.QuoteAll(args), fmt.Sprintf(cb, "build") + " --lenient"}
 	p.AfterBug = []string{fmt.Sprintf(cb, "build") + " --lenient"}
 	var names []string
 	for _, f := range tests.Files {
@@ -250,9 +268,9 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 // (ENABLE_FOO_TEST, FOO_BUILD_TESTS), read from the root CMakeLists.txt.
 var optionRe = regexp.MustCompile(`(?im)^\s*option\s*\(\s*([A-Za-z0-9_]+)`)
 
-func testOptions(tree *envgen.Tree) []string {
+func testOptions(tree *envgen.Tree, dir string) []string {
 	var out []string
-	for _, o := range options(tree) {
+	for _, o := range options(tree, dir) {
 		u := strings.ToUpper(o)
 		// FOO_USE_SYSTEM_GTEST picks where GoogleTest comes from, not
 		// whether tests build: the project's default stands.
@@ -261,7 +279,7 @@ func testOptions(tree *envgen.Tree) []string {
 		}
 	}
 	// Projects that guard tests with a variable rather than an option.
-	for _, v := range regexp.MustCompile(`(?m)^\s*if\s*\(\s*([A-Z0-9_]*BUILD_TESTS?|[A-Z0-9_]*_TESTS?)\s*\)`).FindAllStringSubmatch(tree.Text("CMakeLists.txt"), -1) {
+	for _, v := range regexp.MustCompile(`(?m)^\s*if\s*\(\s*([A-Z0-9_]*BUILD_TESTS?|[A-Z0-9_]*_TESTS?)\s*\)`).FindAllStringSubmatch(tree.Text(join(dir, "CMakeLists.txt")), -1) {
 		if !contains(out, v[1]) && v[1] != "BUILD_TESTING" {
 			out = append(out, v[1])
 		}
@@ -270,9 +288,9 @@ func testOptions(tree *envgen.Tree) []string {
 }
 
 // options are the root CMakeLists.txt's option() names.
-func options(tree *envgen.Tree) []string {
+func options(tree *envgen.Tree, dir string) []string {
 	var out []string
-	for _, m := range optionRe.FindAllStringSubmatch(stripComments(tree.Text("CMakeLists.txt"), "#"), -1) {
+	for _, m := range optionRe.FindAllStringSubmatch(stripComments(tree.Text(join(dir, "CMakeLists.txt")), "#"), -1) {
 		out = append(out, m[1])
 	}
 	return out

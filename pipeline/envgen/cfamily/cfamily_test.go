@@ -1,6 +1,8 @@
 package cfamily
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -125,5 +127,36 @@ func TestPlanRefusesNoBuildSystem(t *testing.T) {
 	p, err := (lang{"cpp"}).Plan(tree, envgen.Tests{})
 	if err != nil || !strings.Contains(strings.Join(p.ToolchainSteps, "\n"), "curate: toolchain_mismatch") {
 		t.Errorf("C++26 is not a toolchain mismatch: %v %v", err, p)
+	}
+}
+
+// The build helper is a file of the build context the Dockerfile copies
+// and the steps call by name, not a blob in a RUN line.
+func TestHelperIsAContextFile(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{"CMakeLists.txt": "enable_testing()\n", "a.c": "", "tests/t.c": ""})
+	p, err := (lang{"c"}).Plan(tree, envgen.Tests{Files: []string{"tests/t.c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := t.TempDir()
+	if err := envgen.WriteEnvironment(env, "o__n-1", "curate/base:bookworm", tree, p, envgen.Network{}, envgen.RepoConfig{}, false); err != nil {
+		t.Fatal(err)
+	}
+	df, err := os.ReadFile(filepath.Join(env, "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(df), "\nCOPY curate-cbuild.sh /usr/local/bin/curate-cbuild\n") || strings.Contains(string(df), "base64") {
+		t.Errorf("Dockerfile does not copy the helper by name:\n%s", df)
+	}
+	st, err := os.Stat(filepath.Join(env, "curate-cbuild.sh"))
+	if err != nil || st.Mode()&0o100 == 0 {
+		t.Fatalf("helper not written executable: %v %v", st, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(env, "curate-cbuild.sh")); string(data) != cbuildScript {
+		t.Error("helper differs from curate-cbuild.sh")
+	}
+	if !strings.HasPrefix(p.Install[0], "curate-cbuild configure cmake ") {
+		t.Errorf("install step %q does not call the helper by name", p.Install[0])
 	}
 }

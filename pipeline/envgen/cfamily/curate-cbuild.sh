@@ -8,7 +8,8 @@
 #              ARGS are the base names of the PR's test files (ctest names to run)
 set -u
 step=$1; sys=$2; b=$3; shift 3
-src=/app
+# CURATE_SRC: the folder with the build files when it is not the root.
+src=${CURATE_SRC:-/app}
 out=/tmp/curate-junit
 first_error() { grep -m1 -E ': (fatal )?error:|: undefined reference|^ninja: build stopped|Error [0-9]+' "$1" | cut -c1-300; }
 
@@ -138,7 +139,11 @@ test)
       (cd "$(dirname "$exe")" && "$exe" --reporter junit --out "$out/catch2-$i.xml" >/dev/null 2>&1)
       rc=$?
       ran=1
-    elif [ "$ran" -eq 0 ] && ! grep -qa 'gtest_output' "$exe"; then
+    elif [ "$ran" -eq 0 ] && grep -qa 'gtest_output' "$exe"; then
+      # A GoogleTest binary no CTest ran (a Makefile build) reports its own.
+      (cd "$(dirname "$exe")" && timeout 900 "$exe" --gtest_output="xml:$out/gtest-$i.xml" >/dev/null 2>&1)
+      rc=$?
+    elif [ "$ran" -eq 0 ]; then
       n=${exe#"$root"/}
       (cd "$(dirname "$exe")" && timeout 900 "$exe")
       rc=$?

@@ -1,0 +1,43 @@
+#!/bin/bash
+# curate-cdeps KIND:NAME...: install the Debian packages that provide what a
+# C or C++ build requires and curate's table (cdeps.csv) does not know,
+# found in Debian's Contents index with apt-file. Made by curate.
+#   pkg:NAME     a pkg-config module (NAME.pc)
+#   cmake:NAME   a CMake package config (NAMEConfig.cmake, name-config.cmake)
+#   header:PATH  a header under /usr/include
+# A need nothing provides is left to the configure step, which names it as
+# deps_missing; an unreachable index is a note, not a failure.
+set -u
+[ $# -eq 0 ] && exit 0
+export DEBIAN_FRONTEND=noninteractive
+if ! { apt-get update -qq && { command -v apt-file >/dev/null || apt-get install -y -qq --no-install-recommends apt-file >/dev/null; } && apt-file update >/dev/null 2>&1; }; then
+  echo "curate: note: Debian's Contents index did not answer; not looked up: $*"
+  exit 0
+fi
+# A regular expression matching NAME literally.
+lit() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
+pkgs=""
+for need in "$@"; do
+  kind=${need%%:*}; name=${need#*:}
+  n=$(lit "$name"); l=$(lit "$(printf '%s' "$name" | tr 'A-Z' 'a-z')")
+  case $kind in
+    pkg) re="/pkgconfig/$n\\.pc\$" ;;
+    cmake) re="/cmake/[^/]+/($n[Cc]onfig|$l-config)\\.cmake\$" ;;
+    header) re="usr/include/([a-z0-9_]+-linux-gnu/)?$n\$" ;;
+    *) continue ;;
+  esac
+  found=$(apt-file search -x -l "$re" 2>/dev/null | sort)
+  # A -dev package first: it carries the headers and .pc files.
+  p=$(printf '%s\n' "$found" | grep -m1 -- '-dev$' || printf '%s\n' "$found" | head -n1)
+  if [ -n "$p" ]; then
+    echo "curate: $need is in Debian's $p (Contents index)"
+    pkgs="$pkgs $p"
+  else
+    echo "curate: note: no Debian package provides $need (Contents index)"
+  fi
+done
+if [ -n "$pkgs" ]; then
+  apt-get install -y -qq --no-install-recommends $pkgs >/dev/null || echo "curate: note: not installable:$pkgs"
+fi
+rm -rf /var/lib/apt/lists/* /var/cache/apt/apt-file
+exit 0
