@@ -341,6 +341,9 @@ func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Netwo
 			files["curate/"+name] = text
 		}
 	}
+	for name, text := range plan.Tools {
+		files["tools/"+name] = text
+	}
 	if net.CABundle != "" {
 		data, err := os.ReadFile(net.CABundle)
 		if err != nil {
@@ -354,7 +357,7 @@ func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Netwo
 			return err
 		}
 		mode := os.FileMode(0o644)
-		if name == stepFile {
+		if name == stepFile || strings.HasPrefix(name, "tools/") {
 			mode = 0o755
 		}
 		if err := os.WriteFile(dst, []byte(text), mode); err != nil {

@@ -32,6 +32,9 @@ func Dockerfile(id, image string, p *Plan, net Network, rc RepoConfig, hideTests
 		}
 	}
 	b.WriteString("\n# Toolchain.\n")
+	if len(p.Tools) > 0 {
+		b.WriteString("COPY tools/ /usr/local/bin/\n")
+	}
 	fmt.Fprintf(&b, "RUN %s\n", aptStep(append(append([]string{}, commonPackages...), p.Packages...), p.Language))
 	for _, s := range p.ToolchainSteps {
 		fmt.Fprintf(&b, "RUN %s\n", s)

@@ -147,6 +147,10 @@ type Plan struct {
 	Packages []string
 	// Toolchain steps run before the repository arrives (shared layers).
 	ToolchainSteps []string
+	// Tools are helper programs (name → content, with a #! line) copied
+	// to /usr/local/bin before the toolchain steps and called by name, so
+	// the Dockerfile reads as commands, not as scripts inlined into RUN.
+	Tools map[string]string
 	// Env are ENV lines (KEY=VALUE) for the build and the tests.
 	Env []string
 	// Manifests are files copied into the image before the repository,
@@ -225,6 +229,14 @@ func (p *Plan) Decide(tool, version, source string) {
 	d := Decision{Tool: tool, Version: version, Source: source}
 	p.Decisions = append(p.Decisions, d)
 	p.Notes = append(p.Notes, d.String())
+}
+
+// Tool adds a helper program to the image (see Plan.Tools).
+func (p *Plan) Tool(name, content string) {
+	if p.Tools == nil {
+		p.Tools = map[string]string{}
+	}
+	p.Tools[name] = content
 }
 
 // Note adds a "why" line.
