@@ -117,4 +117,3 @@ func yarnRelease(tree *envgen.Tree) string {
 	}
 	return m[1]
 }
-

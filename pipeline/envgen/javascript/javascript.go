@@ -7,7 +7,6 @@ import (
 	"path"
 	"regexp"
 	"strings"
-
 )
 
 // javascript plans JavaScript and TypeScript tasks: node's version from
