@@ -48,9 +48,12 @@ func (j javascript) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, e
 	}
 	planNode(tree, pkg, p)
 	planPackageManager(tree, pkg, p)
-	files := runnableJSTests(tests.Files)
+	files, why := splitSuites(tree, tests.Files)
+	if why != "" {
+		p.Note("%s", why)
+	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("none of the PR's test files is a script a runner can load (%s)", strings.Join(tests.Files, ", "))
+		return nil, fmt.Errorf("none of the PR's test files is a suite a runner can load, and no suite in the tree uses them (%s)", strings.Join(tests.Files, ", "))
 	}
 	run, why, err := jsRunner(pkg, files)
 	if err != nil {
