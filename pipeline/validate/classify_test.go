@@ -95,6 +95,9 @@ func TestClassifyLines(t *testing.T) {
 		{"go", "command_test.go:12:3: undefined: flag.FlagSet.BoolFunc", pipeline.ClassCompileError, "undefined"},
 		{"go", "main.go:4:2: no required module provides package github.com/x/y; to add it:", pipeline.ClassDepsMissing, "github.com/x/y"},
 		{"javascript", "npm ERR! 404 Not Found - GET https://registry.npmjs.org/nosuch-pkg - Not found", pipeline.ClassDepsMissing, "nosuch-pkg"},
+		// vitest 3 and jest on a spec file that only exports shared cases.
+		{"typescript", "Error: No test suite found in file /app/src/cases.spec.ts", pipeline.ClassNoTestsCollected, "No test suite found in file /app/src/cases.spec.ts"},
+		{"javascript", "Your test suite must contain at least one test.", pipeline.ClassNoTestsCollected, "at least one test"},
 		{"typescript", "npm error code ENOTCACHED", pipeline.ClassDepsUnreachable, "registry.npmjs.org"},
 		{"rust", "error: failed to select a version for the requirement `serde = \"^9.0\"`", pipeline.ClassDepsMissing, "serde"},
 		{"rust", "error: no matching package named `nosuch` found", pipeline.ClassDepsMissing, "nosuch"},
