@@ -10,6 +10,10 @@ that, says "curate: deps_unreachable: <index>" for the failure classifier.
 A pinned version the index lists but that does not install here (an old
 sdist that no longer builds, or whose metadata names another version) is
 not missing: the pin is loosened to its major series and the build says so.
+With CURATE_UPLOADED_PRIOR_TO set (the revision's commit date), the first
+attempt takes only releases uploaded before it (pip --uploaded-prior-to):
+the versions the revision's tests were written against; when that fails
+(an older pip, a requirement with no release that old), today's.
 """
 import csv, os, re, subprocess, sys, urllib.error, urllib.request
 
@@ -91,6 +95,15 @@ def main():
     reqs = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
     if not reqs:
         return
+    before = os.environ.get("CURATE_UPLOADED_PRIOR_TO")
+    if before:
+        code, out = pip(["--uploaded-prior-to", before] + reqs)
+        if code == 0:
+            print("curate: note: requirements resolved as of %s (pip --uploaded-prior-to)" % before)
+            return
+        if UNREACHABLE.search(out) is None:
+            why = "this pip lacks --uploaded-prior-to" if "no such option" in out else "they do not resolve with releases that old"
+            print("curate: note: requirements as of %s failed (%s); today's versions instead" % (before, why))
     code, out = pip(reqs)
     if code == 0:
         return

@@ -16,10 +16,19 @@ import (
 // 1.0.0's sdist reports version 1.1 when built today) and for one the
 // index lacks.
 const fakePip = `import os, sys
-reqs = [a for a in sys.argv[1:] if not a.startswith("-") and a not in ("install", "off")]
+args = sys.argv[1:]
+before = ""
+if "--uploaded-prior-to" in args:
+    i = args.index("--uploaded-prior-to")
+    before = args[i + 1]
+    del args[i:i + 2]
+reqs = [a for a in args if not a.startswith("-") and a not in ("install", "off")]
 with open(os.environ["FAKE_PIP_LOG"], "a") as f:
-    f.write(" ".join(reqs) + "\n")
+    f.write(("before=%s " % before if before else "") + " ".join(reqs) + "\n")
 fail = False
+if before and os.environ.get("FAKE_PIP_TOO_OLD"):
+    print("ERROR: Could not find a version that satisfies the requirement %s (from versions: none)" % reqs[0])
+    sys.exit(1)
 for r in reqs:
     if r in os.environ["FAKE_PIP_BROKEN"].split():
         print("Discarding ... has inconsistent version: expected '%s', but metadata has '1.1'" % r.split("==")[1])
@@ -36,7 +45,7 @@ sys.exit(1 if fail else 0)
 // runCuratePip runs curate-pip.py on reqs against fakePip and an index
 // that answers; it returns the script's output, whether it passed, and
 // the pip calls made.
-func runCuratePip(t *testing.T, reqs, broken, missing string) (string, bool, []string) {
+func runCuratePip(t *testing.T, reqs, broken, missing string, env ...string) (string, bool, []string) {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Fatal("python3 is needed: the task images run curate-pip.py with it")
@@ -55,6 +64,7 @@ func runCuratePip(t *testing.T, reqs, broken, missing string) (string, bool, []s
 	cmd := exec.Command("python3", filepath.Join(dir, "curate-pip.py"), filepath.Join(dir, "requirements.txt"))
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+filepath.Join(dir, "fake"), "PIP_INDEX_URL="+index.URL+"/simple",
 		"FAKE_PIP_LOG="+filepath.Join(dir, "calls"), "FAKE_PIP_BROKEN="+broken, "FAKE_PIP_MISSING="+missing)
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
 	return string(out), err == nil, strings.Split(strings.TrimSpace(string(calls)), "\n")
@@ -79,5 +89,19 @@ func TestCuratePipLoosensUninstallablePins(t *testing.T) {
 	out, ok, _ = runCuratePip(t, "pytest==7.0.1\ncurate-no-such-4b7e==1.0\n", "", "curate-no-such-4b7e==1.0")
 	if ok || !strings.Contains(out, "curate: deps_missing: curate-no-such-4b7e==1.0 (not on the package index") || strings.Contains(out, "loosened") {
 		t.Errorf("passed %v, output:\n%s", ok, out)
+	}
+}
+
+// With the revision's date, the first attempt takes releases uploaded
+// before it; when nothing that old resolves, today's versions install and
+// the log says so.
+func TestCuratePipAsOfDate(t *testing.T) {
+	out, ok, calls := runCuratePip(t, "pytest>=7\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2024-03-05T10:11:12Z")
+	if !ok || len(calls) != 1 || calls[0] != "before=2024-03-05T10:11:12Z pytest>=7" || !strings.Contains(out, "resolved as of 2024-03-05T10:11:12Z") {
+		t.Errorf("passed %v, calls %q, output:\n%s", ok, calls, out)
+	}
+	out, ok, calls = runCuratePip(t, "pytest>=7\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2024-03-05T10:11:12Z", "FAKE_PIP_TOO_OLD=1")
+	if !ok || len(calls) != 2 || calls[1] != "pytest>=7" || !strings.Contains(out, "today's versions instead") {
+		t.Errorf("passed %v, calls %q, output:\n%s", ok, calls, out)
 	}
 }
