@@ -18,6 +18,8 @@ var (
 	npmInstallSh string
 	//go:embed curate-npm-relax.js
 	npmRelaxJS string
+	//go:embed curate-npm-focus.js
+	npmFocusJS string
 )
 
 // npmTools adds the npm install helpers to the plan.
@@ -30,7 +32,7 @@ func npmTools(p *envgen.Plan) {
 // lockfile belongs to; without a lockfile, npm install as of the
 // revision's date (npm --before), so the dependencies are those the
 // revision was written against, not today's majors.
-func planPackageManager(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
+func planPackageManager(tree *envgen.Tree, pkg packageJSON, tests []string, p *envgen.Plan) {
 	pmVersion := func(name, fallback string) string {
 		if n, v, ok := strings.Cut(pkg.PackageManager, "@"); ok && n == name {
 			if v, _, _ = strings.Cut(v, "+"); v != "" {
@@ -69,6 +71,7 @@ func planPackageManager(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 		}
 	}
 	p.Note("dependencies: %s (%s)", install, why)
+	install = workspaceFallback(tree, pkg, tests, install, p)
 	run := install
 	if strings.ContainsAny(install, "&|()") {
 		run = "sh -c " + envgen.ShellQuote(install)

@@ -47,7 +47,6 @@ func (j javascript) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, e
 		return nil, fmt.Errorf("package.json: %v", err)
 	}
 	planNode(tree, pkg, p)
-	planPackageManager(tree, pkg, p)
 	files, why := splitSuites(tree, tests.Files)
 	if why != "" {
 		p.Note("%s", why)
@@ -55,9 +54,13 @@ func (j javascript) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, e
 	if len(files) == 0 {
 		return nil, fmt.Errorf("none of the PR's test files is a suite a runner can load, and no suite in the tree uses them (%s)", strings.Join(tests.Files, ", "))
 	}
+	planPackageManager(tree, pkg, files, p)
 	run, why, err := jsRunner(pkg, files)
 	if err != nil {
-		return nil, err
+		var ok bool
+		if run, why, ok = memberRunner(tree, pkg, files); !ok {
+			return nil, err
+		}
 	}
 	p.Test = run
 	p.Note("test runner %s (%s)", run.LogFormat, why)
