@@ -21,8 +21,9 @@ import (
 // --findRelatedTests (module graphs) do not.
 
 // suiteCallRe finds a test declaration: describe/it/test/suite calls (with
-// .each, .only, .skip...), and tap's t.test.
-var suiteCallRe = regexp.MustCompile(`(?m)(?:^|[^.\w$])(?:describe|it|test|suite|t\.test)(?:\.\w+)*\s*\(`)
+// .each, .only, .skip...), tap's t.test and tap.test, mocha's
+// context/specify.
+var suiteCallRe = regexp.MustCompile(`(?m)(?:^|[^.\w$])(?:t\.|tap\.)?(?:describe|context|it|specify|test|suite|fdescribe|xit)(?:\.\w+)*\s*\(`)
 
 // pathLiteralRe finds string literals that may be paths: quoted or
 // template strings up to their first ${.
@@ -34,6 +35,13 @@ const maxScan = 3000
 
 // isSuite says whether a test file's content declares tests.
 func isSuite(content string) bool { return suiteCallRe.MatchString(content) }
+
+// testNamed says whether a file's name marks it a test (x.test.ts,
+// x.spec.js).
+func testNamed(f string) bool {
+	base := path.Base(f)
+	return strings.Contains(base, ".test.") || strings.Contains(base, ".spec.")
+}
 
 // testish says whether a path is where tests and their helpers live.
 func testish(f string) bool {
@@ -90,6 +98,17 @@ func splitSuites(tree *envgen.Tree, files []string) ([]string, string) {
 		}
 	}
 	if len(added) == 0 && len(suites) == 0 {
+		// A *.test.* or *.spec.* file that declares its tests through a
+		// function of its own (runCases(cases)) is run as it is: a runner
+		// that finds none says so, classed no_tests_collected.
+		for _, h := range helpers {
+			if runnable[h] && testNamed(h) {
+				suites = append(suites, h)
+			}
+		}
+		if len(suites) > 0 {
+			return suites, ""
+		}
 		// Nothing names them (a fixture found by listing its folder): the
 		// suites of the nearest folder above them that has any, as pytest
 		// collects a package.

@@ -63,3 +63,17 @@ func TestSplitSuites(t *testing.T) {
 		t.Errorf("test command %q, want it to run %s", p.Test.Command, want)
 	}
 }
+
+func TestIsSuite(t *testing.T) {
+	for text, want := range map[string]bool{
+		"test('a', t => {});":                                 true,
+		"tap.test('a', t => {});":                             true,
+		"describe.each(cases)('x', () => {});":                true,
+		"export const cases = [1, 2];":                        false,
+		"export const ok = (s) => re.test(s) && /x/.test(s);": false,
+	} {
+		if isSuite(text) != want {
+			t.Errorf("isSuite(%q) = %v, want %v", text, !want, want)
+		}
+	}
+}
