@@ -23,6 +23,16 @@ import (
 // it records them (pipeline.ExtraKnownFailures), rebuilds the task so
 // test.sh does not let them decide the reward, and validates it again.
 
+// oracleTestsFailed says whether an Oracle run's tests ran and some
+// failed: fix_fails_tests, or deps_unreachable read from a test's own
+// output (a test that fetches from the internet, which validation denies:
+// unjs/ofetch's "default fetch options" gets getaddrinfo EAI_AGAIN for
+// jsonplaceholder.typicode.com in both states). The gold matrix then
+// decides, as for any other test that never passes here.
+func oracleTestsFailed(outcome pipeline.Outcome, class string) bool {
+	return class == pipeline.ClassFixFailsTests || (class == pipeline.ClassDepsUnreachable && outcome == pipeline.OutcomeOracleFailed)
+}
+
 // knownFailuresOf are the tests of t that failed after the fix in its gold
 // run and never passed before it (they failed, or did not run because the
 // PR's tests do not build without the fix), when they explain its oracle
@@ -33,7 +43,7 @@ import (
 func knownFailuresOf(ctx context.Context, root string, t *pipeline.Task, latest map[string]*pipeline.Run) []string {
 	nop, oracle, gold := latest[pipeline.ModeNop], latest[pipeline.ModeOracle], latest[pipeline.ModeGold]
 	if nop == nil || oracle == nil || gold == nil || nop.Outcome != pipeline.OutcomeOK ||
-		oracle.Failure == nil || oracle.Failure.Class != pipeline.ClassFixFailsTests || len(gold.Flaky) > 0 {
+		oracle.Failure == nil || !oracleTestsFailed(oracle.Outcome, oracle.Failure.Class) || len(gold.Flaky) > 0 {
 		return nil
 	}
 	// Gold found a FAIL_TO_PASS, or found none while the rest passed in
@@ -142,7 +152,7 @@ func eachFailedTask(ctx context.Context, ws *workspace.Workspace, runs []*pipeli
 		if err != nil {
 			return err
 		}
-		if !t.Mined() || t.Status != pipeline.StatusInvalid || t.Failure == nil || t.Failure.Class != pipeline.ClassFixFailsTests {
+		if !t.Mined() || t.Status != pipeline.StatusInvalid || t.Failure == nil || !oracleTestsFailed(pipeline.OutcomeOracleFailed, t.Failure.Class) {
 			continue
 		}
 		all, err := ws.Store.Runs(ctx, t.ID)

@@ -43,6 +43,11 @@ func TestKnownFailuresOf(t *testing.T) {
 			"FAILED " + pager + "\nFAILED " + other + "\n", pipeline.ClassFixFailsTests, pipeline.OutcomeOK, nil, ""},
 		{"oracle failed for another reason", "FAILED " + pager + "\nFAILED " + feature + "\n", "FAILED " + pager + "\nPASSED " + feature + "\n",
 			"FAILED " + pager + "\n", pipeline.ClassTimeout, pipeline.OutcomeOK, nil, ""},
+		// unjs/ofetch 5f17585 (PR 520): "default fetch options" fetches
+		// jsonplaceholder.typicode.com, "getaddrinfo EAI_AGAIN" offline in
+		// both states, and the Oracle run is classed deps_unreachable.
+		{"a test that needs the internet", "FAILED " + pager + "\nFAILED " + feature + "\nPASSED " + other + "\n", "FAILED " + pager + "\nPASSED " + feature + "\nPASSED " + other + "\n",
+			"FAILED " + pager + "\nPASSED " + feature + "\n", pipeline.ClassDepsUnreachable, pipeline.OutcomeOK, []string{pager}, ""},
 		{"nop did not pass", "FAILED " + pager + "\nFAILED " + feature + "\n", "FAILED " + pager + "\nPASSED " + feature + "\n",
 			"FAILED " + pager + "\n", pipeline.ClassFixFailsTests, pipeline.OutcomeNopPassed, nil, ""},
 	}

@@ -338,15 +338,13 @@ func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Netwo
 		return err
 	}
 	files := map[string]string{"Dockerfile": Dockerfile(taskID, image, plan, net, rc, hideTests), stepFile: StepScript}
-	exec := map[string]bool{stepFile: true}
-	for name, text := range plan.Tools {
-		files[name+".sh"] = text
-		exec[name+".sh"] = true
-	}
 	if len(rc.Install) == 0 {
 		for name, text := range plan.Files {
 			files["curate/"+name] = text
 		}
+	}
+	for name, text := range plan.Tools {
+		files["tools/"+name] = text
 	}
 	if net.CABundle != "" {
 		data, err := os.ReadFile(net.CABundle)
@@ -361,7 +359,7 @@ func WriteEnvironment(env, taskID, image string, tr *Tree, plan *Plan, net Netwo
 			return err
 		}
 		mode := os.FileMode(0o644)
-		if exec[name] {
+		if name == stepFile || strings.HasPrefix(name, "tools/") {
 			mode = 0o755
 		}
 		if err := os.WriteFile(dst, []byte(text), mode); err != nil {

@@ -2,7 +2,6 @@ package envgen
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"curate/pipeline"
@@ -34,8 +33,9 @@ func Dockerfile(id, image string, p *Plan, net Network, rc RepoConfig, hideTests
 	}
 	b.WriteString("\n# Toolchain.\n")
 	fmt.Fprintf(&b, "RUN %s\n", aptStep(append(append([]string{}, commonPackages...), p.Packages...), p.Language))
-	for _, name := range sortedKeys(p.Tools) {
-		fmt.Fprintf(&b, "COPY %s.sh /usr/local/bin/%s\n", name, name)
+	// After the packages: a changed helper does not invalidate their layer.
+	if len(p.Tools) > 0 {
+		b.WriteString("COPY tools/ /usr/local/bin/\n")
 	}
 	for _, s := range p.ToolchainSteps {
 		fmt.Fprintf(&b, "RUN %s\n", s)
@@ -109,15 +109,6 @@ func Dockerfile(id, image string, p *Plan, net Network, rc RepoConfig, hideTests
 	cmds = append(cmds, "(if command -v git >/dev/null; then cd /app && git init -q && git add -A && git -c user.name=curate -c user.email=curate@localhost commit -qm 'task start' --no-verify; fi)")
 	fmt.Fprintf(&b, "RUN %s\n", strings.Join(cmds, " \\\n && "))
 	return b.String()
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // envLine quotes an ENV value when it needs it (ENV KEY="v a l").

@@ -147,9 +147,10 @@ type Plan struct {
 	Packages []string
 	// Toolchain steps run before the repository arrives (shared layers).
 	ToolchainSteps []string
-	// Tools are helper scripts (command name → text) the build and test
-	// steps call by name: each is <name>.sh in the build context, copied
-	// to /usr/local/bin/<name> before the toolchain steps.
+	// Tools are helper programs (name → content, with a #! line): files
+	// in the build context's tools/, copied to /usr/local/bin before the
+	// toolchain steps and called by name, so the Dockerfile reads as
+	// commands, not as scripts inlined into RUN.
 	Tools map[string]string
 	// Env are ENV lines (KEY=VALUE) for the build and the tests.
 	Env []string
@@ -229,6 +230,14 @@ func (p *Plan) Decide(tool, version, source string) {
 	d := Decision{Tool: tool, Version: version, Source: source}
 	p.Decisions = append(p.Decisions, d)
 	p.Notes = append(p.Notes, d.String())
+}
+
+// Tool adds a helper program to the image (see Plan.Tools).
+func (p *Plan) Tool(name, content string) {
+	if p.Tools == nil {
+		p.Tools = map[string]string{}
+	}
+	p.Tools[name] = content
 }
 
 // Note adds a "why" line.

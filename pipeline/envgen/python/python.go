@@ -4,6 +4,7 @@ import (
 	"curate/pipeline/envgen"
 	"curate/pipeline/envgen/ciconfig"
 	_ "embed"
+	"fmt"
 	"path"
 	"regexp"
 	"sort"
@@ -50,20 +51,20 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	switch {
 	case !ok:
 		p.Toolchain = envgen.Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
-		p.Note("toolchain: %s %q excludes Python %s (Debian 12) and %s (Debian 11), the only ones the Debian archive has", from, spec, DebianPython, OlderPython)
+		p.Decide("python", DebianPython, fmt.Sprintf("Debian 12, the newest the Debian archive has; %s %q excludes it and %s (Debian 11)", from, spec, OlderPython))
 		p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch", "%s %q wants another Python; present %s (Debian 12) and %s (Debian 11), the only ones the Debian archive serves", from, spec, DebianPython, OlderPython))
 	case version == OlderPython:
 		p.Toolchain = envgen.Toolchain{Name: "python", Version: OlderPython, Why: "Debian 11's python3.9: " + why}
-		p.Note("toolchain: Python %s (Debian 11): %s", OlderPython, why)
+		p.Decide("python", OlderPython, "Debian 11's python3.9: "+why)
 	case spec != "":
 		p.Toolchain = envgen.Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
-		p.Note("toolchain: Python %s (Debian 12) satisfies %s %q", DebianPython, from, spec)
+		p.Decide("python", DebianPython, fmt.Sprintf("Debian 12's python3, which %s %q allows", from, spec))
 	default:
 		p.Toolchain = envgen.Toolchain{Name: "python", Version: DebianPython, Why: "Debian 12's python3"}
 		if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Python); ok {
 			p.Decide("python", DebianPython, src+" "+v+" (no requires-python; Debian 12's python3)")
 		} else {
-			p.Note("toolchain: Python %s (Debian 12); the project states no requires-python", DebianPython)
+			p.Decide("python", DebianPython, "Debian 12's python3 (the project states no requires-python)")
 		}
 	}
 	dev := pyNeedsCompiler(tree)
@@ -118,7 +119,16 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Note("no requirements declared anywhere; pytest only")
 	}
 	p.Files = map[string]string{"requirements.txt": strings.Join(list, "\n") + "\n", "curate-pip.py": pipHelper, "pydeb.csv": pyDebianTable}
-	p.DepSteps = append([]string{"python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + envgen.ShellQuote(envgen.UnreachableRe)}, p.DepSteps...)
+	pipStep := "python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + envgen.ShellQuote(envgen.UnreachableRe)
+	if !tree.Date.IsZero() {
+		// No lockfile: as of the revision, the versions its tests were
+		// written against (today's pytest or a dependency's new major
+		// breaks old suites); curate-pip falls back to today's.
+		date := tree.Date.UTC().Format("2006-01-02T15:04:05Z")
+		pipStep = "CURATE_UPLOADED_PRIOR_TO=" + date + " " + pipStep
+		p.Note("requirements resolved as of the revision's commit date %s (pip --uploaded-prior-to), today's versions when that fails", date)
+	}
+	p.DepSteps = append([]string{pipStep}, p.DepSteps...)
 
 	installable := tree.Has("pyproject.toml") || tree.Has("setup.py")
 	if installable {
@@ -135,14 +145,18 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	p.Install = append(p.Install, "python -c 'import pytest' 2>/dev/null || echo 'curate: note: pytest is not importable: unittest runs the tests'")
 
-	files, why := pyTestTargets(tests.Files)
+	files, why := pyTestTargets(tree, tests.Files)
 	if why != "" {
 		p.Note("%s", why)
 	}
 	args := envgen.QuoteAll(files)
+	capW, why := warningsCap(tree, p.Toolchain.Version)
+	if why != "" {
+		p.Note("%s", why)
+	}
 	p.Test = envgen.Runner{
 		Command: "if python -c 'import pytest' 2>/dev/null; then " +
-			"python -m pytest -rA -p no:cacheprovider -o junit_family=xunit1 --junitxml=/logs/verifier/junit.xml " + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
+			"python -m pytest -rA -p no:cacheprovider -o junit_family=xunit1 --junitxml=/logs/verifier/junit.xml " + capW + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
 			"else python -m unittest -v " + args + " 2>&1 | tee /logs/verifier/unittest.txt; fi; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `{ grep -q '<testcase' /logs/verifier/junit.xml 2>/dev/null || grep -Eq '^Ran [1-9][0-9]* tests? in' /logs/verifier/unittest.txt 2>/dev/null; }`,
 		LogFormat: "pytest",
@@ -152,18 +166,19 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 }
 
 // pyTestTargets are what pytest runs for the PR's test files: its test
-// modules; when it changed only helpers or data (conftest.py, fixtures),
-// the folders holding them.
-func pyTestTargets(files []string) ([]string, string) {
+// modules; when it changed only helpers or data (conftest.py, a helper
+// module, tests/data/x.json), pytest's collection of the package that
+// holds them: the nearest folder above each with test modules in it (a
+// data folder holds none, and pytest on it collects nothing).
+func pyTestTargets(tree *envgen.Tree, files []string) ([]string, string) {
 	var mods []string
 	dirs := map[string]bool{}
 	for _, f := range files {
-		base := path.Base(f)
-		if strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test") || strings.HasSuffix(base, "_test.py") || strings.HasSuffix(base, "_tests.py")) {
+		if isPyTestModule(f) {
 			mods = append(mods, f)
 			continue
 		}
-		dirs[path.Dir(f)] = true
+		dirs[pyPackageWithTests(tree, path.Dir(f))] = true
 	}
 	if len(mods) > 0 {
 		return mods, ""
@@ -176,7 +191,29 @@ func pyTestTargets(files []string) ([]string, string) {
 	if len(out) == 0 {
 		return []string{"."}, ""
 	}
-	return out, "the PR changes test helpers or data only: their folders' tests run"
+	return out, "the PR changes test helpers or data only: pytest collects the folders holding them (" + strings.Join(out, " ") + ")"
+}
+
+func isPyTestModule(f string) bool {
+	base := path.Base(f)
+	return strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test") || strings.HasSuffix(base, "_test.py") || strings.HasSuffix(base, "_tests.py"))
+}
+
+// pyPackageWithTests is dir, or the nearest folder above it whose tree
+// holds a test module ("." at the top).
+func pyPackageWithTests(tree *envgen.Tree, dir string) string {
+	for {
+		prefix := dir + "/"
+		if dir == "." {
+			return "."
+		}
+		for _, f := range tree.Files {
+			if strings.HasPrefix(f, prefix) && isPyTestModule(f) {
+				return dir
+			}
+		}
+		dir = path.Dir(dir)
+	}
 }
 
 // pyNeedsCompiler: C extensions are built at install time.

@@ -131,7 +131,10 @@ func TestPyPlanLayoutAndTargets(t *testing.T) {
 	if p.Files["requirements.txt"] != "hypothesis\npytest\n" {
 		t.Errorf("requirements.txt %q", p.Files["requirements.txt"])
 	}
-	if got, why := pyTestTargets([]string{"tests/conftest.py", "tests/data/x.json"}); !reflect.DeepEqual(got, []string{"tests", "tests/data"}) || why == "" {
+	// A data folder holds no test module: pytest collects the package
+	// above it (pytest on tests/data alone collects nothing).
+	helpers := envgen.MapTree("o/r", map[string]string{"tests/conftest.py": "", "tests/data/x.json": "", "tests/test_n.py": ""})
+	if got, why := pyTestTargets(helpers, []string{"tests/conftest.py", "tests/data/x.json"}); !reflect.DeepEqual(got, []string{"tests"}) || why == "" {
 		t.Errorf("helpers only: %v", got)
 	}
 }
