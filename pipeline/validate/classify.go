@@ -32,6 +32,10 @@ type Rule struct {
 	What      string   `toml:"what"`
 	Suggest   string   `toml:"suggest"`
 	Host      int      `toml:"host"`
+	// Evidence "step" makes the evidence the tool's first error line in
+	// the step's output rather than the matched line (cargo names the
+	// package that needs a newer rustc on the line after its error:).
+	Evidence string `toml:"evidence"`
 	// OwnModule limits the rule to lines whose first group names the
 	// project's own package (its repository name): not a dependency.
 	OwnModule bool `toml:"own_module"`
@@ -78,6 +82,9 @@ func ParseRules(name string, data []byte) (*Classifier, error) {
 		re, err := regexp.Compile(r.Match)
 		if err != nil {
 			return nil, fmt.Errorf("%s: rule %d (%s): match: %w", name, i+1, r.Class, err)
+		}
+		if r.Evidence != "" && r.Evidence != "step" {
+			return nil, fmt.Errorf("%s: rule %d (%s): evidence %q: the only value is \"step\"", name, i+1, r.Class, r.Evidence)
 		}
 		if r.Host > re.NumSubexp() || (r.OwnModule && re.NumSubexp() < 1) {
 			return nil, fmt.Errorf("%s: rule %d (%s): refers to a group the expression lacks", name, i+1, r.Class)
@@ -177,7 +184,7 @@ func (c *Classifier) match(lang, repo string, log []byte, inRun bool) (*pipeline
 				continue
 			}
 			best, bestRank, bestLine, bestRule = r.failure(lang, repo, line, m), rank, n, i
-			if r.own {
+			if r.own || r.Evidence == "step" {
 				// curate's line says what; the evidence is the tool's own
 				// first error line in that step's output, when it has one.
 				if tool := stepErrorLine(lines, n-1); tool != "" {

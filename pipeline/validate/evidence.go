@@ -32,11 +32,12 @@ func isBuilderLine(l string) bool {
 
 // stepErrorLine is the tool's first error line in the output of the
 // image build step that holds line i (from the builder's "Step N/M"
-// line before it up to i), "" when it has none.
+// line before it, or the start of the containers' output, up to i), ""
+// when it has none.
 func stepErrorLine(lines []string, i int) string {
 	start := 0
 	for j := min(i, len(lines)-1); j >= 0; j-- {
-		if strings.HasPrefix(lines[j], "Step ") {
+		if strings.HasPrefix(lines[j], "Step ") || isRunStart(lines[j]) {
 			start = j + 1
 			break
 		}

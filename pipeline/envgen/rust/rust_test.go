@@ -231,3 +231,43 @@ func FuzzCfgFeatures(f *testing.F) {
 		}
 	})
 }
+
+// TestRustWorkspaceCompilesOnlyTheTestsPackages: a member the PR's tests
+// do not need (a benchmark crate that does not build on this rustc) is
+// never compiled at image build; only the -p packages are.
+func TestRustWorkspaceCompilesOnlyTheTestsPackages(t *testing.T) {
+	tree := envgen.MapTree("o/r", map[string]string{
+		"Cargo.toml":             "[workspace]\nmembers = [\"crates/*\", \"bench\"]\n",
+		"crates/core/Cargo.toml": "[package]\nname = \"acme-core\"\n",
+		"bench/Cargo.toml":       "[package]\nname = \"acme-bench\"\n\n[dependencies]\ncriterion = \"0.5\"\n",
+		"crates/core/tests/a.rs": "",
+		"bench/benches/parse.rs": "",
+		"crates/core/src/lib.rs": "",
+	})
+	p, err := envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"crates/core/tests/a.rs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Install[len(p.Install)-1]; !strings.HasSuffix(got, " cargo test --no-run -p 'acme-core'") {
+		t.Errorf("compile step %q: want only the tests' package", got)
+	}
+	if !strings.Contains(p.Test.Command, "-p 'acme-core'") || strings.Contains(p.Test.Command, "acme-bench") {
+		t.Errorf("test command %q", p.Test.Command)
+	}
+}
+
+// TestRustFlagsKeepTheProjects: RUSTFLAGS replaces .cargo/config.toml's
+// rustflags, so they are carried over beside --cap-lints.
+func TestRustFlagsKeepTheProjects(t *testing.T) {
+	tree := envgen.MapTree("o/r", map[string]string{
+		"Cargo.toml":         "[package]\nname = \"x\"\n",
+		".cargo/config.toml": "[build]\nrustflags = [\"--cfg\", \"tokio_unstable\"]\n",
+	})
+	p, err := envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"tests/a.rs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(p.Env, "\n"), "RUSTFLAGS=--cap-lints warn --cfg tokio_unstable") {
+		t.Errorf("env %v", p.Env)
+	}
+}
