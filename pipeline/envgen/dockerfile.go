@@ -59,6 +59,9 @@ func Dockerfile(id, image string, p *Plan, net Network, rc RepoConfig, hideTests
 			fmt.Fprintf(&b, "RUN %s\n", s)
 		}
 	}
+	if len(rc.Install) == 0 && len(p.DepSteps) == 0 && len(p.Files) > 0 {
+		b.WriteString("\n# Helpers the install steps call by name.\nCOPY curate/ /usr/local/share/curate/\n")
+	}
 	b.WriteString("\n# The repository at the PR head.\nADD repo.tar /app/\n")
 	for _, s := range install {
 		fmt.Fprintf(&b, "RUN %s\n", s)

@@ -32,6 +32,10 @@ type Rule struct {
 	What      string   `toml:"what"`
 	Suggest   string   `toml:"suggest"`
 	Host      int      `toml:"host"`
+	// Evidence "step" makes the evidence the tool's first error line in
+	// the step's output rather than the matched line (cargo names the
+	// package that needs a newer rustc on the line after its error:).
+	Evidence string `toml:"evidence"`
 	// OwnModule limits the rule to lines whose first group names the
 	// project's own package (its repository name): not a dependency.
 	OwnModule bool `toml:"own_module"`
@@ -78,6 +82,9 @@ func ParseRules(name string, data []byte) (*Classifier, error) {
 		re, err := regexp.Compile(r.Match)
 		if err != nil {
 			return nil, fmt.Errorf("%s: rule %d (%s): match: %w", name, i+1, r.Class, err)
+		}
+		if r.Evidence != "" && r.Evidence != "step" {
+			return nil, fmt.Errorf("%s: rule %d (%s): evidence %q: the only value is \"step\"", name, i+1, r.Class, r.Evidence)
 		}
 		if r.Host > re.NumSubexp() || (r.OwnModule && re.NumSubexp() < 1) {
 			return nil, fmt.Errorf("%s: rule %d (%s): refers to a group the expression lacks", name, i+1, r.Class)
@@ -148,9 +155,11 @@ func (c *Classifier) match(lang, repo string, log []byte, inRun bool) (*pipeline
 	sc := bufio.NewScanner(bytes.NewReader(log))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	n := 0
+	var lines []string
 	for sc.Scan() {
 		n++
 		line := strings.TrimRight(sc.Text(), "\r")
+		lines = append(lines, line)
 		if !inRun && isRunStart(line) {
 			inRun = true
 		}
@@ -175,6 +184,13 @@ func (c *Classifier) match(lang, repo string, log []byte, inRun bool) (*pipeline
 				continue
 			}
 			best, bestRank, bestLine, bestRule = r.failure(lang, repo, line, m), rank, n, i
+			if r.own || r.Evidence == "step" {
+				// curate's line says what; the evidence is the tool's own
+				// first error line in that step's output, when it has one.
+				if tool := stepErrorLine(lines, n-1); tool != "" {
+					best.Evidence = tool
+				}
+			}
 		}
 	}
 	return best, best != nil
@@ -320,7 +336,7 @@ func (c *Classifier) Classify(in ClassifyInput) *pipeline.Failure {
 	}
 	switch {
 	case r.Outcome == pipeline.OutcomeNopNotRun:
-		return &pipeline.Failure{Class: pipeline.ClassNopNotRun, Evidence: firstErrorLine(in.Log, lastOutputLine(in.Log, r.Detail))}
+		return &pipeline.Failure{Class: pipeline.ClassNopNotRun, Evidence: firstErrorLine(in.Log, lastStepErrorLine(in.Log, r.Detail))}
 	case r.Outcome == pipeline.OutcomeOracleFailed:
 		rep := parse.Auto(in.Log)
 		if rep.Failing() > 0 {
@@ -328,14 +344,14 @@ func (c *Classifier) Classify(in ClassifyInput) *pipeline.Failure {
 				Evidence: "failing after the fix: " + strings.Join(firstN(failing(rep), 5), ", ")}
 		}
 		if !rep.Ran && len(rep.Tests) == 0 {
-			return &pipeline.Failure{Class: pipeline.ClassNopNotRun, Evidence: lastOutputLine(in.Log, "the log shows no sign the test suite ran")}
+			return &pipeline.Failure{Class: pipeline.ClassNopNotRun, Evidence: lastStepErrorLine(in.Log, "the log shows no sign the test suite ran")}
 		}
 	case r.Outcome == pipeline.OutcomeInfraError && strings.HasPrefix(r.Detail, "buggy state: the log shows no sign"):
-		return &pipeline.Failure{Class: pipeline.ClassNopNotRun, Evidence: lastOutputLine(in.Log, r.Detail)}
+		return &pipeline.Failure{Class: pipeline.ClassNopNotRun, Evidence: lastStepErrorLine(in.Log, r.Detail)}
 	case r.Outcome == pipeline.OutcomeInfraError && !strings.Contains(r.Detail, " state: "):
 		return &pipeline.Failure{Class: pipeline.ClassInfraError, Evidence: r.Detail}
 	}
-	return &pipeline.Failure{Class: pipeline.ClassUnclassified, Evidence: lastOutputLine(in.Log, r.Detail)}
+	return &pipeline.Failure{Class: pipeline.ClassUnclassified, Evidence: lastStepErrorLine(in.Log, r.Detail)}
 }
 
 func failing(rep *parse.Report) []string {
@@ -362,22 +378,6 @@ func firstErrorLine(log []byte, fallback string) string {
 	for _, l := range strings.Split(text, "\n") {
 		if errorLineRe.MatchString(l) {
 			l = strings.TrimSpace(l)
-			if len(l) > maxEvidence {
-				l = l[:maxEvidence] + "…"
-			}
-			return l
-		}
-	}
-	return fallback
-}
-
-// lastOutputLine is the last line of the log that curate did not write,
-// the likeliest cause when no rule matched; fallback when there is none.
-func lastOutputLine(log []byte, fallback string) string {
-	lines := strings.Split(strings.TrimRight(string(log), "\n"), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := strings.TrimSpace(lines[i])
-		if l != "" && !strings.HasPrefix(l, "curate: ") {
 			if len(l) > maxEvidence {
 				l = l[:maxEvidence] + "…"
 			}

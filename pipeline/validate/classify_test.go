@@ -46,7 +46,7 @@ func TestClassifyCapturedLogs(t *testing.T) {
 		// installed, the suite never starts, NOP still gave 0. The build
 		// log names the cause.
 		{"python-click-nop-src-layout.log", "python", "pallets/click", "nop", pipeline.OutcomeNopNotRun, "",
-			pipeline.ClassToolchainMismatch, "No module named pip", `dockerfile = "RUN apt-get install -y python3-pip`},
+			pipeline.ClassToolchainMismatch, "No module named pip", `dockerfile = ["RUN apt-get install -y python3-pip`},
 		// A later run on the cached image shows only the test output.
 		{"python-click-oracle-src-layout.log", "python", "pallets/click", "oracle", pipeline.OutcomeOracleFailed, "",
 			pipeline.ClassDepsMissing, "No module named 'click'", `install = ["python3 -m pip install --no-deps -e ."]  # the project's own package click`},
@@ -59,7 +59,7 @@ func TestClassifyCapturedLogs(t *testing.T) {
 			pipeline.ClassDepsUnreachable, "lookup proxy.golang.org", "proxy.golang.org"},
 		// The same line in another repo is a dependency to install.
 		{"python-click-oracle-src-layout.log", "python", "someone/app", "oracle", pipeline.OutcomeOracleFailed, "",
-			pipeline.ClassDepsMissing, "No module named 'click'", `[repos."someone/app"] dockerfile = "RUN python3 -m pip install click"`},
+			pipeline.ClassDepsMissing, "No module named 'click'", `[repos."someone/app"] dockerfile = ["RUN python3 -m pip install click"]`},
 	}
 	c := DefaultClassifier()
 	for _, tc := range cases {
@@ -98,7 +98,12 @@ func TestClassifyLines(t *testing.T) {
 		{"python", "E   ModuleNotFoundError: No module named 'simplejson'", pipeline.ClassDepsMissing, "pip install simplejson"},
 		{"python", "ERROR: No matching distribution found for nosuchpkg-xyz==9.9", pipeline.ClassDepsMissing, "nosuchpkg-xyz==9.9"},
 		{"python", "ERROR: Package 'attrs' requires a different Python: 3.11.2 not in '<3.8'", pipeline.ClassToolchainMismatch, "Python <3.8, the image has 3.11.2"},
-		{"python", "AttributeError: module 'collections' has no attribute 'MutableMapping'", pipeline.ClassToolchainMismatch, "Python < 3.10"},
+		{"python", "AttributeError: module 'collections' has no attribute 'MutableMapping'", pipeline.ClassToolchainMismatch, "Python older than 3.10"},
+		// The issue's crate without Cargo.lock on rustc 1.85: cargo names
+		// the package and its rustc, on the line after its error: line.
+		{"rust", "icu_collections@2.1.1 requires rustc 1.88", pipeline.ClassToolchainMismatch, "icu_collections@2.1.1 needs rustc 1.88"},
+		{"rust", "error: package `home v0.5.12` cannot be built because it requires rustc 1.88 or newer, while the currently active rustc version is 1.85.0", pipeline.ClassToolchainMismatch, "home v0.5.12 needs rustc 1.88, the image has 1.85.0"},
+		{"rust", "error: rustc 1.85.0 is not supported by the following packages:", pipeline.ClassToolchainMismatch, "newer rustc than the image's 1.85.0"},
 		{"python", "collected 0 items", pipeline.ClassNoTestsCollected, "ran no test"},
 		// attrs PRs whose only tests need pyright, which the image lacks.
 		{"python", "============================== 3 skipped in 0.01s ==============================", pipeline.ClassNoTestsCollected, ""},

@@ -3,9 +3,11 @@ package golang
 import (
 	"curate/pipeline/envgen"
 	"curate/pipeline/envgen/envgentest"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestGoToolchainFromGoMod(t *testing.T) {
@@ -48,7 +50,7 @@ func TestGoPlanModules(t *testing.T) {
 	if !envgentest.HasEnv(p, "CGO_ENABLED=0") || !envgentest.HasEnv(p, "GOTOOLCHAIN=local") {
 		t.Errorf("env %v", p.Env)
 	}
-	want := "go test -json -count=1 -run '^(TestA|TestB)$' '.' './pkg/x' './pkg/z' "
+	want := "go test -json -vet=off -count=1 -run '^(TestA|TestB)$' '.' './pkg/x' './pkg/z' "
 	if !strings.HasPrefix(p.Test.Command, want) || p.Test.LogFormat != "go" {
 		t.Errorf("test command %q", p.Test.Command)
 	}
@@ -66,9 +68,16 @@ func TestGoPlanCgoVendorAndGopath(t *testing.T) {
 	if !envgentest.HasEnv(fallback, "CGO_ENABLED=0") {
 		t.Errorf("cgo with a build tag has a pure-Go fallback: env %v", fallback.Env)
 	}
-	vendored := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n", "vendor/modules.txt": "# x\n"}, envgen.Tests{Files: []string{"a_test.go"}})
+	vendored := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n", "vendor/modules.txt": "# example.com/x v1.0.0\n## explicit\nexample.com/x\n"}, envgen.Tests{Files: []string{"a_test.go"}})
 	if !envgentest.HasEnv(vendored, "GOFLAGS=-buildvcs=false -mod=vendor") || len(vendored.DepSteps) != 0 {
 		t.Errorf("vendored: env %v deps %v", vendored.Env, vendored.DepSteps)
+	}
+	// A vendor/modules.txt of Go 1.11-1.13 (no "## explicit"): Go 1.14+
+	// stops with "inconsistent vendoring" (the issue's web framework's
+	// 2019 revisions never ran their suite), so vendor/ is ignored.
+	old := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.12\n", "vendor/modules.txt": "# example.com/x v1.0.0\nexample.com/x\n"}, envgen.Tests{Files: []string{"a_test.go"}})
+	if !envgentest.HasEnv(old, "GOFLAGS=-buildvcs=false -mod=mod") || len(old.DepSteps) != 1 {
+		t.Errorf("old vendor/: env %v deps %v", old.Env, old.DepSteps)
 	}
 	local := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n\nreplace (\n\texample.com/x => ./x\n)\n"}, envgen.Tests{Files: []string{"a_test.go"}})
 	if len(local.DepSteps) != 0 || len(local.Install) != 1 {
@@ -85,8 +94,74 @@ func TestGoPlanCgoVendorAndGopath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(p.Install) == 0 || !strings.Contains(p.Install[0], "go mod init '"+want+"'") {
+		if len(p.Install) == 0 || !strings.Contains(p.Install[0], "gopath-deps.sh '' '"+want+"'") {
 			t.Errorf("origin %q: install %v, want module %s", origin, p.Install, want)
 		}
 	}
+}
+
+// TestGoPlanGopathEra is TaskGen's cobra PR #218 (merged 2016, no
+// go.mod): go mod tidy took today's viper, which "requires go >= 1.23.0"
+// against the image's Go 1.22.12. The plan resolves as of the revision's
+// date through the dated proxy; cobra's 7e2436b (2018) carried dep's
+// Gopkg.lock, whose pins go first.
+func TestGoPlanGopathEra(t *testing.T) {
+	lock, err := os.ReadFile("testdata/cobra-7e2436b-Gopkg.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := envgen.MapTree("spf13/cobra", map[string]string{"cobra.go": "package cobra\n", "Gopkg.lock": string(lock), "vendor/github.com/x/y/y.go": "package y\n"})
+	tree.Date = time.Date(2018, 2, 24, 16, 53, 13, 0, time.UTC)
+	p, err := envgen.LanguageFor("go").Plan(tree, envgen.Tests{Files: []string{"cobra_test.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Install) != 1 || !strings.Contains(p.Install[0], "gopath-deps.sh '2018-02-24T16:53:13Z' 'github.com/spf13/cobra'") {
+		t.Errorf("install %v: want the dated resolution", p.Install)
+	}
+	pins := p.Files["go-pins.txt"]
+	for _, want := range []string{"github.com/cpuguy83/go-md2man v1.0.8\n", "github.com/hashicorp/hcl 23c074d0eceb2b8a5bfdbb271ab780cde70f05a8\n", "github.com/inconshreveable/mousetrap 76626ae9c91c4f2a10f34cad8ce83ea42c93bb75\n"} {
+		if !strings.Contains(pins, want) {
+			t.Errorf("pins lack %q:\n%s", want, pins)
+		}
+	}
+	if p.Files["datedproxy.go"] == "" || !strings.Contains(p.Files["gopath-deps.sh"], "go mod tidy -e") {
+		t.Errorf("helpers missing: %v", p.Files)
+	}
+	if !envgentest.HasEnv(p, "GOFLAGS=-buildvcs=false -mod=mod") {
+		t.Errorf("a GOPATH vendor/ must be ignored (-mod=mod): env %v", p.Env)
+	}
+}
+
+func TestLegacyPinFormats(t *testing.T) {
+	for name, c := range map[string]struct{ file, text, want string }{
+		"glide":    {"glide.lock", "hash: x\nimports:\n- name: github.com/spf13/pflag\n  version: 5ccb023bc27df288a957c5e994cd44fd19619465\n- name: gopkg.in/yaml.v2\n  version: a83829b6f1293c91addabc89d0571c246397bbf4\n", "github.com/spf13/pflag 5ccb023bc27df288a957c5e994cd44fd19619465|gopkg.in/yaml.v2 a83829b6f1293c91addabc89d0571c246397bbf4"},
+		"govendor": {"vendor/vendor.json", `{"package":[{"path":"github.com/a/b/c","revision":"abc123"},{"path":"github.com/a/b/c","revision":"abc123"},{"path":"bad path","revision":"x"}]}`, "github.com/a/b/c abc123"},
+		"godep":    {"Godeps/Godeps.json", `{"ImportPath":"x","Deps":[{"ImportPath":"golang.org/x/net/context","Rev":"f2499483f923065a842d38eb4c7f1927e6fc6e6d"}]}`, "golang.org/x/net/context f2499483f923065a842d38eb4c7f1927e6fc6e6d"},
+		"garbage":  {"Gopkg.lock", "[[projects\nname=", ""},
+	} {
+		var got []string
+		for _, p := range legacyPins(c.file, c.text) {
+			got = append(got, p.path+" "+p.rev)
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%s: got %q, want %q", name, strings.Join(got, "|"), c.want)
+		}
+	}
+}
+
+func FuzzLegacyPins(f *testing.F) {
+	lock, _ := os.ReadFile("testdata/cobra-7e2436b-Gopkg.lock")
+	f.Add("Gopkg.lock", string(lock))
+	f.Add("glide.lock", "imports:\n- name: a.io/b\n  version: v1\n")
+	f.Add("vendor/vendor.json", `{"package":[{"path":"a.io/b","revision":"r"}]}`)
+	f.Add("Godeps/Godeps.json", `{"Deps":[{"ImportPath":"a.io/b","Rev":"r"}]}`)
+	f.Fuzz(func(t *testing.T, name, text string) {
+		for _, p := range legacyPins(name, text) {
+			// Pins reach a shell loop as "path rev" lines: no blanks, no newlines.
+			if strings.ContainsAny(p.path+p.rev, " \t\n\r'\"$`\\") || p.path == "" || p.rev == "" {
+				t.Fatalf("unsafe pin %q %q", p.path, p.rev)
+			}
+		}
+	})
 }

@@ -2,7 +2,6 @@ package rust
 
 import (
 	"curate/pipeline/envgen"
-	"curate/pipeline/envgen/ciconfig"
 	"fmt"
 	"path"
 	"regexp"
@@ -29,14 +28,7 @@ const CratesIO = "crates.io (https://index.crates.io)"
 // CargoMissing prints the crates cargo could not find (sed -E).
 const CargoMissing = "s/.*no matching package named `([^`]+)`.*/\\1/p; s/.*failed to select a version for the requirement `([^`]+)`.*/\\1/p"
 
-// debianRust is the version of Debian 12's rustc-web and cargo-web.
-var debianRust = envgen.SemVer{1, 96, 0}
-
-var (
-	rustVersionRe = regexp.MustCompile(`(?m)^\s*rust-version\s*=\s*"([^"]+)"`)
-	cargoNameRe   = regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"`)
-	toolchainRe   = regexp.MustCompile(`(?m)^\s*channel\s*=\s*"([^"]+)"`)
-)
+var cargoNameRe = regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"`)
 
 func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	if !tree.Has("Cargo.toml") {
@@ -45,52 +37,27 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	p := &envgen.Plan{Language: "rust", Packages: []string{"rustc-web", "cargo-web"}}
 	p.Toolchain = envgen.Toolchain{Name: "rust", Version: fmt.Sprintf("%d.%d", debianRust[0], debianRust[1]), Why: "Debian's rustc-web/cargo-web"}
 	p.Env = []string{"CARGO_TERM_COLOR=never", "CARGO_INCREMENTAL=0", "CARGO_NET_RETRY=5"}
-	root := tree.Text("Cargo.toml")
-	if m := rustVersionRe.FindStringSubmatch(root); m != nil {
-		want, n := envgen.ParseVersion(m[1])
-		if n > 0 && debianRust.Less(want) {
-			p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch",
-				"Cargo.toml wants rust-version %s, present rustc %d.%d (Debian's rustc-web)", m[1], debianRust[0], debianRust[1]))
-		}
-		p.Note("rust %d.%d from Debian (rustc-web, cargo-web); Cargo.toml rust-version %s", debianRust[0], debianRust[1], m[1])
-	} else {
-		p.Note("rust %d.%d from Debian (rustc-web, cargo-web); Cargo.toml sets no rust-version", debianRust[0], debianRust[1])
-	}
-	for _, f := range []string{"rust-toolchain.toml", "rust-toolchain"} {
-		s := strings.TrimSpace(tree.Text(f))
-		if s == "" {
-			continue
-		}
-		channel := s
-		if m := toolchainRe.FindStringSubmatch(s); m != nil {
-			channel = m[1]
-		}
-		if strings.HasPrefix(channel, "nightly") {
-			p.Note("%s asks for %s: tests that need nightly features will not build on stable %d.%d", f, channel, debianRust[0], debianRust[1])
-		} else if v, n := envgen.ParseVersion(channel); n > 0 && debianRust.Less(v) {
-			p.ToolchainSteps = append(p.ToolchainSteps, envgen.FailStep("toolchain_mismatch",
-				"%s wants rust %s, present rustc %d.%d (Debian's rustc-web)", f, channel, debianRust[0], debianRust[1]))
-		}
-		break
-	}
-	if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Rust); ok && !rustVersionRe.MatchString(root) && !tree.Has("rust-toolchain.toml") && !tree.Has("rust-toolchain") {
-		p.Decide("rust", fmt.Sprintf("%d.%d", debianRust[0], debianRust[1]), src+" "+v+" (Debian's rustc-web, the only rustc)")
-	}
+	planToolchain(tree, p)
 	// Crates at build time (writes Cargo.lock when the repository has
 	// none), then every test target compiled once, so validation only
 	// rebuilds the crate the patches touch.
+	args := rustTestArgs(tree, tests.Files)
+	pkgs := packageArgs(args)
+	compile := strings.TrimSpace("cargo test --no-run " + strings.Join(pkgs, " "))
 	p.Install = []string{
 		envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch"),
-		envgen.RegistryStep(CratesIO, CargoMissing, "cargo test --no-run"),
+		envgen.RegistryStep(CratesIO, CargoMissing, compile),
 	}
-	p.Note("crates fetched (cargo fetch) and tests compiled (cargo test --no-run) at image build")
+	p.Note("crates fetched (cargo fetch) and tests compiled (%s) at image build", compile)
+	if len(pkgs) > 0 {
+		p.Note("workspace: only the packages the PR's tests are in are compiled and tested (%s); other members (benchmarks, fuzz crates) never stop the build", strings.Join(pkgs, " "))
+	}
 	// The buggy state may ask for other crates (rust-lang/log #568 drops a
 	// dev-dependency): fetched again once bug.patch is in, offline when
 	// nothing changed, with network when the PR touched a manifest.
 	p.AfterBug = []string{"cargo fetch --offline >/dev/null 2>&1 || " + envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch")}
 	p.RefetchOn = []string{"Cargo.toml", "Cargo.lock"}
 	p.BuildTimeoutSec = 1800
-	args := rustTestArgs(tree, tests.Files)
 	if features := rustTestFeatures(tree, tests.Files); len(features) > 0 {
 		args = append(args, "--features "+envgen.ShellQuote(strings.Join(features, ",")))
 		p.Note("features the PR's tests are gated on (#[cfg(feature = ...)]): %s", strings.Join(features, ", "))
@@ -410,6 +377,17 @@ func crateFeatures(manifest string) map[string]bool {
 	}
 	for _, m := range optionalDepRe.FindAllStringSubmatch(manifest, -1) {
 		out[m[1]] = true
+	}
+	return out
+}
+
+// packageArgs are the -p arguments of a cargo test argument list.
+func packageArgs(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-p ") {
+			out = append(out, a)
+		}
 	}
 	return out
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"curate/pipeline/envgen"
 	"curate/pipeline/envgen/envgentest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,8 +41,17 @@ serde = { version = "1.0", optional = true }
 	if !strings.Contains(steps, "curate-step") || !strings.Contains(steps, " cargo fetch\n") || !strings.HasSuffix(steps, " cargo test --no-run") {
 		t.Errorf("install %q: want cargo fetch, then the tests built once", steps)
 	}
-	if strings.Contains(strings.Join(p.ToolchainSteps, "\n"), "toolchain_mismatch") {
-		t.Errorf("rust-version 1.57 is older than Debian's: no mismatch wanted")
+	if out, err := runWithRustc(t, "1.85.0", p.ToolchainSteps); err != nil {
+		t.Errorf("rust-version 1.57 is older than the image's rustc 1.85: no mismatch wanted, got %v: %s", err, out)
+	}
+	env := strings.Join(p.Env, "\n")
+	for _, want := range []string{"CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback", "RUSTFLAGS=--cap-lints warn", "RUSTDOCFLAGS=--cap-lints warn"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("env lacks %s:\n%s", want, env)
+		}
+	}
+	if len(p.Decisions) != 1 || p.Decisions[0].Tool != "rust" || !strings.Contains(p.Decisions[0].Source, "Cargo.toml rust-version 1.57") {
+		t.Errorf("decisions %+v: want rust with its source, Cargo.toml rust-version 1.57", p.Decisions)
 	}
 	if p.Test.LogFormat != "cargo" {
 		t.Errorf("log format %q", p.Test.LogFormat)
@@ -53,20 +65,48 @@ serde = { version = "1.0", optional = true }
 	}
 }
 
+// TestRustVersionTooNew runs the toolchain step against a stand-in rustc:
+// the issue's crate without Cargo.lock had rustc 1.85 in an image whose
+// base read only bookworm main, and the old evidence read "the crate
+// wants rustc , the image has 1.85.0" while claiming Debian had 1.96. The
+// step names the wanted version, its source and the rustc really there.
 func TestRustVersionTooNew(t *testing.T) {
-	for name, files := range map[string]map[string]string{
-		"rust-version":   {"Cargo.toml": "[package]\nname = \"x\"\nrust-version = \"1.99\"\n"},
-		"rust-toolchain": {"Cargo.toml": "[package]\nname = \"x\"\n", "rust-toolchain.toml": "[toolchain]\nchannel = \"1.120.0\"\n"},
+	for name, c := range map[string]struct {
+		files map[string]string
+		want  string
+	}{
+		"rust-version":   {map[string]string{"Cargo.toml": "[package]\nname = \"x\"\nrust-version = \"1.88\"\n"}, "Cargo.toml rust-version 1.88 needs rustc 1.88 or newer; the image has rustc 1.85.0"},
+		"workspace":      {map[string]string{"Cargo.toml": "[workspace]\nmembers = [\"a\"]\n\n[workspace.package]\nrust-version = \"1.88\"\n"}, "needs rustc 1.88 or newer; the image has rustc 1.85.0"},
+		"rust-toolchain": {map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n", "rust-toolchain.toml": "[toolchain]\nchannel = \"1.120.0\"\n"}, "rust-toolchain.toml channel 1.120.0 needs rustc 1.120.0 or newer; the image has rustc 1.85.0"},
 	} {
-		p, err := envgen.LanguageFor("rust").Plan(envgen.MapTree("o/r", files), envgen.Tests{Files: []string{"tests/a.rs"}})
+		p, err := envgen.LanguageFor("rust").Plan(envgen.MapTree("o/r", c.files), envgen.Tests{Files: []string{"tests/a.rs"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		steps := strings.Join(p.ToolchainSteps, "\n")
-		if !strings.Contains(steps, "curate: toolchain_mismatch: ") || !strings.Contains(steps, "present rustc 1.96") {
-			t.Errorf("%s: want a toolchain_mismatch evidence line naming both versions, got %q", name, steps)
+		out, err := runWithRustc(t, "1.85.0", p.ToolchainSteps)
+		if err == nil || !strings.Contains(out, "curate: toolchain_mismatch: ") || !strings.Contains(out, c.want) {
+			t.Errorf("%s: want a failing step whose evidence says %q, got %v: %s", name, c.want, err, out)
+		}
+		if out, err := runWithRustc(t, "1.120.1", p.ToolchainSteps); err != nil {
+			t.Errorf("%s: rustc 1.120.1 is new enough, got %v: %s", name, err, out)
 		}
 	}
+}
+
+// runWithRustc runs toolchain steps with stand-ins for rustc and cargo
+// that report version v.
+func runWithRustc(t *testing.T, v string, steps []string) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, line := range map[string]string{"rustc": "rustc " + v + " (built from a source tarball)", "cargo": "cargo " + v} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\necho '"+line+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("bash", "-c", strings.Join(steps, " && "))
+	cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 func TestRustWorkspaceTargets(t *testing.T) {
@@ -190,4 +230,44 @@ func FuzzCfgFeatures(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRustWorkspaceCompilesOnlyTheTestsPackages: a member the PR's tests
+// do not need (a benchmark crate that does not build on this rustc) is
+// never compiled at image build; only the -p packages are.
+func TestRustWorkspaceCompilesOnlyTheTestsPackages(t *testing.T) {
+	tree := envgen.MapTree("o/r", map[string]string{
+		"Cargo.toml":             "[workspace]\nmembers = [\"crates/*\", \"bench\"]\n",
+		"crates/core/Cargo.toml": "[package]\nname = \"acme-core\"\n",
+		"bench/Cargo.toml":       "[package]\nname = \"acme-bench\"\n\n[dependencies]\ncriterion = \"0.5\"\n",
+		"crates/core/tests/a.rs": "",
+		"bench/benches/parse.rs": "",
+		"crates/core/src/lib.rs": "",
+	})
+	p, err := envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"crates/core/tests/a.rs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Install[len(p.Install)-1]; !strings.HasSuffix(got, " cargo test --no-run -p 'acme-core'") {
+		t.Errorf("compile step %q: want only the tests' package", got)
+	}
+	if !strings.Contains(p.Test.Command, "-p 'acme-core'") || strings.Contains(p.Test.Command, "acme-bench") {
+		t.Errorf("test command %q", p.Test.Command)
+	}
+}
+
+// TestRustFlagsKeepTheProjects: RUSTFLAGS replaces .cargo/config.toml's
+// rustflags, so they are carried over beside --cap-lints.
+func TestRustFlagsKeepTheProjects(t *testing.T) {
+	tree := envgen.MapTree("o/r", map[string]string{
+		"Cargo.toml":         "[package]\nname = \"x\"\n",
+		".cargo/config.toml": "[build]\nrustflags = [\"--cfg\", \"tokio_unstable\"]\n",
+	})
+	p, err := envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"tests/a.rs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(p.Env, "\n"), "RUSTFLAGS=--cap-lints warn --cfg tokio_unstable") {
+		t.Errorf("env %v", p.Env)
+	}
 }

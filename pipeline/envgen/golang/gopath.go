@@ -1,0 +1,82 @@
+package golang
+
+import (
+	"curate/pipeline/envgen"
+	_ "embed" // the dated proxy's source goes into the build context
+	"strings"
+	"time"
+)
+
+// datedProxySource is the module proxy that answers as of a date, run in
+// the image while a GOPATH-era revision's dependencies resolve.
+//
+//go:embed datedproxy/main.go
+var datedProxySource string
+
+// gopathScript resolves a revision without go.mod: go mod init, the pins
+// of its legacy dependency file (go-pins.txt), then go mod tidy through
+// the dated proxy, so what the pins leave open is what was published by
+// the revision's date. $1 is that date; "" resolves today's.
+const gopathScript = `#!/bin/sh
+# gopath-deps.sh DATE MODULE: dependencies of a revision without go.mod, as
+# of DATE (RFC 3339), through datedproxy. Made by curate.
+set -u
+before="$1"; module="$2"; share=/usr/local/share/curate
+go mod init "$module" && go mod edit -go=1.16 || exit 1
+if [ -n "$before" ]; then
+  up=$(go env GOPROXY | tr ',|' '\n\n' | grep -v -e '^direct$' -e '^off$' | head -n 1)
+  (cd "$share" && GOFLAGS= GO111MODULE=off go build -o /tmp/datedproxy datedproxy.go) || exit 1
+  rm -f /tmp/datedproxy.url
+  /tmp/datedproxy -before "$before" -upstream "${up:-https://proxy.golang.org}" -ready /tmp/datedproxy.url 2>/tmp/datedproxy.log &
+  pid=$!
+  i=0; while [ ! -s /tmp/datedproxy.url ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i+1)); done
+  [ -s /tmp/datedproxy.url ] || { cat /tmp/datedproxy.log; exit 1; }
+  GOPROXY=$(cat /tmp/datedproxy.url); export GOPROXY
+  echo "modules as of $before (the dated proxy in front of ${up:-https://proxy.golang.org})"
+fi
+if [ -s "$share/go-pins.txt" ]; then
+  while read -r path rev; do
+    if go get "$path@$rev" >/dev/null 2>&1; then echo "pinned $path@$rev"
+    else echo "$path@$rev (the legacy dependency file's pin) did not resolve: the date decides"; fi
+  done < "$share/go-pins.txt"
+fi
+go mod tidy -e; st=$?
+[ -z "${pid:-}" ] || kill "$pid"
+rm -f /tmp/datedproxy /tmp/datedproxy.url /tmp/datedproxy.log
+exit $st
+`
+
+// planGOPATH plans a revision without go.mod (GOPATH era): the module
+// path from the origin remote, the versions its legacy dependency file
+// pins, the rest as of the revision's date.
+func planGOPATH(tree *envgen.Tree, p *envgen.Plan) {
+	modPath := goModulePath(tree)
+	p.Note("no go.mod at this revision (GOPATH era): module %s from the origin remote (go mod init)", modPath)
+	p.Files = map[string]string{"datedproxy.go": datedProxySource, "gopath-deps.sh": gopathScript}
+	for _, f := range legacyFiles {
+		if !tree.Has(f) {
+			continue
+		}
+		pins := legacyPins(f, tree.Text(f))
+		if len(pins) == 0 {
+			p.Note("%s pins nothing curate can read", f)
+			continue
+		}
+		var b strings.Builder
+		for _, pn := range pins {
+			b.WriteString(pn.path + " " + pn.rev + "\n")
+		}
+		p.Files["go-pins.txt"] = b.String()
+		p.Note("%d dependencies pinned as %s says (go get path@revision; Go 1.22 no longer converts it)", len(pins), f)
+		break
+	}
+	date := ""
+	if !tree.Date.IsZero() {
+		date = tree.Date.UTC().Format(time.RFC3339)
+		p.Note("dependencies no pin fixes: the newest version published by the revision's date %s (the module proxy's @v/list and @v/<v>.info times, through a dated proxy in the image)", date)
+	} else {
+		p.Note("the revision's date is unknown: dependencies no pin fixes resolve to today's versions")
+	}
+	p.Install = []string{envgen.RegistryStep("the Go module proxy ($GOPROXY)", GoMissingSed,
+		"sh /usr/local/share/curate/gopath-deps.sh "+envgen.ShellQuote(date)+" "+envgen.ShellQuote(modPath))}
+}
