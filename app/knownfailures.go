@@ -26,8 +26,8 @@ import (
 // oracleTestsFailed says whether an Oracle run's tests ran and some
 // failed: fix_fails_tests, or deps_unreachable read from a test's own
 // output (a test that fetches from the internet, which validation denies:
-// unjs/ofetch's "default fetch options" gets getaddrinfo EAI_AGAIN for
-// jsonplaceholder.typicode.com in both states). The gold matrix then
+// an HTTP client's test of its default options gets getaddrinfo EAI_AGAIN
+// for a public placeholder API in both states). The gold matrix then
 // decides, as for any other test that never passes here.
 func oracleTestsFailed(outcome pipeline.Outcome, class string) bool {
 	return class == pipeline.ClassFixFailsTests || (class == pipeline.ClassDepsUnreachable && outcome == pipeline.OutcomeOracleFailed)

@@ -97,7 +97,7 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		mvn := "mvn -B -ntp -Dmaven.wagon.httpconnectionManager.ttlSeconds=25 -Dmaven.wagon.rto=120000 -Dmaven.wagon.http.retryHandler.count=3 -Daether.connector.requestTimeout=120000 -Daether.connector.connectTimeout=60000"
 		if len(tree.Grep("spotless-maven-plugin", "pom.xml")) > 0 {
 			// Spotless provisions its formatters from outside Maven
-			// Central (Eclipse's P2 site: assertj 4129's image build died
+			// Central (Eclipse's P2 site: a real PR's image build died
 			// on "Failed to provision P2 dependencies:
 			// java.net.UnknownHostException"); a format check decides no test.
 			mvn += " -Dspotless.check.skip=true -Dspotless.apply.skip=true"
@@ -120,7 +120,7 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		if len(sel) > maxSelection {
 			// Every test class (a repository's environment check): the
 			// whole suite, as a list would pass Docker's line limit
-			// (64 KiB; assertj-core has thousands of classes).
+			// (64 KiB; a large core module has thousands of classes).
 			sel = "-DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false"
 			p.Note("%d test classes: the whole suite runs, without -Dtest", len(classes))
 		}
@@ -130,8 +130,8 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 			// are built, packaged so that modules which read another's
 			// jar (a module path, a bundle) find it, and installed at the
 			// head into the image's local repository. A member the tests
-			// do not need never stops the build (assertj's Spring Boot
-			// test module wants a Hibernate that Maven Central here lacks).
+			// do not need never stops the build (a Spring Boot
+			// test module wanted a Hibernate that Maven Central here lacks).
 			pl := "-pl " + envgen.ShellQuote(strings.Join(mods, ",")) + " -am"
 			sel = pl + " " + sel
 			phase = "package"
