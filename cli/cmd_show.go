@@ -83,11 +83,15 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 		line("  reason", r)
 	}
 	printFailure(w, "%-22s %s\n", t.Failure)
+	decided := map[string]bool{} // each decision is also a note: shown once
 	for _, d := range app.ToolchainDecisions(t) {
 		line("  toolchain", d.Tool+" "+d.Version+" from "+d.Source)
+		decided[d.String()] = true
 	}
 	for _, n := range app.EnvironmentNotes(t) {
-		line("  environment", n)
+		if !decided[n] {
+			line("  environment", n)
+		}
 	}
 	line("instruction from", pipeline.InstructionSource(t))
 	if flags := pipeline.StatementFlags(t); len(flags) > 0 {
