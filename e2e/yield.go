@@ -175,6 +175,8 @@ type Yield struct {
 	Funnel stats.RepoFunnel
 	Tasks  map[string]*pipeline.Task
 	Wall   time.Duration // build and validation
+	// EnvCheck is the environment check's error, when it failed.
+	EnvCheck string
 }
 
 // RunYield checks the repository's environment (unless CURATE_YIELD_AT is
@@ -182,6 +184,7 @@ type Yield struct {
 // no --base-image) and reads the funnel of exactly those tasks.
 func RunYield(ctx context.Context, c *Curate, repo string, ids []string) (*Yield, error) {
 	start := time.Now()
+	y := &Yield{Repo: repo, IDs: ids, Tasks: map[string]*pipeline.Task{}}
 	build := []string{"build"}
 	at := os.Getenv("CURATE_YIELD_AT") // merge, snapshot, auto (the default)
 	if at != "" {
@@ -190,8 +193,11 @@ func RunYield(ctx context.Context, c *Curate, repo string, ids []string) (*Yield
 	if at != "merge" {
 		// As the workflow in docs/mining.md: the repository's environment check
 		// first, so auto mirrors the PRs that mirror onto its snapshot.
+		// A failed check is a result, not the end: auto then builds each PR at
+		// its merge commit, as it does for a user (the check's error is kept in
+		// the repository's record and shown by curate show).
 		if _, err := c.Run(ctx, "env", "check", repo); err != nil {
-			return nil, err
+			y.EnvCheck = err.Error()
 		}
 	}
 	if _, err := c.Run(ctx, append(build, ids...)...); err != nil {
@@ -218,7 +224,7 @@ func RunYield(ctx context.Context, c *Curate, repo string, ids []string) (*Yield
 			return nil, err
 		}
 	}
-	y := &Yield{Repo: repo, IDs: ids, Tasks: map[string]*pipeline.Task{}, Wall: time.Since(start)}
+	y.Wall = time.Since(start)
 	var tasks []*pipeline.Task
 	var runs []*pipeline.Run
 	for _, id := range ids {

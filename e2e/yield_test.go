@@ -81,6 +81,9 @@ func TestYieldRealPRs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if y.EnvCheck != "" {
+			t.Logf("%s: the environment check failed (each PR builds at its merge commit): %s", repo, y.EnvCheck)
+		}
 		t.Logf("%s: %d PRs in %s\n%s", repo, len(ids), y.Wall.Round(time.Second), out)
 		for _, id := range ids {
 			if f := y.Tasks[id].Failure; f != nil {
