@@ -228,10 +228,17 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if len(unknown) > 0 {
 		p.Note("no Debian package known for %s: the configure step names them as deps_missing if the build needs them", strings.Join(envgen.FirstOf(unknown, 5), ", "))
 	}
-	if look := LookUps(append(needs, headerNeeds(tree)...), sys); len(look) > 0 {
+	look := LookUps(append(needs, headerNeeds(tree)...), sys)
+	if len(look) > 0 {
+		p.Note("required and not in cdeps.csv: %s; looked up in Debian's Contents index at image build time (apt-file)", strings.Join(look, " "))
+	}
+	if ci := CIPackages(needs, pkgs); len(ci) > 0 {
+		look = append(look, ci...)
+		p.Note("the CI installs %s with apt: installed when Debian 12 has them, else left out with a note in the build log", strings.Join(ci, " "))
+	}
+	if len(look) > 0 {
 		p.Tools["curate-cdeps"] = cdepsScript
 		p.ToolchainSteps = append(p.ToolchainSteps, "curate-cdeps "+envgen.QuoteAll(look))
-		p.Note("required and not in cdeps.csv: %s; looked up in Debian's Contents index at image build time (apt-file)", strings.Join(look, " "))
 	}
 	if subs := missingSubmodules(tree); len(subs) > 0 {
 		p.Note("git submodules not in the repository archive: %s (a build that needs them fails as deps_missing)", strings.Join(subs, ", "))

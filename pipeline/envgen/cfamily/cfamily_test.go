@@ -53,9 +53,17 @@ func TestNeedsAndDebianPackages(t *testing.T) {
 		".github/workflows/ci.yml":     "      - run: sudo apt-get install -y --no-install-recommends libzstd-dev g++-13 clang-17\n",
 	})
 	pkgs, unknown := DebianPackages(Needs(tree))
-	want := []string{"check", "libbrotli-dev", "libbsd-dev", "libssl-dev", "libzstd-dev", "zlib1g-dev"}
+	want := []string{"check", "libbrotli-dev", "libbsd-dev", "libssl-dev", "zlib1g-dev"}
 	if !reflect.DeepEqual(pkgs, want) {
 		t.Errorf("packages %v, want %v", pkgs, want)
+	}
+	// The CI's own -dev packages are installed when Debian has them (at
+	// image build time), never as part of the one apt-get line.
+	if got := CIPackages(Needs(tree), pkgs); !reflect.DeepEqual(got, []string{"apt:libzstd-dev"}) {
+		t.Errorf("CI packages %v", got)
+	}
+	if got := CIPackages(Needs(tree), append(pkgs, "libzstd-dev")); len(got) != 0 {
+		t.Errorf("a CI package the build files already need: %v", got)
 	}
 	if !reflect.DeepEqual(unknown, []string{"cmake:FrobLib (CMakeLists.txt, required)"}) {
 		t.Errorf("unknown %v", unknown)

@@ -70,3 +70,24 @@ func TestCdepsScriptInDocker(t *testing.T) {
 		}
 	}
 }
+
+// A package the CI installs from a vendor's apt repository is left out
+// with a note and the others are installed. Found on a C++ project whose
+// CI adds LLVM's repository: the image's one apt-get line failed with
+// "E: Unable to locate package libc++-20-dev" and the task was classed
+// deps_missing before any test ran.
+func TestCdepsScriptCIPackagesInDocker(t *testing.T) {
+	base := testenv.BaseImage(t)
+	script, err := filepath.Abs("curate-cdeps.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("docker", "run", "--rm", "-v", script+":/usr/local/bin/curate-cdeps:ro", base, "bash", "-c",
+		"curate-cdeps apt:libc++-20-dev apt:libzstd-dev && test -f /usr/include/zstd.h && ! command -v apt-file").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if want := "the CI installs libc++-20-dev; Debian 12 has no such package, left out"; !strings.Contains(string(out), want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+}

@@ -5,19 +5,38 @@
 #   pkg:NAME     a pkg-config module (NAME.pc)
 #   cmake:NAME   a CMake package config (NAMEConfig.cmake, name-config.cmake)
 #   header:PATH  a header under /usr/include
+#   apt:NAME     a package the project's CI installs: installed when Debian
+#                has it, else left out (CI may take it from elsewhere)
 # A need nothing provides is left to the configure step, which names it as
 # deps_missing; an unreachable index is a note, not a failure.
 set -u
 [ $# -eq 0 ] && exit 0
 export DEBIAN_FRONTEND=noninteractive
-if ! { apt-get update -qq && { command -v apt-file >/dev/null || apt-get install -y -qq --no-install-recommends apt-file >/dev/null; } && apt-file update >/dev/null 2>&1; }; then
-  echo "curate: note: Debian's Contents index did not answer; not looked up: $*"
+if ! apt-get update -qq; then
+  echo "curate: note: Debian's package index did not answer; not installed: $*"
   exit 0
+fi
+pkgs=""
+finds=()
+for need in "$@"; do
+  case ${need%%:*} in
+    apt)
+      name=${need#*:}
+      if apt-cache show -- "$name" >/dev/null 2>&1; then
+        pkgs="$pkgs $name"
+      else
+        echo "curate: note: the CI installs $name; Debian 12 has no such package, left out"
+      fi ;;
+    pkg|cmake|header) finds+=("$need") ;;
+  esac
+done
+if [ ${#finds[@]} -gt 0 ] && ! { { command -v apt-file >/dev/null || apt-get install -y -qq --no-install-recommends apt-file >/dev/null; } && apt-file update >/dev/null 2>&1; }; then
+  echo "curate: note: Debian's Contents index did not answer; not looked up: ${finds[*]}"
+  finds=()
 fi
 # A regular expression matching NAME literally.
 lit() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
-pkgs=""
-for need in "$@"; do
+for need in "${finds[@]}"; do
   kind=${need%%:*}; name=${need#*:}
   n=$(lit "$name"); l=$(lit "$(printf '%s' "$name" | tr 'A-Z' 'a-z')")
   case $kind in
@@ -37,7 +56,12 @@ for need in "$@"; do
   fi
 done
 if [ -n "$pkgs" ]; then
-  apt-get install -y -qq --no-install-recommends $pkgs >/dev/null || echo "curate: note: not installable:$pkgs"
+  if ! apt-get install -y -qq --no-install-recommends $pkgs >/dev/null; then
+    # One package that cannot be installed must not keep out the others.
+    for p in $pkgs; do
+      apt-get install -y -qq --no-install-recommends "$p" >/dev/null || echo "curate: note: not installable: $p"
+    done
+  fi
 fi
 rm -rf /var/lib/apt/lists/* /var/cache/apt/apt-file
 exit 0

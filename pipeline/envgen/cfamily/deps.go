@@ -196,14 +196,28 @@ func stripComments(text, marker string) string {
 	return b.String()
 }
 
+// CIPackages are the -dev packages the CI installs with apt that pkgs
+// does not already hold, as apt:NAME words for curate-cdeps. They are not
+// certain: a CI may take them from another distribution or from a vendor's
+// repository (a newer compiler's runtime), so curate-cdeps installs the
+// ones Debian has and names the others instead of failing the image.
+func CIPackages(needs []Need, pkgs []string) []string {
+	var out []string
+	for _, n := range needs {
+		if n.Kind == "apt" && !contains(pkgs, n.Name) && !contains(out, "apt:"+n.Name) {
+			out = append(out, "apt:"+n.Name)
+		}
+	}
+	return out
+}
+
 // DebianPackages maps needs to Debian packages; unknown lists the needs
 // the table has no entry for ("cmake:Foo (CMakeLists.txt, required)").
 func DebianPackages(needs []Need) (pkgs, unknown []string) {
 	set := map[string]bool{}
 	for _, n := range needs {
 		if n.Kind == "apt" {
-			set[n.Name] = true
-			continue
+			continue // CIPackages: installed when Debian has them
 		}
 		p, ok := debTable[n.Kind+":"+strings.ToLower(n.Name)]
 		switch {
