@@ -263,7 +263,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		Check:     `grep -q '<testcase' /logs/verifier/c-junit.xml`,
 		LogFormat: "ctest",
 	}
-	p.Note("tests: rebuilt (a target that does not compile leaves its tests missing, the rest still run), then CTest, GoogleTest, doctest, Catch2, Meson or Automake results as JUnit XML; CTest runs the tests named like the PR's test files when there are such")
+	p.Note("tests: rebuilt (a test file that does not compile is one failing test: CMake builds its target again without it, so the target's other tests still run), then CTest, GoogleTest, doctest, Catch2, Meson or Automake results as JUnit XML; CTest runs the tests named like the PR's test files when there are such")
 	// Compiling a C++ test suite on a busy machine: the image build and
 	// test.sh (which recompiles what the patch touched) get 30 minutes.
 	p.BuildTimeoutSec = 1800

@@ -33,6 +33,50 @@ build() {
   esac
 }
 
+# leave_out_failed_tests LOG: a test source that did not compile (a PR's
+# new test against the buggy tree) is left out of its target and the
+# target built again, so the target's other test files still run: one
+# test binary built from many files (doctest, Catch2) no longer loses
+# every case to one file. CMake only, through a project include that
+# marks those sources HEADER_FILE_ONLY in every directory.
+leave_out_failed_tests() {
+  local skip="" obj dir rel f
+  while read -r obj; do
+    dir=${obj%%CMakeFiles/*}; rel=${obj#*CMakeFiles/*.dir/}; rel=${rel%.o}
+    f="$src/$dir$(printf '%s' "$rel" | sed 's#__/#../#g')"
+    [ -f "$f" ] || continue
+    case $(printf '%s' "$rel" | tr 'A-Z' 'a-z') in *test*) skip="$skip${skip:+;}$(realpath "$f")" ;; esac
+  done < <(sed -nE 's#^FAILED: (.*CMakeFiles/[^/]+\.dir/.+\.o)[[:space:]]*$#\1#p' "$1" | sort -u)
+  [ -n "$skip" ] || return 0
+  cat > /tmp/curate-leave-out.cmake <<'CMAKE'
+function(_curate_dirs dir out)
+  set(all "${dir}")
+  get_property(subs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(s IN LISTS subs)
+    _curate_dirs("${s}" sub)
+    list(APPEND all ${sub})
+  endforeach()
+  set(${out} ${all} PARENT_SCOPE)
+endfunction()
+function(_curate_leave_out)
+  _curate_dirs("${CMAKE_SOURCE_DIR}" dirs)
+  foreach(d IN LISTS dirs)
+    set_source_files_properties(${CURATE_LEAVE_OUT} DIRECTORY "${d}" PROPERTIES HEADER_FILE_ONLY ON)
+  endforeach()
+endfunction()
+get_property(_curate_deferred GLOBAL PROPERTY CURATE_LEAVE_OUT_DEFERRED)
+if(NOT _curate_deferred)
+  set_property(GLOBAL PROPERTY CURATE_LEAVE_OUT_DEFERRED ON)
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _curate_leave_out)
+endif()
+CMAKE
+  echo "curate: left out of their targets (they do not compile), so the other tests still run: ${skip//;/ }"
+  if cmake -S "$src" -B "$b" -DCMAKE_PROJECT_INCLUDE=/tmp/curate-leave-out.cmake "-DCURATE_LEAVE_OUT=$skip" >/tmp/curate-leave-out.log 2>&1; then
+    build >>/tmp/curate-leave-out.log 2>&1
+  fi
+  tail -n 20 /tmp/curate-leave-out.log
+}
+
 case $step in
 configure)
   mkdir -p "$b"
@@ -83,6 +127,7 @@ test)
     # Targets that still compiled are tested below; the ones that did not are missing.
     first=$(first_error "$log")
     echo "curate: compile_error: $first"
+    [ "$sys" = cmake ] && leave_out_failed_tests "$log"
   fi
   st=$bst
   ran=0
