@@ -84,13 +84,22 @@ func busyboxFiles(t testing.TB) (dockerfile, bash string, data []byte) {
 
 // buildBusybox builds the busybox image as tag on the engine of cli.
 func buildBusybox(ctx context.Context, cli *client.Client, tag, dockerfile, bash string, data []byte) error {
+	return buildImage(ctx, cli, tag, []contextFile{{"Dockerfile", 0o644, []byte(dockerfile)}, {"busybox", 0o755, data}, {"bash", 0o755, []byte(bash)}})
+}
+
+// contextFile is one file of a build context.
+type contextFile struct {
+	name string
+	mode int64
+	body []byte
+}
+
+// buildImage builds tag from a build context of files, labelled as a
+// test image of curate's.
+func buildImage(ctx context.Context, cli *client.Client, tag string, files []contextFile) error {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
-	for _, f := range []struct {
-		name string
-		mode int64
-		body []byte
-	}{{"Dockerfile", 0o644, []byte(dockerfile)}, {"busybox", 0o755, data}, {"bash", 0o755, []byte(bash)}} {
+	for _, f := range files {
 		tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.body)), Typeflag: tar.TypeReg})
 		tw.Write(f.body)
 	}
@@ -105,7 +114,7 @@ func buildBusybox(ctx context.Context, cli *client.Client, tag, dockerfile, bash
 	defer resp.Body.Close()
 	var out bytes.Buffer
 	if err := validate.ReadBuildOutput(resp.Body, &out); err != nil {
-		return fmt.Errorf("%w\n%s", err, out.String())
+		return fmt.Errorf("%w\n%s", err, tail(out.String(), 2000))
 	}
 	return nil
 }
