@@ -10,24 +10,16 @@ import (
 	"curate/internal/testenv"
 )
 
-// One doctest binary built from several test files, one of which does not
-// compile against the buggy tree (a PR's new test for a function the bug
-// lacks): the runner leaves that file out and the other files' cases still
-// run and pass, and the file is one failing compile test. Shape found on
-// a header-only C++ library whose 35 test files make one binary: before,
-// the binary did not link and every case of every file became
-// FAIL_TO_PASS ("error: 'store_into' is not a member" in the new file).
-func TestCbuildLeavesOutATestFileThatDoesNotCompileInDocker(t *testing.T) {
-	img := testenv.PackagesImage(t, "g++", "cmake", "ninja-build", "doctest-dev")
+// cToolchain is what the runner's Docker tests install on the test base
+// image: one image for all of them.
+var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "doctest-dev"}
+
+// runCbuild writes a project to /app (read-only) and runs a shell command
+// with curate-cbuild on the path; it returns the combined output.
+func runCbuild(t *testing.T, files map[string]string, command string) string {
+	t.Helper()
+	img := testenv.PackagesImage(t, cToolchain...)
 	dir := t.TempDir()
-	files := map[string]string{
-		"CMakeLists.txt":      "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nenable_testing()\nadd_subdirectory(test)\n",
-		"include/widget.hpp":  "inline int add(int a, int b) { return a + b; }\n",
-		"test/CMakeLists.txt": "find_package(doctest REQUIRED)\nadd_executable(widget_tests main.cpp test_add.cpp test_sub.cpp)\ntarget_include_directories(widget_tests PRIVATE ${PROJECT_SOURCE_DIR}/include)\ntarget_link_libraries(widget_tests doctest::doctest)\nadd_test(NAME widget_tests COMMAND widget_tests)\n",
-		"test/main.cpp":       "#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN\n#include <doctest/doctest.h>\n",
-		"test/test_add.cpp":   "#include <doctest/doctest.h>\n#include \"widget.hpp\"\nTEST_CASE(\"add works\") { CHECK(add(1, 2) == 3); }\n",
-		"test/test_sub.cpp":   "#include <doctest/doctest.h>\n#include \"widget.hpp\"\nTEST_CASE(\"sub works\") { CHECK(sub(3, 2) == 1); }\n",
-	}
 	for name, body := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -41,24 +33,86 @@ func TestCbuildLeavesOutATestFileThatDoesNotCompileInDocker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("docker", "run", "--rm", "-v", script+":/usr/local/bin/curate-cbuild:ro", "-v", dir+":/app:ro", img, "bash", "-c",
-		"curate-cbuild configure cmake /tmp/b -G Ninja >/dev/null && curate-cbuild build cmake /tmp/b --lenient >/dev/null; "+
-			"curate-cbuild test cmake /tmp/b test_sub; echo \"exit $?\"; cat /logs/verifier/c-junit.xml").CombinedOutput()
+	out, err := exec.Command("docker", "run", "--rm", "-v", script+":/usr/local/bin/curate-cbuild:ro", "-v", dir+":/app:ro", img, "bash", "-c", command).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	s := string(out)
-	for _, want := range []string{
+	return string(out)
+}
+
+func wantAll(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// One doctest binary built from several test files, one of which does not
+// compile against the buggy tree (a PR's new test for a function the bug
+// lacks): the runner leaves that file out and the other files' cases still
+// run and pass, and the file is one failing compile test. Shape found on
+// a header-only C++ library whose 35 test files make one binary: before,
+// the binary did not link and every case of every file became
+// FAIL_TO_PASS ("error: 'store_into' is not a member" in the new file).
+func TestCbuildLeavesOutATestFileThatDoesNotCompileInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"CMakeLists.txt":      "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nenable_testing()\nadd_subdirectory(test)\n",
+		"include/widget.hpp":  "inline int add(int a, int b) { return a + b; }\n",
+		"test/CMakeLists.txt": "find_package(doctest REQUIRED)\nadd_executable(widget_tests main.cpp test_add.cpp test_sub.cpp)\ntarget_include_directories(widget_tests PRIVATE ${PROJECT_SOURCE_DIR}/include)\ntarget_link_libraries(widget_tests doctest::doctest)\nadd_test(NAME widget_tests COMMAND widget_tests)\n",
+		"test/main.cpp":       "#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN\n#include <doctest/doctest.h>\n",
+		"test/test_add.cpp":   "#include <doctest/doctest.h>\n#include \"widget.hpp\"\nTEST_CASE(\"add works\") { CHECK(add(1, 2) == 3); }\n",
+		"test/test_sub.cpp":   "#include <doctest/doctest.h>\n#include \"widget.hpp\"\nTEST_CASE(\"sub works\") { CHECK(sub(3, 2) == 1); }\n",
+	}, "curate-cbuild configure cmake /tmp/b -G Ninja >/dev/null && curate-cbuild build cmake /tmp/b --lenient >/dev/null; "+
+		"curate-cbuild test cmake /tmp/b test_sub; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out,
 		"left out of their targets (they do not compile), so the other tests still run: /app/test/test_sub.cpp",
 		`name="add works"`,
 		`<testcase classname="compile" name="test_sub.cpp"><failure message="did not compile: /app/test/test_sub.cpp:3:`,
-		"exit 1",
-	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("output lacks %q:\n%s", want, s)
-		}
+		"exit 1")
+	if strings.Contains(out, `name="sub works"`) {
+		t.Errorf("a case of the file left out ran:\n%s", out)
 	}
-	if strings.Contains(s, `name="sub works"`) {
-		t.Errorf("a case of the file left out ran:\n%s", s)
+}
+
+// Meson: the runner reads meson test's own JUnit log; a failing test is a
+// failure, a passing one passes.
+func TestCbuildMesonInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"meson.build": "project('widget', 'c')\n" +
+			"test('adds', executable('t_add', 't_add.c'))\ntest('subtracts', executable('t_sub', 't_sub.c'))\n",
+		"t_add.c": "int main(void) { return 1 + 1 == 2 ? 0 : 1; }\n",
+		"t_sub.c": "int main(void) { return 3 - 2 == 2 ? 0 : 1; }\n",
+	}, "curate-cbuild configure meson /tmp/b >/dev/null && curate-cbuild build meson /tmp/b >/dev/null && "+
+		"curate-cbuild test meson /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1", `name="adds"`, `name="subtracts"`)
+	if n := strings.Count(out, "<failure"); n != 1 {
+		t.Errorf("%d failures, want 1 (subtracts):\n%s", n, out)
 	}
+}
+
+// Autotools: configure made by autoreconf, `make check` through
+// Automake's test driver; each test's .trs is one result.
+func TestCbuildAutotoolsInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"configure.ac": "AC_INIT([widget], [1.0])\nAM_INIT_AUTOMAKE([foreign subdir-objects])\nAC_PROG_CC\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n",
+		"Makefile.am":  "check_PROGRAMS = t_add t_sub\nTESTS = t_add t_sub\n",
+		"t_add.c":      "int main(void) { return 0; }\n",
+		"t_sub.c":      "int main(void) { return 1; }\n",
+	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild configure autotools /tmp/b >/dev/null && "+
+		"curate-cbuild test autotools /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1",
+		`<testcase classname="automake" name="t_add"/>`,
+		`<testcase classname="automake" name="t_sub"><failure message="FAIL"/>`)
+}
+
+// Plain Make: `make test`, and a test binary nothing reports for is one
+// test, its exit status.
+func TestCbuildMakeInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"Makefile":      "all: test_widget\ntest_widget: test_widget.c\n\t$(CC) -o $@ $<\ntest: all\n\t./test_widget\nclean:\n\trm -f test_widget\n",
+		"test_widget.c": "int main(void) { return 0; }\n",
+	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild test make /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 0", `<testcase classname="binary" name="test_widget"/>`)
 }
