@@ -27,12 +27,15 @@ func captured(cmd, file, exitFile string, add bool) string {
 	var b strings.Builder
 	b.WriteString("_cf=/logs/curate/out.$$; rm -f $_cf.1 $_cf.2\n")
 	b.WriteString("if mkfifo $_cf.1 $_cf.2 2>/dev/null; then\n")
-	fmt.Fprintf(&b, "  { head -c %d %s %s; cat > /dev/null; } < $_cf.2 &\n", MaxTestLog, redir, file)
+	fmt.Fprintf(&b, "  { head -c %d %s %s; cat > /dev/null; } < $_cf.2 & _crd=$!\n", MaxTestLog, redir, file)
 	b.WriteString("  tee $_cf.2 < $_cf.1 & _ctee=$!\n")
 	fmt.Fprintf(&b, "  %s > $_cf.1 2>&1 &\n", cmd)
 	fmt.Fprintf(&b, "  wait $!; _cst=$?; %s\n", exit)
 	b.WriteString("  ( sleep 2; kill $_ctee 2>/dev/null ) & _cwd=$!\n")
-	b.WriteString("  wait $_ctee 2>/dev/null; kill $_cwd 2>/dev/null; wait; rm -f $_cf.1 $_cf.2\n")
+	// Only our own jobs are waited for: a process test.sh left running
+	// is adopted by this shell when it is the container's first process,
+	// and a bare wait would then block until the run's timeout.
+	b.WriteString("  wait $_ctee 2>/dev/null; kill $_cwd 2>/dev/null; wait $_crd 2>/dev/null; rm -f $_cf.1 $_cf.2\n")
 	b.WriteString("else\n")
 	if exitFile != "" {
 		fmt.Fprintf(&b, "  { %s; echo $? %s %s; } 2>&1 | tee %s%s\n", cmd, redir, exitFile, teeFlag, file)
