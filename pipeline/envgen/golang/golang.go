@@ -107,14 +107,14 @@ func goParts(v string) [4]int {
 // goToolchain picks the Go version for a go.mod: the newer of its
 // toolchain and go lines (Go needs at least both), raised to DefaultGo.
 // From Go 1.21 on, "1.N" means 1.N.0.
-func goToolchain(m goMod) (version, why string) {
+func goToolchain(m goMod) (version, source string) {
 	want, from := "", ""
-	for _, c := range []struct{ v, from string }{{m.goLine, "go line"}, {m.toolchain, "toolchain line"}} {
+	for _, c := range []struct{ v, from string }{{m.goLine, "go"}, {m.toolchain, "toolchain"}} {
 		if c.v == "" || c.v == "default" {
 			continue
 		}
 		if !goVersionRe.MatchString(c.v) {
-			return DefaultGo, fmt.Sprintf("go.mod's %s %q is not a Go version; Go %s (curate's default)", c.from, c.v, DefaultGo)
+			return DefaultGo, fmt.Sprintf("curate's default (go.mod %s %q is not a Go version)", c.from, c.v)
 		}
 		v := c.v
 		if p := goParts(v); p[0] >= 21 && strings.Count(v, ".") == 1 && p[2] == 1 {
@@ -125,12 +125,12 @@ func goToolchain(m goMod) (version, why string) {
 		}
 	}
 	if want == "" {
-		return DefaultGo, "no go.mod version; Go " + DefaultGo + " (curate's default)"
+		return DefaultGo, "curate's default (go.mod names no Go version)"
 	}
 	if !goLess(DefaultGo, want) {
-		return DefaultGo, fmt.Sprintf("go.mod's %s asks for %s; Go %s (curate's default, newer, keeps it building)", from, want, DefaultGo)
+		return DefaultGo, fmt.Sprintf("curate's default (go.mod %s %s is older; the newer Go builds it)", from, want)
 	}
-	return want, fmt.Sprintf("go.mod's %s asks for %s", from, want)
+	return want, fmt.Sprintf("go.mod %s %s", from, want)
 }
 
 // goToolchainStep fetches go<version> as the golang.org/toolchain module
@@ -154,7 +154,7 @@ const GoMissingSed = `s/^(go: )?([^ :]+@[^ :]+): .*(404|410|not available|unknow
 func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	p := &envgen.Plan{Language: "go", Packages: []string{"golang-go"}}
 	mod := parseGoMod(tree.Text("go.mod"))
-	version, why := goToolchain(mod)
+	version, source := goToolchain(mod)
 	if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Go); ok && mod.goLine == "" && mod.toolchain == "" {
 		// go.mod names no Go: CI's setup-go when newer than the default
 		// ("1.24.x" is 1.24.0).
@@ -163,13 +163,13 @@ func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 				w += ".0"
 			}
 			if goLess(DefaultGo, w) {
-				version, why = w, src+" "+v
-				p.Decide("go", w, src)
+				version, source = w, src
 			}
 		}
 	}
-	p.Toolchain = envgen.Toolchain{Name: "go", Version: version, Why: why}
-	p.Note("toolchain: Go %s: %s (fetched through the module proxy; Debian's is %s)", version, why, debianGo)
+	p.Toolchain = envgen.Toolchain{Name: "go", Version: version, Why: source}
+	p.Decide("go", version, source)
+	p.Note("Go %s is fetched through the module proxy (Debian's is %s)", version, debianGo)
 	p.ToolchainSteps = []string{goToolchainStep(version)}
 	p.Env = []string{"PATH=/usr/local/go/bin:/root/go/bin:$PATH", "GOPATH=/root/go", "GOTOOLCHAIN=local"}
 
