@@ -227,13 +227,13 @@ func jsRunnerOnce(pkg packageJSON, files []string) (envgen.Runner, string, error
 	case "vitest":
 		return envgen.Runner{
 			Command:   "npx --no-install vitest run --reporter=verbose --reporter=json --outputFile=/logs/verifier/vitest.json " + args,
-			Check:     `grep -q '"numPassedTests":[1-9]' /logs/verifier/vitest.json`,
+			Check:     `grep -Eq '"numPassedTests": *[1-9]' /logs/verifier/vitest.json`,
 			LogFormat: "vitest",
 		}, why, nil
 	case "jest":
 		return envgen.Runner{
 			Command:   "npx --no-install jest --ci --verbose --json --outputFile=/logs/verifier/jest.json " + args,
-			Check:     `grep -q '"numPassedTests":[1-9]' /logs/verifier/jest.json`,
+			Check:     `grep -Eq '"numPassedTests": *[1-9]' /logs/verifier/jest.json`,
 			LogFormat: "jest",
 		}, why, nil
 	case "mocha":

@@ -113,6 +113,33 @@ func TestJavaScriptRunner(t *testing.T) {
 	}
 }
 
+// The runner's check that tests ran reads the report however it is laid
+// out: vitest before 1.0 pretty-prints its JSON report
+// ("numPassedTests": 17), and the oracle of a 2023 revision that passed 17
+// tests was oracle_failed "the runner passed but reported no tests".
+func TestJavaScriptReportCheck(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		pkg, report string
+		ran         bool
+	}{
+		{`{"devDependencies":{"vitest":"0.34.6"}}`, "{\n  \"numFailedTests\": 0,\n  \"numPassedTests\": 17,\n  \"numTotalTests\": 19\n}", true},
+		{`{"devDependencies":{"vitest":"^3"}}`, `{"numFailedTests":0,"numPassedTests":3}`, true},
+		{`{"devDependencies":{"jest":"29"}}`, `{"numFailedTests":0,"numPassedTests":0,"numTotalTests":0}`, false},
+	} {
+		p := planJS(t, map[string]string{"package.json": c.pkg}, "test/a.test.ts")
+		report := filepath.Join(dir, "report.json")
+		if err := os.WriteFile(report, []byte(c.report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		check := strings.NewReplacer("/logs/verifier/vitest.json", report, "/logs/verifier/jest.json", report).Replace(p.Test.Check)
+		err := exec.Command("bash", "-c", check).Run()
+		if ran := err == nil; ran != c.ran {
+			t.Errorf("%s: check %q on %q: ran %v, want %v", c.pkg, p.Test.Check, c.report, ran, c.ran)
+		}
+	}
+}
+
 func TestJavaScriptRefusals(t *testing.T) {
 	for name, c := range map[string]struct {
 		files map[string]string
