@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 
 // cToolchain is what the runner's Docker tests install on the test base
 // image: one image for all of them.
-var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "doctest-dev"}
+var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "doctest-dev", "libgtest-dev"}
 
 // runCbuild writes a project to /app (read-only) and runs a shell command
 // with curate-cbuild on the path; it returns the combined output.
@@ -73,6 +74,29 @@ func TestCbuildLeavesOutATestFileThatDoesNotCompileInDocker(t *testing.T) {
 		"exit 1")
 	if strings.Contains(out, `name="sub works"`) {
 		t.Errorf("a case of the file left out ran:\n%s", out)
+	}
+}
+
+// A bug that makes a GoogleTest binary crash leaves no XML report, so none
+// of its tests had a result and all of them became FAIL_TO_PASS (found on
+// a YAML library: 1063 FAIL_TO_PASS for a bug one test catches, "yaml-cpp
+// tests ...***Exception: SegFault"). The runner runs the binary again
+// without the test that crashed: that test fails, the others keep theirs.
+func TestCbuildGoogleTestCrashInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nenable_testing()\nfind_package(GTest REQUIRED)\n" +
+			"add_executable(widget_tests widget_test.cpp)\ntarget_link_libraries(widget_tests GTest::gtest_main)\nadd_test(NAME widget_tests COMMAND widget_tests)\n",
+		"widget_test.cpp": "#include <gtest/gtest.h>\n#include <csignal>\n" +
+			"TEST(A, Passes) { EXPECT_EQ(1 + 1, 2); }\nTEST(B, Crashes) { std::raise(SIGSEGV); }\nTEST(C, AlsoPasses) { EXPECT_EQ(2 + 2, 4); }\nTEST(C, Fails) { EXPECT_EQ(2 + 2, 5); }\n",
+	}, "curate-cbuild configure cmake /tmp/b >/dev/null && curate-cbuild build cmake /tmp/b >/dev/null && "+
+		"curate-cbuild test cmake /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1",
+		"curate: widget_tests crashed in B.Crashes; run again without it",
+		`<testcase classname="B" name="Crashes"><failure message="crashed`)
+	for _, re := range []string{`<testcase name="Passes"[^>]*classname="A" */>`, `<testcase name="AlsoPasses"[^>]*classname="C" */>`, `<testcase name="Fails"[^>]*classname="C"[^/]*>\s*<failure`} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("report lacks %s:\n%s", re, out)
+		}
 	}
 }
 
