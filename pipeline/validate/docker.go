@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -179,7 +180,29 @@ func (d *DockerRunner) dirImage(ctx context.Context, envDir string, out io.Write
 // build runs one legacy-builder build of the context files writes into a
 // tar, tagged tag; networkMode "" = the engine's default. A build error is
 // remembered per tag, so one process builds a broken environment once.
+// A build that failed because a cached layer it used was removed meanwhile
+// (another curate pruning or building on the same engine) runs once more.
 func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]string, networkMode, dockerfile string, files func(*tar.Writer) error, out io.Writer) error {
+	tail, err := d.buildOnce(ctx, tag, labels, networkMode, dockerfile, files, out)
+	if err != nil && ctx.Err() == nil && vanishedLayerRe.MatchString(err.Error()) {
+		if out != nil {
+			fmt.Fprintln(out, "curate: a layer this build used was removed meanwhile (a prune or another build on the same engine); building again")
+		}
+		tail, err = d.buildOnce(ctx, tag, labels, networkMode, dockerfile, files, out)
+	}
+	var be *BuildError
+	if errors.As(err, &be) && ctx.Err() == nil {
+		d.rememberFailed(tag, err, tail)
+	}
+	return err
+}
+
+// vanishedLayerRe is the legacy builder's error for a cached image that
+// was deleted between two steps.
+var vanishedLayerRe = regexp.MustCompile(`failed to get digest sha256:[0-9a-f]+|No such image: sha256:[0-9a-f]+|/image/[a-z0-9]+/imagedb/content/sha256/[0-9a-f]+: no such file`)
+
+// buildOnce is one build; it returns the tail of the build output.
+func (d *DockerRunner) buildOnce(ctx context.Context, tag string, labels map[string]string, networkMode, dockerfile string, files func(*tar.Writer) error, out io.Writer) ([]byte, error) {
 	pr, pw := io.Pipe()
 	go func() {
 		tw := tar.NewWriter(pw)
@@ -201,12 +224,12 @@ func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]
 	if err != nil {
 		pr.CloseWithError(err)
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 		if strings.Contains(err.Error(), "leaves") || strings.Contains(err.Error(), "symlink") {
-			return &BuildError{Msg: err.Error()}
+			return nil, &BuildError{Msg: err.Error()}
 		}
-		return infra("build %s: %w", tag, err)
+		return nil, infra("build %s: %w", tag, err)
 	}
 	defer resp.Body.Close()
 	tail := &tailBuffer{max: maxReplayLog}
@@ -216,15 +239,11 @@ func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]
 	}
 	if err := readBuildStream(resp.Body, w); err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
-		var be *BuildError
-		if errors.As(err, &be) {
-			d.rememberFailed(tag, err, tail.Bytes())
-		}
-		return err
+		return tail.Bytes(), err
 	}
-	return nil
+	return nil, nil
 }
 
 func (d *DockerRunner) buildLock(tag string) *sync.Mutex {

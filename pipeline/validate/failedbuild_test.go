@@ -152,3 +152,42 @@ func TestTailBufferKeepsTheEnd(t *testing.T) {
 		t.Fatalf("tail body %q", body)
 	}
 }
+
+// The engine's error for a cached layer removed between two build steps,
+// as a concurrent test's cleanup caused it in CI (2026-11-26): the build
+// runs again instead of failing as build_failed unclassified.
+func TestVanishedLayerIsRetried(t *testing.T) {
+	for _, msg := range []string{
+		"build environment image: Step 6/6 : LABEL curate.workspace=/tmp/ws: failed to get digest sha256:a7c9e5eb1e4daea81d2c1f813c5464acef569278a478664f1eb11d6cbb3091c2: open /var/lib/docker/image/overlay2/imagedb/content/sha256/a7c9e5eb1e4daea81d2c1f813c5464acef569278a478664f1eb11d6cbb3091c2: no such file or directory",
+		"build environment image: Step 3/6 : RUN true: No such image: sha256:a7c9e5eb1e4daea81d2c1f813c5464acef569278a478664f1eb11d6cbb3091c2",
+	} {
+		if !vanishedLayerRe.MatchString(msg) {
+			t.Errorf("not taken for a vanished layer: %s", msg)
+		}
+	}
+	for _, msg := range []string{
+		"build environment image: Step 4/6 : RUN make: The command '/bin/sh -c make' returned a non-zero code: 2",
+		"build environment image: Step 1/6 : FROM curate/base:bookworm: No such image: curate/base:bookworm",
+	} {
+		if vanishedLayerRe.MatchString(msg) {
+			t.Errorf("taken for a vanished layer: %s", msg)
+		}
+	}
+	// Against an engine that keeps failing this way: built twice, not more.
+	vanished := "failed to get digest sha256:a7c9e5eb1e4daea81d2c1f813c5464acef569278a478664f1eb11d6cbb3091c2: open /var/lib/docker/image/overlay2/imagedb/content/sha256/a7c9e5eb1e4daea81d2c1f813c5464acef569278a478664f1eb11d6cbb3091c2: no such file or directory"
+	srv, builds := fakeEngine(t, []string{"Step 1/2 : FROM scratch", "Step 2/2 : LABEL a=b", vanished})
+	runner, err := NewDockerRunner("tcp://"+strings.TrimPrefix(srv.URL, "http://"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runner.Close()
+	env := t.TempDir()
+	os.WriteFile(filepath.Join(env, "Dockerfile"), []byte("FROM scratch\nLABEL a=b\n"), 0o644)
+	var out strings.Builder
+	if _, _, err := runner.dirImage(context.Background(), env, &out); err == nil || !strings.Contains(err.Error(), "failed to get digest") {
+		t.Fatalf("error %v", err)
+	}
+	if n := builds.Load(); n != 2 || !strings.Contains(out.String(), "building again") {
+		t.Fatalf("%d builds, want 2; output:\n%s", n, out.String())
+	}
+}
