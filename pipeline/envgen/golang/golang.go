@@ -108,29 +108,44 @@ func goParts(v string) [4]int {
 // toolchain and go lines (Go needs at least both), raised to DefaultGo.
 // From Go 1.21 on, "1.N" means 1.N.0.
 func goToolchain(m goMod) (version, source string) {
+	return goToolchainOf(declaredGo{"go.mod", m})
+}
+
+// declaredGo is a file that declares the Go it needs (go.mod, go.work).
+type declaredGo struct {
+	file string
+	mod  goMod
+}
+
+// goToolchainOf is the newest Go the files' go and toolchain lines ask
+// for (go.work's lines bind the whole workspace: go refuses to run an
+// older one), or curate's default when that is newer.
+func goToolchainOf(files ...declaredGo) (version, source string) {
 	want, from := "", ""
-	for _, c := range []struct{ v, from string }{{m.goLine, "go"}, {m.toolchain, "toolchain"}} {
-		if c.v == "" || c.v == "default" {
-			continue
-		}
-		if !goVersionRe.MatchString(c.v) {
-			return DefaultGo, fmt.Sprintf("curate's default (go.mod %s %q is not a Go version)", c.from, c.v)
-		}
-		v := c.v
-		if p := goParts(v); p[0] >= 21 && strings.Count(v, ".") == 1 && p[2] == 1 {
-			v += ".0"
-		}
-		if want == "" || goLess(want, v) {
-			want, from = v, c.from
+	for _, d := range files {
+		for _, c := range []struct{ v, from string }{{d.mod.goLine, d.file + " go"}, {d.mod.toolchain, d.file + " toolchain"}} {
+			if c.v == "" || c.v == "default" {
+				continue
+			}
+			if !goVersionRe.MatchString(c.v) {
+				return DefaultGo, fmt.Sprintf("curate's default (%s %q is not a Go version)", c.from, c.v)
+			}
+			v := c.v
+			if p := goParts(v); p[0] >= 21 && strings.Count(v, ".") == 1 && p[2] == 1 {
+				v += ".0"
+			}
+			if want == "" || goLess(want, v) {
+				want, from = v, c.from
+			}
 		}
 	}
 	if want == "" {
 		return DefaultGo, "curate's default (go.mod names no Go version)"
 	}
 	if !goLess(DefaultGo, want) {
-		return DefaultGo, fmt.Sprintf("curate's default (go.mod %s %s is older; the newer Go builds it)", from, want)
+		return DefaultGo, fmt.Sprintf("curate's default (%s %s is older; the newer Go builds it)", from, want)
 	}
-	return want, fmt.Sprintf("go.mod %s %s", from, want)
+	return want, fmt.Sprintf("%s %s", from, want)
 }
 
 // goToolchainStep fetches go<version> as the golang.org/toolchain module
@@ -154,8 +169,12 @@ const GoMissingSed = `s/^(go: )?([^ :]+@[^ :]+): .*(404|410|not available|unknow
 func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	p := &envgen.Plan{Language: "go", Packages: []string{"golang-go"}}
 	mod := parseGoMod(tree.Text("go.mod"))
-	version, source := goToolchain(mod)
-	if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Go); ok && mod.goLine == "" && mod.toolchain == "" {
+	declared := []declaredGo{{"go.mod", mod}}
+	if tree.Has("go.work") {
+		declared = append(declared, declaredGo{"go.work", parseGoMod(tree.Text("go.work"))})
+	}
+	version, source := goToolchainOf(declared...)
+	if v, src, ok := ciconfig.Read(tree).Version(ciconfig.Go); ok && strings.HasPrefix(source, "curate's default (go.mod names no") {
 		// go.mod names no Go: CI's setup-go when newer than the default
 		// ("1.24.x" is 1.24.0).
 		if w := strings.TrimSuffix(strings.TrimLeft(v, "^~>= v"), ".x"); goVersionRe.MatchString(w) {

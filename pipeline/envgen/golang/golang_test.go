@@ -29,6 +29,21 @@ func TestGoToolchainFromGoMod(t *testing.T) {
 	}
 }
 
+// go.work's go line binds every module of the workspace: go refuses to
+// run an older Go ("go: go.work requires go >= 1.24.4 (running go 1.23.0;
+// GOTOOLCHAIN=local)", every PR of a multi-module library whose go.mod
+// files said 1.23 was toolchain_mismatch).
+func TestGoToolchainFromGoWork(t *testing.T) {
+	p := planGo(t, map[string]string{
+		"go.mod":  "module example.com/lib\n\ngo 1.23.0\n",
+		"go.work": "go 1.24.4\n\nuse (\n\t.\n\t./providers/file\n)\n",
+		"lib.go":  "package lib\n",
+	}, envgen.Tests{Files: []string{"lib_test.go"}})
+	if p.Toolchain.Version != "1.24.4" || len(p.Decisions) != 1 || p.Decisions[0].Source != "go.work go 1.24.4" {
+		t.Errorf("toolchain %+v, decisions %+v", p.Toolchain, p.Decisions)
+	}
+}
+
 func planGo(t *testing.T, files map[string]string, tests envgen.Tests) *envgen.Plan {
 	t.Helper()
 	p, err := envgen.LanguageFor("go").Plan(envgen.MapTree("o/n", files), tests)
