@@ -259,6 +259,13 @@ func TestQuotaRefusalWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := task(t, "bb-valid", s.busybox)
+	// Each pod holds its place for a while, so the two runs overlap however
+	// the machine's load spaces their starts (under load 8-17 the first pod
+	// once finished before the second was made, and nothing waited).
+	solve := filepath.Join(dir, "solution", "solve.sh")
+	if err := os.WriteFile(solve, []byte("#!/bin/bash\necho fixed > /app/value\nsleep 20\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	v := validator(t, s.kube)
 	var mu sync.Mutex
 	heard := map[string][]string{} // run id -> what OnWait heard, in order
