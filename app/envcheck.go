@@ -1,7 +1,9 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -118,9 +120,16 @@ func checkRepo(ctx context.Context, ws *workspace.Workspace, runner *validate.Do
 	if log != nil {
 		fmt.Fprintf(log, "env check %s: snapshot %s\n", repo, ShortRev(st.Snapshot))
 	}
-	img, err := runner.RepoImage(ctx, env, log)
+	// The build's output is kept too: its failure is told by the tool's
+	// own error line, not by the builder's quote of a long RUN line.
+	var built bytes.Buffer
+	img, err := runner.RepoImage(ctx, env, teeTo(log, &built))
 	if err != nil {
-		return fail("the environment image does not build: %v", err)
+		var be *validate.BuildError
+		if !errors.As(err, &be) {
+			return fail("the environment image does not build: %v", err)
+		}
+		return fail("the environment image does not build: %s", validate.BuildFailureLine(nil, tasks[0].Language, repo, built.Bytes(), "exit status 1 with no output"))
 	}
 	check.Image = img
 	suite := filepath.Join(scratch, "suite")
@@ -191,4 +200,12 @@ func FunnelEnvChecks(ws *workspace.Workspace, f *stats.Funnel) error {
 		}
 	}
 	return nil
+}
+
+// teeTo writes to log (when there is one) and to buf.
+func teeTo(log io.Writer, buf *bytes.Buffer) io.Writer {
+	if log == nil {
+		return buf
+	}
+	return io.MultiWriter(log, buf)
 }

@@ -74,3 +74,18 @@ func clipEvidence(l string) string {
 	}
 	return l
 }
+
+// BuildFailureLine is what a curator reads of an image build that failed
+// outside a validation run (the environment check): "class: evidence"
+// when a rule of the classifier explains the build's output, else the
+// tool's first error line of the failing step, else fallback. Never the
+// builder's quote of the step's command.
+func BuildFailureLine(c *Classifier, lang, repo string, log []byte, fallback string) string {
+	if c == nil {
+		c = DefaultClassifier()
+	}
+	if f, ok := c.Match(lang, repo, log); ok {
+		return string(f.Class) + ": " + f.Evidence
+	}
+	return lastStepErrorLine(log, fallback)
+}

@@ -70,3 +70,25 @@ func TestToolErrorLines(t *testing.T) {
 		}
 	}
 }
+
+// An environment check whose image did not build: Debian's Maven 3.8.7
+// under a project whose parent POM (from Maven Central) has
+// maven-enforcer-plugin requireMavenVersion [3.9,) (apache/commons-lang at
+// its 2025 head, d15939ef; project names replaced). The check's error was
+// the builder's whole RUN line with its test list; it is the class and
+// Maven's own line.
+func TestBuildFailureLineIsTheToolsLine(t *testing.T) {
+	log, err := os.ReadFile(filepath.Join("testdata", "classify", "maven-enforcer-parent.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "toolchain_mismatch: [ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,)."
+	if got := BuildFailureLine(nil, "java", "o/r", log, "none"); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	// Output no rule explains: the tool's first error line of the step.
+	plain := []byte("Step 3/4 : RUN make -j2 all\n ---> Running in 1\ncc -c a.c\na.c:3:1: error: expected ';' before '}' token\nmake: *** [a.o] Error 1\nThe command '/bin/sh -c make -j2 all' returned a non-zero code: 2\n")
+	if got := BuildFailureLine(nil, "c", "o/r", plain, "none"); got != "a.c:3:1: error: expected ';' before '}' token" {
+		t.Errorf("plain build: got %q", got)
+	}
+}

@@ -76,6 +76,7 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	switch {
 	case tree.Has("pom.xml"):
 		p.Packages = append(p.Packages, "maven")
+		mvnTool(p)
 		p.Env = append(p.Env, "MAVEN_OPTS="+strings.Join(opens, " "))
 		want := javaWanted(tree.Text("pom.xml"))
 		maven := chooseMaven(p, tree)
@@ -135,14 +136,14 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 			pl := "-pl " + envgen.ShellQuote(strings.Join(mods, ",")) + " -am"
 			sel = pl + " " + sel
 			phase = "package"
-			p.Install = append(p.Install, envgen.RegistryStep(MavenCentral, MavenMissing, "sh -c "+envgen.ShellQuote(retryTransfers(mvn+" install -DskipTests "+pl))))
+			p.Install = append(p.Install, envgen.RegistryStep(MavenCentral, MavenMissing, "curate-mvn "+mvn+" install -DskipTests "+pl))
 			p.Note("maven reactor: the PR's tests are in %s; those modules and what they depend on (-pl ... -am) are built, and installed into the image's local repository", strings.Join(mods, ", "))
 		}
 		// A first build at the head resolves everything the test phase
 		// needs: it runs the PR's test classes (they pass at the head;
 		// failures do not fail the build), because Surefire resolves its
 		// JUnit provider only when tests run, which go-offline misses.
-		p.Install = append(p.Install, envgen.RegistryStep(MavenCentral, MavenMissing, "sh -c "+envgen.ShellQuote(retryTransfers(mvn+" "+phase+" "+sel+" -Dmaven.test.failure.ignore=true"))))
+		p.Install = append(p.Install, envgen.RegistryStep(MavenCentral, MavenMissing, "curate-mvn "+mvn+" "+phase+" "+sel+" -Dmaven.test.failure.ignore=true"))
 		p.Note("dependencies resolved by a first build at image build (mvn %s of the PR's test classes at the head)", phase)
 		p.Install = append(p.Install, guavaFlavorStep(mvn))
 		p.Note("an Android-flavoured Guava on the test classpath is served as the JRE flavour of the same version (a superset on JDK 17)")
@@ -184,17 +185,6 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	p.Note("tests: %s (Surefire/JUnit XML reports parsed per test)", strings.Join(classes, ", "))
 	p.BuildTimeoutSec = 1800 // JDK, Maven and a first build
 	return p, nil
-}
-
-// retryTransfers runs a Maven build up to 3 times while it fails on a
-// transfer (a proxy that refuses or drops connections under load: "Connect
-// timed out"); what was downloaded stays in the local repository. Only
-// the last attempt's output is shown, so a transfer error that a retry
-// got past never passes for the cause of a later failure.
-func retryTransfers(command string) string {
-	return `n=1; until ` + command + ` > /tmp/curate-mvn.log 2>&1; do ` +
-		`if [ $n -ge 3 ] || ! grep -qE 'Could not transfer|transfer failed|timed out|Connection reset' /tmp/curate-mvn.log; then cat /tmp/curate-mvn.log; exit 1; fi; ` +
-		`echo "curate: note: Maven could not reach the registry (attempt $n of 3); trying again"; n=$((n+1)); done; cat /tmp/curate-mvn.log`
 }
 
 // guavaFlavorStep keeps test libraries built against Guava's JRE flavour

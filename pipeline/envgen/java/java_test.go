@@ -2,10 +2,6 @@ package java
 
 import (
 	"curate/pipeline/envgen"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -93,33 +89,3 @@ func TestJavaGradle(t *testing.T) {
 	}
 }
 
-// TestRetryTransfers runs the retry wrapper with a stand-in command: a
-// transfer failure is tried again (its output not shown once a retry
-// passes), another failure is not, and three transfer failures fail.
-func TestRetryTransfers(t *testing.T) {
-	for _, c := range []struct {
-		name     string
-		fails    int    // attempts that fail before one passes
-		message  string // what a failing attempt prints
-		wantRuns string
-		ok       bool
-	}{
-		{"transfer once", 1, "Connect to repo.maven.apache.org:443 failed: Connect timed out", "2", true},
-		{"compile error", 1, "COMPILATION ERROR", "1", false},
-		{"transfer always", 9, "Could not transfer artifact x", "3", false},
-	} {
-		dir := t.TempDir()
-		cmd := fmt.Sprintf(`sh -c 'n=$(( $(cat %[1]s/runs 2>/dev/null || echo 0) + 1 )); echo $n > %[1]s/runs; if [ $n -gt %[2]d ]; then echo BUILD SUCCESS; else echo "%[3]s"; exit 1; fi'`, dir, c.fails, c.message)
-		out, err := exec.Command("sh", "-c", retryTransfers(cmd)).CombinedOutput()
-		runs, _ := os.ReadFile(filepath.Join(dir, "runs"))
-		if (err == nil) != c.ok || strings.TrimSpace(string(runs)) != c.wantRuns {
-			t.Errorf("%s: err %v, runs %s, output:\n%s", c.name, err, runs, out)
-		}
-		if c.ok && strings.Contains(string(out), c.message) {
-			t.Errorf("%s: a transfer error a retry got past is shown:\n%s", c.name, out)
-		}
-		if !c.ok && !strings.Contains(string(out), c.message) {
-			t.Errorf("%s: the failing attempt's output is hidden:\n%s", c.name, out)
-		}
-	}
-}

@@ -62,8 +62,13 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		args = append(args, "--features "+envgen.ShellQuote(strings.Join(features, ",")))
 		p.Note("features the PR's tests are gated on (#[cfg(feature = ...)]): %s", strings.Join(features, ", "))
 	}
+	// CARGO_NET_OFFLINE reaches the cargo a test runs itself too (trybuild,
+	// a snapshot tool's functional tests running `cargo metadata` on a
+	// scratch crate): offline, it resolves from the crates the image
+	// fetched instead of failing on crates.io in both states.
+	p.Note("tests run with CARGO_NET_OFFLINE=true, so cargo started by a test resolves from the image's crates")
 	p.Test = envgen.Runner{
-		Command:   "cargo test --offline --no-fail-fast " + strings.Join(args, " ") + " 2>&1 | tee /logs/verifier/cargo-test.txt; test ${PIPESTATUS[0]} -eq 0",
+		Command:   "CARGO_NET_OFFLINE=true cargo test --offline --no-fail-fast " + strings.Join(args, " ") + " 2>&1 | tee /logs/verifier/cargo-test.txt; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `grep -Eq '^test .* \.\.\. ok$' /logs/verifier/cargo-test.txt`,
 		LogFormat: "cargo",
 	}
