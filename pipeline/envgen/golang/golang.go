@@ -251,6 +251,7 @@ func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	p.Note("tests: go test -json on %s; test ids are package.TestName", strings.Join(pkgs, " "))
 	p.Note("go vet inside go test is off (-vet=off): a check a newer Go adds would fail both states alike")
+	ciconfig.AptPackages(p, tree)
 	return p, nil
 }
 

@@ -2,6 +2,7 @@ package java
 
 import (
 	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/ciconfig"
 	"fmt"
 	"path"
 	"regexp"
@@ -184,6 +185,7 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	}
 	p.Note("tests: %s (Surefire/JUnit XML reports parsed per test)", strings.Join(classes, ", "))
 	p.BuildTimeoutSec = 1800 // JDK, Maven and a first build
+	ciconfig.AptPackages(p, tree)
 	return p, nil
 }
 

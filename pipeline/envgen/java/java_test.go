@@ -88,4 +88,3 @@ func TestJavaGradle(t *testing.T) {
 		t.Errorf("gradle without a wrapper: %v", err)
 	}
 }
-

@@ -69,6 +69,7 @@ func (j javascript) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, e
 	// node, then a dev tree of hundreds of packages (linters, type
 	// checkers) that takes over 10 minutes on a loaded 2-core machine.
 	p.BuildTimeoutSec = 1800
+	ciconfig.AptPackages(p, tree)
 	return p, nil
 }
 

@@ -162,6 +162,7 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		LogFormat: "pytest",
 	}
 	p.Note("tests: pytest (the project's configuration honoured) on %s; unittest when pytest is missing", strings.Join(files, " "))
+	ciconfig.AptPackages(p, tree)
 	return p, nil
 }
 

@@ -2,6 +2,7 @@ package rust
 
 import (
 	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/ciconfig"
 	"fmt"
 	"path"
 	"regexp"
@@ -75,6 +76,7 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	if len(args) > 0 {
 		p.Note("tests: cargo test %s", strings.Join(args, " "))
 	}
+	ciconfig.AptPackages(p, tree)
 	return p, nil
 }
 
