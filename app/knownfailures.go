@@ -24,13 +24,19 @@ import (
 // test.sh does not let them decide the reward, and validates it again.
 
 // oracleTestsFailed says whether an Oracle run's tests ran and some
-// failed: fix_fails_tests, or deps_unreachable read from a test's own
-// output (a test that fetches from the internet, which validation denies:
-// an HTTP client's test of its default options gets getaddrinfo EAI_AGAIN
-// for a public placeholder API in both states). The gold matrix then
-// decides, as for any other test that never passes here.
+// failed: fix_fails_tests, or deps_unreachable or deps_missing read from a
+// test's own output. A test that fetches from the internet, which
+// validation denies: an HTTP client's test of its default options gets
+// getaddrinfo EAI_AGAIN for a public placeholder API in both states; a
+// snapshot tool's functional test builds a scratch crate that depends on
+// a crates.io version the image never fetched ("no matching package
+// named `insta` found" from cargo offline, mitsuhiko/insta PR 924). The
+// gold matrix then decides, as for any other test that never passes here:
+// only tests that fail after the fix and never passed before it are left
+// out, and only when they are all the Oracle's failures.
 func oracleTestsFailed(outcome pipeline.Outcome, class string) bool {
-	return class == pipeline.ClassFixFailsTests || (class == pipeline.ClassDepsUnreachable && outcome == pipeline.OutcomeOracleFailed)
+	return class == pipeline.ClassFixFailsTests ||
+		((class == pipeline.ClassDepsUnreachable || class == pipeline.ClassDepsMissing) && outcome == pipeline.OutcomeOracleFailed)
 }
 
 // knownFailuresOf are the tests of t that failed after the fix in its gold

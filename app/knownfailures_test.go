@@ -48,6 +48,12 @@ func TestKnownFailuresOf(t *testing.T) {
 		// both states, and the Oracle run is classed deps_unreachable.
 		{"a test that needs the internet", "FAILED " + pager + "\nFAILED " + feature + "\nPASSED " + other + "\n", "FAILED " + pager + "\nPASSED " + feature + "\nPASSED " + other + "\n",
 			"FAILED " + pager + "\nPASSED " + feature + "\n", pipeline.ClassDepsUnreachable, pipeline.OutcomeOK, []string{pager}, ""},
+		// mitsuhiko/insta 7f23d2e4 (PR 924): cargo-insta's functional test
+		// test_force_update_snapshots builds a scratch crate on a crates.io
+		// insta the image never fetched; cargo offline says "no matching
+		// package named `insta` found" in both states, classed deps_missing.
+		{"a test that needs a crate the image lacks", "FAILED " + pager + "\nFAILED " + feature + "\nPASSED " + other + "\n", "FAILED " + pager + "\nPASSED " + feature + "\nPASSED " + other + "\n",
+			"FAILED " + pager + "\nPASSED " + feature + "\n", pipeline.ClassDepsMissing, pipeline.OutcomeOK, []string{pager}, ""},
 		{"nop did not pass", "FAILED " + pager + "\nFAILED " + feature + "\n", "FAILED " + pager + "\nPASSED " + feature + "\n",
 			"FAILED " + pager + "\n", pipeline.ClassFixFailsTests, pipeline.OutcomeNopPassed, nil, ""},
 	}
