@@ -252,7 +252,13 @@ func runLine(r *pipeline.Run) string {
 		}
 	}
 	detail := ""
-	if r.Detail != "" && r.Outcome != pipeline.OutcomeOK {
+	switch {
+	case r.Outcome == pipeline.OutcomeBuildFailed && r.Failure != nil && r.Failure.Evidence != "":
+		// The build error quotes the failing RUN line (hundreds of
+		// characters of flags and test names); the evidence is the
+		// tool's own error line.
+		detail = " - " + r.Failure.Evidence
+	case r.Detail != "" && r.Outcome != pipeline.OutcomeOK:
 		detail = " - " + r.Detail
 	}
 	class := ""

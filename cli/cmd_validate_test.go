@@ -334,3 +334,16 @@ func checkAfterValidateKill(t *testing.T, root string, round int) {
 		t.Fatalf("round %d: leftovers %v", round, left)
 	}
 }
+
+// A build that failed is summed up by the tool's own error line, not by
+// the builder's quote of the RUN line (apache/commons-lang-1777: 1,800
+// characters of Maven flags and a retry loop before Maven's line).
+func TestRunLineOfAFailedBuildIsTheEvidence(t *testing.T) {
+	r := &pipeline.Run{ID: "r1", Mode: "nop", TaskID: "o__r-1", Outcome: pipeline.OutcomeBuildFailed,
+		Detail:  `build environment image: Step 23/26 : RUN curate-step "Maven Central" 's/x/y/p' sh -c 'n=1; until mvn -B -ntp test -Dtest='\''StopWatchTest'\'' ...`,
+		Failure: &pipeline.Failure{Class: pipeline.ClassToolchainMismatch, Evidence: "[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,)."}}
+	want := "r1  nop     o__r-1                 build_failed [toolchain_mismatch] - [ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,)."
+	if got := runLine(r); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
