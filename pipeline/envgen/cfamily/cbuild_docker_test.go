@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"curate/internal/testenv"
+	"curate/pipeline/envgen"
 )
 
 // cToolchain is what the runner's Docker tests install on the test base
@@ -139,4 +140,31 @@ func TestCbuildMakeInDocker(t *testing.T) {
 		"test_widget.c": "int main(void) { return 0; }\n",
 	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild test make /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
 	wantAll(t, out, "exit 0", `<testcase classname="binary" name="test_widget"/>`)
+}
+
+// An ExternalProject that installs a library an IMPORTED target names,
+// without BUILD_BYPRODUCTS: Ninja stops before building anything
+// ("missing and no known rule to make it"; jbeder/yaml-cpp at bd7f8c60,
+// PR 656, "'test/prefix/lib/libgmock.a', needed by 'test/run-tests'"), so
+// the plan picks Make for such projects and the runner builds and tests
+// with it.
+func TestCbuildExternalProjectWithMakeInDocker(t *testing.T) {
+	files := map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget C)\ninclude(ExternalProject)\nenable_testing()\n" +
+			"ExternalProject_Add(dep SOURCE_DIR ${PROJECT_SOURCE_DIR}/dep INSTALL_DIR ${CMAKE_BINARY_DIR}/prefix CMAKE_ARGS -DCMAKE_INSTALL_PREFIX:PATH=<INSTALL_DIR>)\n" +
+			"add_library(dep_lib STATIC IMPORTED)\nset_target_properties(dep_lib PROPERTIES IMPORTED_LOCATION ${CMAKE_BINARY_DIR}/prefix/lib/libdep.a)\n" +
+			"add_executable(widget_test widget_test.c)\nadd_dependencies(widget_test dep)\ntarget_link_libraries(widget_test dep_lib)\nadd_test(NAME widget_test COMMAND widget_test)\n",
+		"dep/CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(dep C)\nadd_library(dep STATIC dep.c)\ninstall(TARGETS dep ARCHIVE DESTINATION lib)\n",
+		"dep/dep.c":          "int dep(void) { return 42; }\n",
+		"widget_test.c":      "int dep(void);\nint main(void) { return dep() == 42 ? 0 : 1; }\n",
+	}
+	if got := externalProjectWithoutByproducts(envgen.MapTree("o/r", files)); got != "CMakeLists.txt" {
+		t.Errorf("plan: %q, want the root CMakeLists.txt named", got)
+	}
+	out := runCbuild(t, files, "export CURATE_CMAKE_GENERATOR='Unix Makefiles'; curate-cbuild configure cmake /tmp/b >/dev/null && curate-cbuild build cmake /tmp/b >/dev/null && "+
+		"curate-cbuild test cmake /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 0", `name="widget_test"`)
+	if strings.Contains(out, "no known rule") {
+		t.Errorf("Ninja's error with Make chosen:\n%s", out)
+	}
 }

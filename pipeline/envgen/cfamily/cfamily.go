@@ -196,6 +196,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 				p.Note("%s=ON: warnings are not errors (the compiler may be newer than the project's)", o)
 			}
 		}
+		if f := externalProjectWithoutByproducts(tree); f != "" {
+			p.Env = append(p.Env, "CURATE_CMAKE_GENERATOR=Unix Makefiles")
+			p.Note("%s builds an ExternalProject without BUILD_BYPRODUCTS: Make, not Ninja (Ninja stops on its outputs: \"missing and no known rule to make it\")", f)
+		}
 		var fc []string
 		for _, f := range tree.Files {
 			if path.Base(f) != "CMakeLists.txt" && !strings.HasSuffix(f, ".cmake") {
@@ -368,4 +372,33 @@ func dedupe(ss []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+var (
+	externalProjectRe = regexp.MustCompile(`(?i)\bExternalProject_Add\s*\(`)
+	byproductsRe      = regexp.MustCompile(`\bBUILD_BYPRODUCTS\b`)
+)
+
+// externalProjectWithoutByproducts is the first CMake file that adds an
+// ExternalProject and declares no BUILD_BYPRODUCTS anywhere, "" when none.
+// Ninja must know every input of a link: a library the external project
+// installs and an IMPORTED target names (yaml-cpp before 2019 built its
+// own GoogleTest so: "ninja: error: 'test/prefix/lib/libgmock.a', needed
+// by 'test/run-tests', missing and no known rule to make it") stops Ninja
+// before it builds anything; Make builds the external project first.
+func externalProjectWithoutByproducts(tree *envgen.Tree) string {
+	first := ""
+	for _, f := range tree.Files {
+		if path.Base(f) != "CMakeLists.txt" && !strings.HasSuffix(f, ".cmake") {
+			continue
+		}
+		text := stripComments(tree.Text(f), "#")
+		if byproductsRe.MatchString(text) {
+			return ""
+		}
+		if first == "" && externalProjectRe.MatchString(text) {
+			first = f
+		}
+	}
+	return first
 }

@@ -10,23 +10,32 @@ set -u
 step=$1; sys=$2; b=$3; shift 3
 # CURATE_SRC: the folder with the build files when it is not the root.
 src=${CURATE_SRC:-/app}
+# CURATE_CMAKE_GENERATOR: Ninja unless the plan chose Make (an
+# ExternalProject whose outputs Ninja cannot know).
+gen=${CURATE_CMAKE_GENERATOR:-Ninja}
 out=/tmp/curate-junit
 first_error() { grep -m1 -E ': (fatal )?error:|: undefined reference|^ninja: build stopped|Error [0-9]+' "$1" | cut -c1-300; }
 
 # Linked outputs of an earlier build go before each build: a target that
 # no longer compiles must not leave the fixed tree's binary to be tested.
+# Make is chosen only for a build with an ExternalProject, whose installed
+# libraries the build never makes again once they are there: only
+# executables go then.
 drop_binaries() {
   [ -d "$b" ] || return 0
-  find "$b" -type f \( -perm -u+x -o -name '*.so' -o -name '*.so.*' -o -name '*.a' \) \
+  local libs=(-o -name '*.so' -o -name '*.so.*' -o -name '*.a')
+  [ "$gen" = Ninja ] || libs=()
+  find "$b" -type f \( -perm -u+x "${libs[@]}" \) \
     ! -path '*/CMakeFiles/*' ! -path '*/_deps/*' ! -path '*/meson-private/*' 2>/dev/null |
     while read -r f; do
+      case $f in *.so|*.so.*|*.a) [ ${#libs[@]} -gt 0 ] || continue ;; esac
       if [ "$(head -c4 "$f" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || [ "${f%.a}" != "$f" ]; then rm -f "$f"; fi
     done
 }
 
 build() {
   case $sys in
-    cmake) drop_binaries; cmake --build "$b" -j2 -- -k 0 ;;
+    cmake) drop_binaries; if [ "$gen" = Ninja ]; then cmake --build "$b" -j2 -- -k 0; else cmake --build "$b" -j2 -- -k; fi ;;
     meson) drop_binaries; ninja -C "$b" -k 0 ;;
     autotools) drop_binaries; make -C "$b" -k -j2 all ;;
     make) make -C "$src" clean >/dev/null 2>&1; make -C "$src" -k -j2 ;;
@@ -106,7 +115,7 @@ configure)
   mkdir -p "$b"
   log=$(mktemp)
   case $sys in
-    cmake) cmake -S "$src" -B "$b" -G Ninja "$@" ;;
+    cmake) cmake -S "$src" -B "$b" -G "$gen" "$@" ;;
     meson) meson setup "$b" "$src" "$@" ;;
     autotools) { [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi); } && cd "$b" && "$src/configure" "$@" ;;
     make) true ;;
