@@ -14,7 +14,7 @@ import (
 
 // cToolchain is what the runner's Docker tests install on the test base
 // image: one image for all of them.
-var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "doctest-dev", "libgtest-dev"}
+var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "doctest-dev", "libgtest-dev", "ccache"}
 
 // runCbuild writes a project to /app (read-only) and runs a shell command
 // with curate-cbuild on the path; it returns the combined output.
@@ -35,7 +35,12 @@ func runCbuild(t *testing.T, files map[string]string, command string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("docker", "run", "--rm", "-v", script+":/usr/local/bin/curate-cbuild:ro", "-v", dir+":/app:ro", img, "bash", "-c", command).CombinedOutput()
+	launcher, err := filepath.Abs("curate-cc.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("docker", "run", "--rm", "-v", script+":/usr/local/bin/curate-cbuild:ro", "-v", launcher+":/usr/local/bin/curate-cc:ro",
+		"-v", dir+":/app:ro", img, "bash", "-c", command).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -166,5 +171,24 @@ func TestCbuildExternalProjectWithMakeInDocker(t *testing.T) {
 	wantAll(t, out, "exit 0", `name="widget_test"`)
 	if strings.Contains(out, "no known rule") {
 		t.Errorf("Ninja's error with Make chosen:\n%s", out)
+	}
+}
+
+// A project that makes every warning an error, compiled by a newer g++
+// than its CI's: CMake's compiler launcher keeps warnings warnings and
+// compiles through ccache (jbeder/yaml-cpp at 2019's PR 807: its bundled
+// GoogleTest 1.10 under the project's -Werror stopped on g++ 12's
+// "'dummy' may be used uninitialized [-Werror=maybe-uninitialized]" in
+// both states).
+func TestCbuildLauncherCapsWerrorInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget C)\nset(CMAKE_C_FLAGS \"${CMAKE_C_FLAGS} -Wall -Werror\")\nenable_testing()\n" +
+			"add_executable(widget_test widget_test.c)\nadd_test(NAME widget_test COMMAND widget_test)\n",
+		"widget_test.c": "int main(void) { int unused = 1; return 0; }\n",
+	}, "export CCACHE_DIR=/tmp/cc; curate-cbuild configure cmake /tmp/b -DCMAKE_C_COMPILER_LAUNCHER=curate-cc >/dev/null && curate-cbuild build cmake /tmp/b && "+
+		"curate-cbuild test cmake /tmp/b; echo \"exit $?\"; ccache -s | grep -i 'cache size\\|misses'")
+	wantAll(t, out, "exit 0", "warning: unused variable", "Misses:             1")
+	if strings.Contains(out, "error: unused variable") {
+		t.Errorf("-Werror still makes the warning an error:\n%s", out)
 	}
 }

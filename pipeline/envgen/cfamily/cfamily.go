@@ -35,6 +35,9 @@ const BuildDir = "/opt/curate-build"
 //go:embed curate-cbuild.sh
 var cbuildScript string
 
+//go:embed curate-cc.sh
+var ccScript string
+
 var (
 	gtestRe  = regexp.MustCompile(`(?m)^\s*(?:TYPED_)?TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)`)
 	caseRe   = regexp.MustCompile(`(?m)^\s*(?:TEST_CASE|SCENARIO|TEST_CASE_METHOD\s*\(\s*\w+\s*,)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
@@ -185,6 +188,11 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if sys == "cmake" {
 		// Debug keeps assertions on; no -g, which only slows the compile.
 		args = append(args, "-DCMAKE_BUILD_TYPE=Debug", "-DCMAKE_C_FLAGS_DEBUG=-O0", "-DCMAKE_CXX_FLAGS_DEBUG=-O0", "-DBUILD_TESTING=ON")
+		// CMake compiles through curate-cc: ccache (CMake bypasses its
+		// links in PATH) and -Wno-error after the project's flags.
+		args = append(args, "-DCMAKE_C_COMPILER_LAUNCHER=curate-cc", "-DCMAKE_CXX_COMPILER_LAUNCHER=curate-cc")
+		p.Tools["curate-cc"] = ccScript
+		p.Note("compiles go through ccache, with -Wno-error after the project's flags (curate-cc, CMake's compiler launcher): a warning a newer compiler than the project's finds is not an error")
 		for _, o := range testOptions(tree, dir) {
 			args = append(args, "-D"+o+"=ON")
 		}
