@@ -63,7 +63,16 @@ func wantAll(t *testing.T, out string, wants ...string) {
 // a header-only C++ library whose 35 test files make one binary: before,
 // the binary did not link and every case of every file became
 // FAIL_TO_PASS ("error: 'store_into' is not a member" in the new file).
+// Make too: a project built with Make (an ExternalProject) lost the whole
+// binary to one file, since only Ninja's "FAILED:" lines were read
+// (jbeder/yaml-cpp, 2019's PR 530, make's "*** [...build.make:N: ...o]").
 func TestCbuildLeavesOutATestFileThatDoesNotCompileInDocker(t *testing.T) {
+	for _, gen := range []string{"Ninja", "Unix Makefiles"} {
+		t.Run(strings.Fields(gen)[0], func(t *testing.T) { leavesOutATestFile(t, gen) })
+	}
+}
+
+func leavesOutATestFile(t *testing.T, gen string) {
 	out := runCbuild(t, map[string]string{
 		"CMakeLists.txt":      "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nenable_testing()\nadd_subdirectory(test)\n",
 		"include/widget.hpp":  "inline int add(int a, int b) { return a + b; }\n",
@@ -71,7 +80,7 @@ func TestCbuildLeavesOutATestFileThatDoesNotCompileInDocker(t *testing.T) {
 		"test/main.cpp":       "#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN\n#include <doctest/doctest.h>\n",
 		"test/test_add.cpp":   "#include <doctest/doctest.h>\n#include \"widget.hpp\"\nTEST_CASE(\"add works\") { CHECK(add(1, 2) == 3); }\n",
 		"test/test_sub.cpp":   "#include <doctest/doctest.h>\n#include \"widget.hpp\"\nTEST_CASE(\"sub works\") { CHECK(sub(3, 2) == 1); }\n",
-	}, "curate-cbuild configure cmake /tmp/b -G Ninja >/dev/null && curate-cbuild build cmake /tmp/b --lenient >/dev/null; "+
+	}, "export CURATE_CMAKE_GENERATOR='"+gen+"'; curate-cbuild configure cmake /tmp/b >/dev/null && curate-cbuild build cmake /tmp/b --lenient >/dev/null; "+
 		"curate-cbuild test cmake /tmp/b test_sub; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
 	wantAll(t, out,
 		"left out of their targets (they do not compile), so the other tests still run: /app/test/test_sub.cpp",

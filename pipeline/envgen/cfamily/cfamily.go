@@ -144,7 +144,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		return nil, fmt.Errorf("no C/C++ build system at the root or in a top-level folder (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
 	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript}}
-	if dir != "" {
+	if root := BuildSystem(tree.Files); dir != "" && root != "" {
+		p.Env = append(p.Env, "CURATE_SRC=/app/"+dir)
+		p.Note("the PR's tests are in %s/, which the root's %s build does not reach (no build file of its own there): %s/Makefile builds and runs them", dir, root, dir)
+	} else if dir != "" {
 		p.Env = append(p.Env, "CURATE_SRC=/app/"+dir)
 		p.Note("the build files are in %s/ (the root has none): configured, built and tested from there", dir)
 	}

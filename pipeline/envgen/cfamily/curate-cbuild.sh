@@ -42,12 +42,19 @@ build() {
   esac
 }
 
+# failed_objects LOG: the object files a build could not make, as paths
+# under the build folder: Ninja's "FAILED: x.o" and Make's
+# "make[2]: *** [dir/build.make:90: x.o] Error 1".
+failed_objects() {
+  sed -nE 's#^FAILED: ([^ ]+\.o)[[:space:]]*$#\1#p; s#^g?make(\[[0-9]+\])?: \*\*\* \[([^]]*: )?([^] ]+\.o)\] Error [0-9]+.*$#\3#p' "$1" | sort -u
+}
+
 # leave_out_failed_tests LOG: a test source that did not compile (a PR's
 # new test against the buggy tree) is left out of its target and the
 # target built again, so the target's other test files still run: one
 # test binary built from many files (doctest, Catch2) no longer loses
 # every case to one file. CMake only, through a project include that
-# marks those sources HEADER_FILE_ONLY in every directory.
+# marks those sources HEADER_FILE_ONLY in every directory (Ninja or Make).
 leave_out_failed_tests() {
   local skip="" obj dir rel f
   while read -r obj; do
@@ -55,7 +62,7 @@ leave_out_failed_tests() {
     f="$src/$dir$(printf '%s' "$rel" | sed 's#__/#../#g')"
     [ -f "$f" ] || continue
     case $(printf '%s' "$rel" | tr 'A-Z' 'a-z') in *test*) skip="$skip${skip:+;}$(realpath "$f")" ;; esac
-  done < <(sed -nE 's#^FAILED: (.*CMakeFiles/[^/]+\.dir/.+\.o)[[:space:]]*$#\1#p' "$1" | sort -u)
+  done < <(failed_objects "$1" | grep -E 'CMakeFiles/[^/]+\.dir/.+\.o$')
   [ -n "$skip" ] || return 0
   cat > /tmp/curate-leave-out.cmake <<'CMAKE'
 function(_curate_dirs dir out)
@@ -162,7 +169,7 @@ test)
     echo "curate: compile_error: $first"
     [ "$sys" = cmake ] && leave_out_failed_tests "$log"
   fi
-  st=$bst
+  st=0; [ "$bst" -eq 0 ] || st=1
   ran=0
   first=${first:-}
   case $sys in
@@ -243,7 +250,7 @@ test)
   # Each source file that did not compile is a failing test of its own, so
   # a suite whose only binary did not link still reports (and nop counts).
   if [ "$bst" -ne 0 ]; then
-    sed -nE 's#^FAILED: .*CMakeFiles/[^/]+\.dir/(.+)\.o[[:space:]]*$#\1#p; s#^FAILED: ([^ ]+\.o)[[:space:]]*$#\1#p' "$log" | sort -u |
+    failed_objects "$log" | sed -E 's#^.*CMakeFiles/[^/]+\.dir/(.+)\.o$#\1#' | sort -u |
       while read -r obj; do
         n=$(printf '%s' "$obj" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')
         printf '<testsuite name="compile"><testcase classname="compile" name="%s"><failure message="did not compile: %s"/></testcase></testsuite>\n' "$n" "$whyxml"

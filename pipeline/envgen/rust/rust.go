@@ -88,6 +88,7 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 func rustTestArgs(tree *envgen.Tree, files []string) []string {
 	set := map[string]bool{}
 	var pkgs, targets []string
+	rootTests := false
 	for _, f := range files {
 		if path.Ext(f) != ".rs" {
 			continue
@@ -97,6 +98,7 @@ func rustTestArgs(tree *envgen.Tree, files []string) []string {
 			continue
 		}
 		rel := strings.TrimPrefix(f, dir)
+		rootTests = rootTests || dir == ""
 		if pkg != "" && !set["-p "+pkg] {
 			set["-p "+pkg] = true
 			pkgs = append(pkgs, "-p "+envgen.ShellQuote(pkg))
@@ -119,6 +121,12 @@ func rustTestArgs(tree *envgen.Tree, files []string) []string {
 			set[t] = true
 			targets = append(targets, t)
 		}
+	}
+	// The root's own tests beside a member's: cargo runs only the -p
+	// packages, so the root package is named too (dtolnay/thiserror's
+	// whole suite at aa9d91f7: tests/ and the tests/no-std member).
+	if name := rootPackage(tree); rootTests && len(pkgs) > 0 && name != "" && !set["-p "+name] {
+		pkgs = append(pkgs, "-p "+envgen.ShellQuote(name))
 	}
 	sort.Strings(pkgs)
 	if set["--tests"] {
@@ -235,6 +243,15 @@ func crateHolds(manifest, rel string) bool {
 	return false
 }
 
+// rootPackage is the root manifest's package name ("" for a virtual
+// workspace).
+func rootPackage(tree *envgen.Tree) string {
+	if m := cargoNameRe.FindStringSubmatch(packageSection(tree.Text("Cargo.toml"))); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // packageSection is the [package] table of a Cargo.toml (so a
 // dependency's name is not taken for the crate's).
 func packageSection(toml string) string {
@@ -267,6 +284,15 @@ var (
 func rustTestFeatures(tree *envgen.Tree, files []string) []string {
 	set := map[string]bool{}
 	var out []string
+	// With a member package selected too, a root feature is named as
+	// root/feature: cargo refuses a bare feature a selected package lacks
+	// ("the package 'thiserror_no_std_test' does not contain this feature: std").
+	rootPrefix := ""
+	for _, f := range files {
+		if dir, pkg, ok := rustTestCrate(tree, f); ok && dir != "" && pkg != "" && path.Ext(f) == ".rs" && rootPackage(tree) != "" {
+			rootPrefix = rootPackage(tree) + "/"
+		}
+	}
 	for _, f := range files {
 		if path.Ext(f) != ".rs" {
 			continue
@@ -276,7 +302,7 @@ func rustTestFeatures(tree *envgen.Tree, files []string) []string {
 			continue
 		}
 		declared := crateFeatures(tree.Text(dir + "Cargo.toml"))
-		prefix := ""
+		prefix := rootPrefix
 		if pkg != "" {
 			prefix = pkg + "/"
 		}

@@ -222,6 +222,38 @@ func TestRustFeaturesOfThePRsTests(t *testing.T) {
 	}
 }
 
+// dtolnay/thiserror at aa9d91f7: the whole suite's tests sit in the root
+// package (tests/*.rs, some behind #[cfg(feature = "std")]) and in the
+// tests/no-std member. The command named only the member and a bare
+// feature, and cargo stopped before any test ("the package
+// 'thiserror_no_std_test' does not contain this feature: std"), so the
+// environment check read "no test results in the suite's log". The root
+// package is named too, and its feature as root/feature.
+func TestRustRootAndMemberTestsTogether(t *testing.T) {
+	tree := envgen.MapTree("dtolnay/thiserror", map[string]string{
+		"Cargo.toml":              "[package]\nname = \"thiserror\"\n\n[features]\ndefault = [\"std\"]\nstd = []\n\n[workspace]\nmembers = [\"impl\", \"tests/no-std\"]\n",
+		"impl/Cargo.toml":         "[package]\nname = \"thiserror-impl\"\n",
+		"tests/no-std/Cargo.toml": "[package]\nname = \"thiserror_no_std_test\"\n\n[lib]\npath = \"test.rs\"\n",
+		"tests/no-std/test.rs":    "#[test]\nfn t() {}\n",
+		"tests/test_path.rs":      "#![cfg(feature = \"std\")]\n#[test]\nfn p() {}\n",
+		"tests/test_expr.rs":      "#[test]\nfn e() {}\n",
+	})
+	p, err := envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"tests/no-std/test.rs", "tests/test_expr.rs", "tests/test_path.rs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-p 'thiserror' -p 'thiserror_no_std_test' ", "--features 'thiserror/std'"} {
+		if !strings.Contains(p.Test.Command, want) {
+			t.Errorf("test command %q lacks %q", p.Test.Command, want)
+		}
+	}
+	// The root's tests alone keep the bare command.
+	p, _ = envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"tests/test_path.rs"}})
+	if strings.Contains(p.Test.Command, "-p ") || !strings.Contains(p.Test.Command, "--features 'std'") {
+		t.Errorf("root-only test command %q", p.Test.Command)
+	}
+}
+
 // FuzzCfgFeatures: any source, however broken, parses without a panic
 // and yields only features that were written as feature = "..." in it.
 func FuzzCfgFeatures(f *testing.F) {
