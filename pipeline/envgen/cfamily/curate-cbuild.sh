@@ -33,12 +33,28 @@ drop_binaries() {
     done
 }
 
+# make_goals: what to build of a plain Makefile. Its default goal often
+# builds the test binaries and then runs them ("all : test" with "./test"
+# as its recipe): then only the goal's prerequisites are built, since the
+# runner runs each test binary itself, with a report, and a suite run at
+# build time (twice per verifier) only costs time.
+make_goals() {
+  local db goal pre p
+  db=$(make -C "$src" -pn 2>/dev/null)
+  goal=$(printf '%s\n' "$db" | sed -n 's/^\.DEFAULT_GOAL := //p' | head -n1)
+  [ -n "$goal" ] || return 0
+  pre=$(printf '%s\n' "$db" | sed -n "s/^$(printf '%s' "$goal" | sed 's/[.[\*^$/]/\\&/g'): *//p" | head -n1 | sed 's/|.*//')
+  for p in $pre; do
+    if make -C "$src" -n "$goal" 2>/dev/null | grep -qE "^(\./)$p( |\$)"; then echo "$pre"; return 0; fi
+  done
+}
+
 build() {
   case $sys in
     cmake) drop_binaries; if [ "$gen" = Ninja ]; then cmake --build "$b" -j2 -- -k 0; else cmake --build "$b" -j2 -- -k; fi ;;
     meson) drop_binaries; ninja -C "$b" -k 0 ;;
     autotools) drop_binaries; make -C "$b" -k -j2 all ;;
-    make) make -C "$src" clean >/dev/null 2>&1; make -C "$src" -k -j2 ;;
+    make) make -C "$src" clean >/dev/null 2>&1; make -C "$src" -k -j2 $(make_goals) ;;
   esac
 }
 
