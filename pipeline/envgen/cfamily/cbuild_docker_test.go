@@ -118,15 +118,21 @@ func TestCbuildGoogleTestCrashInDocker(t *testing.T) {
 // A Makefile whose default goal builds the test binary and runs it
 // ("all : test" then "./test": cpp-httplib's test/Makefile, 2015-2021,
 // whose suite then ran at image build and again in every build of
-// test.sh, minutes each): only the goal's prerequisites are built, and the
-// runner runs the binary once, with its report.
+// test.sh, minutes each, and whose test_split, the same suite, ran too):
+// only the goal's prerequisites are built, and the runner runs the binary
+// the recipe runs, once, with its report.
 func TestCbuildMakeBuildsWithoutRunningTheDefaultGoalsTestsInDocker(t *testing.T) {
 	out := runCbuild(t, map[string]string{
-		"Makefile": "all : test\n\t./test\ntest : test.c Makefile\n\t$(CC) -o $@ test.c\nclean:\n\trm -f test\n",
+		"Makefile": "all : test test_split\n\t./test\ntest : test.c Makefile\n\t$(CC) -o $@ test.c\ntest_split : test.c\n\t$(CC) -o $@ test.c\nclean:\n\trm -f test test_split\n",
 		"test.c":   "#include <stdio.h>\nint main(void) { FILE *f = fopen(\"/tmp/runs\", \"a\"); fputs(\"ran\\n\", f); fclose(f); return 0; }\n",
 	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild build make /tmp/b >/dev/null; echo \"runs after build: $(cat /tmp/runs 2>/dev/null | wc -l)\"; "+
 		"curate-cbuild test make /tmp/b >/dev/null; echo \"exit $?; runs after test: $(wc -l < /tmp/runs)\"; cat /logs/verifier/c-junit.xml")
+	// test_split is built (the project checks that it links) but the
+	// recipe does not run it, so the runner does not either.
 	wantAll(t, out, "runs after build: 0", "exit 0; runs after test: 1", `<testcase classname="binary" name="test"/>`)
+	if strings.Contains(out, "test_split") {
+		t.Errorf("a binary the project does not run was run:\n%s", out)
+	}
 }
 
 // Meson: the runner reads meson test's own JUnit log; a failing test is a

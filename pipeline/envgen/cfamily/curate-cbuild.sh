@@ -37,16 +37,23 @@ drop_binaries() {
 # builds the test binaries and then runs them ("all : test" with "./test"
 # as its recipe): then only the goal's prerequisites are built, since the
 # runner runs each test binary itself, with a report, and a suite run at
-# build time (twice per verifier) only costs time.
+# build time (twice per verifier) only costs time. The binaries the
+# recipe runs are listed in $runs, and the runner runs only those: the
+# project's own choice (a second build of the same suite, there to check
+# that it links, is not run).
+runs=/tmp/curate-make-runs
 make_goals() {
-  local db goal pre p
+  local db goal pre p dry
+  rm -f "$runs"
   db=$(make -C "$src" -pn 2>/dev/null)
   goal=$(printf '%s\n' "$db" | sed -n 's/^\.DEFAULT_GOAL := //p' | head -n1)
   [ -n "$goal" ] || return 0
   pre=$(printf '%s\n' "$db" | sed -n "s/^$(printf '%s' "$goal" | sed 's/[.[\*^$/]/\\&/g'): *//p" | head -n1 | sed 's/|.*//')
+  dry=$(make -C "$src" -n "$goal" 2>/dev/null)
   for p in $pre; do
-    if make -C "$src" -n "$goal" 2>/dev/null | grep -qE "^(\./)$p( |\$)"; then echo "$pre"; return 0; fi
+    if printf '%s\n' "$dry" | grep -qE "^\./$p( |\$)"; then echo "$p" >> "$runs"; fi
   done
+  [ -s "$runs" ] && echo "$pre"
 }
 
 build() {
@@ -232,6 +239,7 @@ test)
   i=0
   while read -r exe; do
     [ "$(head -c4 "$exe" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+    if [ "$sys" = make ] && [ -s "$runs" ] && ! grep -qxF -- "${exe#"$root"/}" "$runs"; then continue; fi
     i=$((i + 1))
     if grep -qa 'doctest' "$exe" && grep -qa -- '--reporters' "$exe"; then
       (cd "$(dirname "$exe")" && "$exe" --reporters=junit --out="$out/doctest-$i.xml" >/dev/null 2>&1)
