@@ -308,3 +308,30 @@ func TestRustFlagsKeepTheProjects(t *testing.T) {
 		t.Errorf("env %v", p.Env)
 	}
 }
+
+// rust-cli/env_logger's tests are `harness = false` targets ([[test]]
+// tables): each prints only cargo's Running line, so test.sh's check
+// ("a test ... ok line") read every passing run as "the runner passed but
+// reported no tests" (nop_not_run). The check takes their Running lines.
+func TestRustHarnessFalseTargetsCheck(t *testing.T) {
+	tree := envgen.MapTree("rust-cli/env_logger", map[string]string{
+		"Cargo.toml":             "[package]\nname = \"env_logger\"\n\n[[test]]\nname = \"regexp_filter\"\nharness = false\n\n[[test]]\nname = \"log-in-log\"\nharness = false\n\n[[test]]\nname = \"custom\"\npath = \"tests/it's/main.rs\"\nharness = false\n\n[dependencies]\nlog = \"0.4\"\n",
+		"tests/regexp_filter.rs": "fn main() {}\n",
+		"tests/log-in-log.rs":    "fn main() {}\n",
+		"tests/it's/main.rs":     "fn main() {}\n",
+		"tests/plain.rs":         "#[test]\nfn p() {}\n",
+	})
+	p, err := envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"tests/regexp_filter.rs", "tests/it's/main.rs", "tests/plain.rs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `grep -Eq '^test .* \.\.\. ok$|^ +Running (tests/regexp_filter\.rs|tests/it'\''s/main\.rs) ' /logs/verifier/cargo-test.txt`
+	if p.Test.Check != want {
+		t.Errorf("check\n%s\nwant\n%s", p.Test.Check, want)
+	}
+	// No harness = false target among the PR's tests: the usual check.
+	p, _ = envgen.LanguageFor("rust").Plan(tree, envgen.Tests{Files: []string{"tests/plain.rs"}})
+	if strings.Contains(p.Test.Check, "Running") {
+		t.Errorf("check %q", p.Test.Check)
+	}
+}
