@@ -49,6 +49,10 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch"),
 		envgen.RegistryStep(CratesIO, CargoMissing, compile),
 	}
+	if !tree.Has("Cargo.lock") {
+		p.Tool("curate-cargo-lock", cargoLockSh)
+		p.Install = append([]string{envgen.RegistryStep(CratesIO, CargoMissing, "curate-cargo-lock")}, p.Install...)
+	}
 	p.Note("crates fetched (cargo fetch) and tests compiled (%s) at image build", compile)
 	if len(pkgs) > 0 {
 		p.Note("workspace: only the packages the PR's tests are in are compiled and tested (%s); other members (benchmarks, fuzz crates) never stop the build", strings.Join(pkgs, " "))

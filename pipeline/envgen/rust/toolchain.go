@@ -81,7 +81,7 @@ func planToolchain(tree *envgen.Tree, p *envgen.Plan) {
 	// 1.84+) takes the newest that fits rust-version, else the rustc.
 	p.Env = append(p.Env, "CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback")
 	if !tree.Has("Cargo.lock") {
-		p.Note("no Cargo.lock: crates resolved with cargo's MSRV-aware fallback (CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback), the newest versions that fit %s", orDefault(wantFrom, "the image's rustc"))
+		p.Note("no Cargo.lock: crates resolved with cargo's MSRV-aware fallback (CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback) for the image's rustc (curate-cargo-lock sets rust-version to it while the lock is written, so an old rust-version does not leave the newest crates)")
 	} else {
 		p.Note("Cargo.lock pins the crates; a crate the lock lacks resolves with cargo's MSRV-aware fallback")
 	}
