@@ -39,8 +39,12 @@ type Rule struct {
 	// OwnModule limits the rule to lines whose first group names the
 	// project's own package (its repository name): not a dependency.
 	OwnModule bool `toml:"own_module"`
+	// Unless is a second expression: a line it matches is not this
+	// rule's (cargo's "error: test failed, ..." is not a compile error).
+	Unless string `toml:"unless"`
 
-	re  *regexp.Regexp
+	re     *regexp.Regexp
+	unless *regexp.Regexp
 	own bool // matches curate's own evidence lines: build output only (Match)
 }
 
@@ -82,6 +86,11 @@ func ParseRules(name string, data []byte) (*Classifier, error) {
 		re, err := regexp.Compile(r.Match)
 		if err != nil {
 			return nil, fmt.Errorf("%s: rule %d (%s): match: %w", name, i+1, r.Class, err)
+		}
+		if r.Unless != "" {
+			if r.unless, err = regexp.Compile(r.Unless); err != nil {
+				return nil, fmt.Errorf("%s: rule %d (%s): unless: %w", name, i+1, r.Class, err)
+			}
 		}
 		if r.Evidence != "" && r.Evidence != "step" {
 			return nil, fmt.Errorf("%s: rule %d (%s): evidence %q: the only value is \"step\"", name, i+1, r.Class, r.Evidence)
@@ -180,7 +189,7 @@ func (c *Classifier) match(lang, repo string, log []byte, inRun bool) (*pipeline
 				continue
 			}
 			m := r.re.FindStringSubmatch(text)
-			if m == nil || (r.OwnModule && !ownModule(m[1], repo)) {
+			if m == nil || (r.OwnModule && !ownModule(m[1], repo)) || (r.unless != nil && r.unless.MatchString(text)) {
 				continue
 			}
 			best, bestRank, bestLine, bestRule = r.failure(lang, repo, line, m), rank, n, i

@@ -157,6 +157,22 @@ func TestClassifySomeSkippedIsNoClass(t *testing.T) {
 	}
 }
 
+// cargo's lines after a test that failed are not compile errors: the
+// oracle of dtolnay/anyhow-229 (one test, test_ensure::test_path, failing
+// on this rustc in both states) was classed compile_error with "error:
+// test failed, to rerun pass `--test test_ensure`" as evidence. A real
+// compile error beside them still wins.
+func TestClassifyCargoTestFailureIsNoCompileError(t *testing.T) {
+	log := "test test_path ... FAILED\ntest result: FAILED. 15 passed; 1 failed\nerror: test failed, to rerun pass `--test test_ensure`\nerror: 1 target failed:\n    `--test test_ensure`\n"
+	if f, ok := DefaultClassifier().Match("rust", "o/n", []byte(log)); ok {
+		t.Errorf("got %+v, want no class", f)
+	}
+	f, ok := DefaultClassifier().Match("rust", "o/n", []byte(log+"error[E0425]: cannot find function `ensure2` in this scope\n"))
+	if !ok || f.Class != pipeline.ClassCompileError || !strings.Contains(f.Evidence, "E0425") {
+		t.Errorf("got %+v, want the E0425 line as compile_error", f)
+	}
+}
+
 // A network failure explains the missing package it causes.
 func TestClassifyPrefersUnreachableOverMissing(t *testing.T) {
 	log := "WARNING: Retrying after connection broken by 'NewConnectionError: [Errno -3] Temporary failure in name resolution': /simple/simplejson/\n" +
