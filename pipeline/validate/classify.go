@@ -45,7 +45,7 @@ type Rule struct {
 
 	re     *regexp.Regexp
 	unless *regexp.Regexp
-	own bool // matches curate's own evidence lines: build output only (Match)
+	own    bool // matches curate's own evidence lines: build output only (Match)
 }
 
 // Classifier reads failure classes out of logs with a list of rules.
