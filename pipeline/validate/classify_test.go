@@ -134,6 +134,10 @@ func TestClassifyLines(t *testing.T) {
 		{"javascript", "npm ERR! errno ECONNREFUSED", pipeline.ClassDepsUnreachable, "registry.npmjs.org"},
 		{"rust", "warning: spurious network error: Temporary failure in name resolution", pipeline.ClassDepsUnreachable, "crates.io"},
 		{"go", "fatal error: runtime: out of memory", pipeline.ClassOOM, "out of memory"},
+		// apache/commons-text-763's oracle: Surefire's forked JVM ran out
+		// of heap ("There was an error in the forked process" then this),
+		// read as unclassified before.
+		{"java", "[ERROR] Java heap space", pipeline.ClassOOM, "memory"},
 		// The environment's own evidence lines (pipeline/envgen's curate-step).
 		{"python", "curate: deps_unreachable: PyPI (https://pypi.org/simple) did not answer: SSLError(...)", pipeline.ClassDepsUnreachable, "PyPI (https://pypi.org/simple) did not answer"},
 		{"go", "curate: toolchain_mismatch: go.mod wants 1.99, present go1.22.12; the module proxy (https://proxy.golang.org) has no go1.99", pipeline.ClassToolchainMismatch, "go.mod wants 1.99"},
