@@ -108,13 +108,6 @@ func dq(s string) string {
 	return strings.NewReplacer(`"`, `\"`, "`", "\\`", `\`, `\\`, "$", `\$`).Replace(s)
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // workspaceSection is the [workspace.package] table (rust-version
 // inherited by members).
 func workspaceSection(toml string) string {
