@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,7 +144,10 @@ func checkConsistent(t *testing.T, root string) {
 // SQLite's integrity_check passes.
 func openIntact(t *testing.T, root string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", filepath.Join(root, ".curate", "curate.db"))
+	// A process that is still recording (a workbench stopping on SIGHUP)
+	// may hold the write lock: wait for it as the product does, instead of
+	// failing on SQLITE_BUSY ("database is locked").
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: filepath.Join(root, ".curate", "curate.db")}).EscapedPath()+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
