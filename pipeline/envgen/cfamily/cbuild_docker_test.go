@@ -115,6 +115,30 @@ func TestCbuildGoogleTestCrashInDocker(t *testing.T) {
 	}
 }
 
+// A GoogleTest binary with one test that waits forever (a server that
+// never started: cpp-httplib's PR 1015, 2021, whose ./test slept in
+// hrtimer_nanosleep until the 900 s limit) wrote no XML, so every test
+// of the suite was lost. The runner stops a binary that prints nothing
+// for CURATE_TEST_STALL seconds and runs it again without the test it
+// hung in: that test fails, the others keep their results. Plain Make,
+// the path where no CTest runs the binary.
+func TestCbuildGoogleTestHangInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"Makefile": "all : test\n\t./test\ntest : test.cc\n\t$(CXX) -o $@ test.cc -lgtest -lgtest_main -pthread\nclean:\n\trm -f test\n",
+		"test.cc": "#include <gtest/gtest.h>\n#include <unistd.h>\n" +
+			"TEST(A, Passes) { EXPECT_EQ(1 + 1, 2); }\nTEST(B, WaitsForever) { for (;;) sleep(1); }\nTEST(C, Fails) { EXPECT_EQ(2 + 2, 5); }\n",
+	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src CURATE_TEST_STALL=3 && curate-cbuild build make /tmp/b >/dev/null; "+
+		"curate-cbuild test make /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1",
+		"curate: test hung (no output for 3 s or 900 s in all) in B.WaitsForever; run again without it",
+		`<testcase classname="B" name="WaitsForever"><failure message="hung`)
+	for _, re := range []string{`<testcase name="Passes"[^>]*classname="A" */>`, `<testcase name="Fails"[^>]*classname="C"[^/]*>\s*<failure`} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("report lacks %s:\n%s", re, out)
+		}
+	}
+}
+
 // A Makefile whose default goal builds the test binary and runs it
 // ("all : test" then "./test": cpp-httplib's test/Makefile, 2015-2021,
 // whose suite then ran at image build and again in every build of

@@ -116,27 +116,61 @@ CMAKE
   tail -n 20 /tmp/curate-leave-out.log
 }
 
-# gtest_crashes: a GoogleTest binary that crashed (a bug that segfaults)
-# wrote no XML, so none of its tests would have a result. Each such binary
-# runs again without the test that crashed, until it finishes (at most five
-# times); the crashed tests fail and every other test keeps its result.
+# watched LOG CMD...: run CMD with its output in LOG, stopped when it
+# runs for 900 s or prints nothing for $stall s (a test that waits forever
+# for a server that never started). Returns CMD's status, 124 when stopped.
+stall=${CURATE_TEST_STALL:-300}
+watched() {
+  local log=$1 pid size last=-1 idle=0 t=0; shift
+  "$@" >"$log" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1; t=$((t + 1))
+    size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+    if [ "$size" = "$last" ]; then idle=$((idle + 1)); else idle=0; last=$size; fi
+    if [ "$idle" -ge "$stall" ] || [ "$t" -ge 900 ]; then
+      pkill -KILL -P "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null
+      wait "$pid" 2>/dev/null
+      echo "curate: stopped after ${t} s (${idle} s without output)" >>"$log"
+      return 124
+    fi
+  done
+  wait "$pid"
+}
+
+# gtest_until_done EXE XML: a GoogleTest binary that crashed (a bug that
+# segfaults) or hung (a test that waits forever) writes no XML, so none of
+# its tests would have a result. It runs again without the test it
+# stopped in, until it finishes (at most six times); the stopped tests
+# fail and every other test keeps its result. Returns the last run's status.
+gtest_until_done() {
+  local exe=$1 xml=$2 name skip="" i last rc why
+  name=$(basename "$exe")
+  for i in 1 2 3 4 5 6; do
+    rm -f "$xml"
+    watched /tmp/curate-gtest.log env -C "$(dirname "$exe")" GTEST_OUTPUT= "$exe" --gtest_output="xml:$xml" ${skip:+--gtest_filter="-${skip#:}"}
+    rc=$?
+    [ -f "$xml" ] && return "$rc"
+    last=$(sed -nE 's/^\[ RUN      \] ([^ ]+).*/\1/p' /tmp/curate-gtest.log | tail -n 1)
+    if [ -z "$last" ] || grep -qE "^\[ +(OK|FAILED) +\] $last( |\$)" /tmp/curate-gtest.log; then return "$rc"; fi
+    why=crashed; [ "$rc" -eq 124 ] && why="hung (no output for ${stall} s or 900 s in all)"
+    echo "curate: $name $why in $last; run again without it"
+    printf '<testsuite name="%s"><testcase classname="%s" name="%s"><failure message="%s: the test binary stopped here"/></testcase></testsuite>\n' \
+      "${last%%.*}" "${last%%.*}" "${last#*.}" "$why" >> "$out/gtest-stopped.xml"
+    skip="$skip:$last"
+  done
+  return "$rc"
+}
+
+# gtest_crashes: the GoogleTest binaries CTest ran that left no XML run
+# again on their own, until done.
 gtest_crashes() {
-  local exe name skip i last
+  local exe name
   while read -r exe; do
     grep -qa 'gtest_output' "$exe" 2>/dev/null || continue
     name=$(basename "$exe")
     [ -f "$out/gtest/$name.xml" ] && continue
-    skip=""
-    for i in 1 2 3 4 5 6; do
-      (cd "$(dirname "$exe")" && GTEST_OUTPUT= timeout 900 "$exe" --gtest_output="xml:$out/gtest-crash-$name.xml" ${skip:+--gtest_filter="-${skip#:}"}) >/tmp/curate-gtest.log 2>&1
-      [ -f "$out/gtest-crash-$name.xml" ] && break
-      last=$(sed -nE 's/^\[ RUN      \] ([^ ]+).*/\1/p' /tmp/curate-gtest.log | tail -n 1)
-      if [ -z "$last" ] || grep -qE "^\[ +(OK|FAILED) +\] $last( |\$)" /tmp/curate-gtest.log; then break; fi
-      echo "curate: $name crashed in $last; run again without it"
-      printf '<testsuite name="%s"><testcase classname="%s" name="%s"><failure message="crashed (the test binary stopped here)"/></testcase></testsuite>\n' \
-        "${last%%.*}" "${last%%.*}" "${last#*.}" >> "$out/gtest-crashed.xml"
-      skip="$skip:$last"
-    done
+    gtest_until_done "$exe" "$out/gtest-crash-$name.xml"
   done < <(find "$b" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -path '*/_deps/*' 2>/dev/null | grep -iE '/[^/]*test[^/]*$')
 }
 
@@ -251,7 +285,7 @@ test)
       ran=1
     elif [ "$ran" -eq 0 ] && grep -qa 'gtest_output' "$exe"; then
       # A GoogleTest binary no CTest ran (a Makefile build) reports its own.
-      (cd "$(dirname "$exe")" && timeout 900 "$exe" --gtest_output="xml:$out/gtest-$i.xml" >/dev/null 2>&1)
+      gtest_until_done "$exe" "$out/gtest-$i.xml"
       rc=$?
     elif [ "$ran" -eq 0 ]; then
       n=${exe#"$root"/}
