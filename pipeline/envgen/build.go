@@ -296,6 +296,7 @@ func repoPlan(planner Language, tr *Tree, tree []string, isTest func(string) boo
 	}
 	repo.Test, repo.Notes, repo.Decisions = task.Test, task.Notes, task.Decisions
 	repo.BuildTimeoutSec = max(repo.BuildTimeoutSec, task.BuildTimeoutSec)
+	repo.MemoryMB = max(repo.MemoryMB, task.MemoryMB)
 	return repo
 }
 

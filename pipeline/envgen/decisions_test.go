@@ -29,3 +29,18 @@ func TestTaskTOMLDecisions(t *testing.T) {
 		t.Errorf("task.toml:\n%s", after)
 	}
 }
+
+// A plan's memory goes into task.toml; a plan that asks none keeps the
+// default, so the other languages' tasks keep their files.
+func TestTaskTOMLMemory(t *testing.T) {
+	task := &pipeline.Task{ID: "o__r-1", Repo: "o/r", PR: 1, Source: "git", Category: "bug"}
+	for mb, want := range map[int]string{0: "memory_mb = 2048", 4096: "memory_mb = 4096"} {
+		out, err := TaskTOML(task, "cpp", nil, &Plan{Language: "cpp", MemoryMB: mb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), want) {
+			t.Errorf("plan memory %d: task.toml lacks %q:\n%s", mb, want, out)
+		}
+	}
+}

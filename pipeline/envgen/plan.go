@@ -180,6 +180,10 @@ type Plan struct {
 	// VerifierTimeoutSec is task.toml's [verifier] timeout_sec when the
 	// default (600) is too short: test.sh recompiles what a patch touched.
 	VerifierTimeoutSec int
+	// MemoryMB is task.toml's [environment] memory_mb when the default
+	// (2048) is too little: a C++ compiler takes over 1 GB for a large
+	// translation unit, and the build runs two at a time.
+	MemoryMB int
 	// Notes say why (one line each).
 	Notes []string
 	// Decisions are the toolchain choices with where each came from

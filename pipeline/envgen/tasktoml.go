@@ -116,6 +116,9 @@ func TaskTOML(t *pipeline.Task, lang string, linked []string, plan *Plan) ([]byt
 	if plan != nil && plan.VerifierTimeoutSec > 0 {
 		doc.Verifier.TimeoutSec = plan.VerifierTimeoutSec
 	}
+	if plan != nil && plan.MemoryMB > 0 {
+		doc.Environment.MemoryMB = plan.MemoryMB
+	}
 	if plan != nil && plan.BuildTimeoutSec > 0 {
 		doc.Environment.BuildTimeoutSec = plan.BuildTimeoutSec
 	}

@@ -283,6 +283,11 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	// test.sh (which recompiles what the patch touched) get 30 minutes.
 	p.BuildTimeoutSec = 1800
 	p.VerifierTimeoutSec = 1800
+	// Two compilers at once (-j2), each over 1 GB on a large C++ test
+	// file, with a link beside them: 2 GB killed cc1plus on a
+	// header-only HTTP library's 15,000-line test file (oom in nop).
+	p.MemoryMB = 4096
+	p.Note("memory 4096 MB: the build compiles two files at a time, and a C++ compiler takes over 1 GB on a large test file")
 	return p, nil
 }
 

@@ -122,6 +122,9 @@ func TestPlanFetchContentOffline(t *testing.T) {
 	if p.Test.LogFormat != "ctest" || !strings.Contains(p.Test.Command, "'lib_test'") {
 		t.Errorf("runner %+v", p.Test)
 	}
+	if p.MemoryMB != 4096 {
+		t.Errorf("memory %d MB, want 4096 (two C++ compilers at once)", p.MemoryMB)
+	}
 	if !strings.Contains(strings.Join(p.Notes, "\n"), "C++ standard 17") {
 		t.Errorf("notes %v", p.Notes)
 	}
