@@ -154,6 +154,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		}
 	}
 	sort.Strings(names)
+	changed := changedTests(ctx, t, planner, installs, removes)
 	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
 	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, rev, p) }).
 		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, rev, re) })
@@ -168,7 +169,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	var plan *Plan
 	switch {
 	case planner != nil:
-		if plan, err = planner.Plan(tr, Tests{Files: installs, Names: names}); err != nil {
+		if plan, err = planner.Plan(tr, Tests{Files: installs, Names: names, Changed: changed}); err != nil {
 			reasons = append(reasons, err.Error())
 		} else if strategy == pipeline.AtSnapshot {
 			plan = repoPlan(planner, tr, tree, isTest, plan)

@@ -127,6 +127,18 @@ func (t *Tree) Glob(pattern string) []string {
 type Tests struct {
 	Files []string
 	Names []string
+	// Changed are the tests whose definitions the PR adds or changes, when
+	// every change to a test file is inside such a definition (a changed
+	// helper, fixture or data file could change any test: then nil). Only
+	// languages that implement ChangedTestNamer fill it.
+	Changed []string
+}
+
+// ChangedTestNamer is a Language that can name the tests a change to one
+// test file touches, from the file before and after the PR. ok is false
+// when some of the change is outside every test (a helper, a fixture).
+type ChangedTestNamer interface {
+	ChangedTestNames(file, before, after string) (names []string, ok bool)
 }
 
 // Toolchain is what runs the tests, and why that one.

@@ -139,6 +139,34 @@ func TestCbuildGoogleTestHangInDocker(t *testing.T) {
 	}
 }
 
+// A suite in one file whose whole run takes minutes (cpp-httplib's
+// test.cc: 800 cases, 5 to 20 minutes a run) runs only the cases the PR
+// changed (CURATE_TESTS), both where the runner runs the binary itself
+// (plain Make) and where CTest lists each case (gtest_discover_tests). A
+// name the binary lacks is dropped, not a filter that runs nothing.
+func TestCbuildRunsOnlyTheChangedGoogleTestCasesInDocker(t *testing.T) {
+	src := "#include <gtest/gtest.h>\nTEST(A, Passes) { EXPECT_EQ(1 + 1, 2); }\nTEST(B, Changed) { EXPECT_EQ(2 + 2, 5); }\nTEST(C, AlsoChanged) { EXPECT_EQ(3, 3); }\n"
+	out := runCbuild(t, map[string]string{
+		"Makefile": "all : test\n\t./test\ntest : test.cc\n\t$(CXX) -o $@ test.cc -lgtest -lgtest_main -pthread\nclean:\n\trm -f test\n",
+		"test.cc":  src,
+	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src CURATE_TESTS=B.Changed:C.AlsoChanged:D.Gone && curate-cbuild build make /tmp/b >/dev/null; "+
+		"curate-cbuild test make /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1", "curate: test: the cases the PR changed: B.Changed C.AlsoChanged", `name="Changed"`, `name="AlsoChanged"`)
+	if strings.Contains(out, `name="Passes"`) {
+		t.Errorf("make: a case the PR did not change ran:\n%s", out)
+	}
+	out = runCbuild(t, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nenable_testing()\nfind_package(GTest REQUIRED)\ninclude(GoogleTest)\n" +
+			"add_executable(widget_tests test.cc)\ntarget_link_libraries(widget_tests GTest::gtest_main)\ngtest_discover_tests(widget_tests)\n",
+		"test.cc": src,
+	}, "export CURATE_TESTS=B.Changed:C.AlsoChanged && curate-cbuild configure cmake /tmp/b >/dev/null && curate-cbuild build cmake /tmp/b >/dev/null && "+
+		"curate-cbuild test cmake /tmp/b test; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1", `name="Changed"`, `name="AlsoChanged"`)
+	if strings.Contains(out, `name="Passes"`) {
+		t.Errorf("ctest: a case the PR did not change ran:\n%s", out)
+	}
+}
+
 // A Makefile whose default goal builds the test binary and runs it
 // ("all : test" then "./test": cpp-httplib's test/Makefile, 2015-2021,
 // whose suite then ran at image build and again in every build of

@@ -273,8 +273,16 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		}
 	}
 	sort.Strings(names)
+	// The GoogleTest cases the PR changed, when its test change is only
+	// inside test bodies: where CTest lists each case, or the runner runs
+	// the binary itself, only those run.
+	only := ""
+	if len(tests.Changed) > 0 {
+		only = "CURATE_TESTS=" + envgen.ShellQuote(strings.Join(tests.Changed, ":")) + " "
+		p.Note("tests: the PR changes only the bodies of %d GoogleTest case(s) (%s); where CTest lists each case, or no CTest runs the binary, only those run (the suite in one file runs whole otherwise)", len(tests.Changed), clip(strings.Join(tests.Changed, " "), 200))
+	}
 	p.Test = envgen.Runner{
-		Command:   fmt.Sprintf(cb, "test") + " " + envgen.QuoteAll(dedupe(names)),
+		Command:   only + fmt.Sprintf(cb, "test") + " " + envgen.QuoteAll(dedupe(names)),
 		Check:     `grep -q '<testcase' /logs/verifier/c-junit.xml`,
 		LogFormat: "ctest",
 	}

@@ -138,17 +138,29 @@ watched() {
   wait "$pid"
 }
 
-# gtest_until_done EXE XML: a GoogleTest binary that crashed (a bug that
+# only_listed EXE: the tests of $CURATE_TESTS (the GoogleTest cases the
+# PR changed, Suite.Name:Suite.Name) that EXE has, as a filter; "" runs
+# them all.
+only_listed() {
+  [ -n "${CURATE_TESTS:-}" ] || return 0
+  local have
+  have=$(cd "$(dirname "$1")" && env -u GTEST_FILTER "$1" --gtest_list_tests 2>/dev/null |
+    awk '/^[^ ]/ {s=$1} /^  [^ ]/ {print s $1}')
+  printf '%s\n' "$CURATE_TESTS" | tr ':' '\n' | grep -xF -f <(printf '%s\n' "$have") | paste -sd: -
+}
+
+# gtest_until_done EXE XML [FILTER]: a GoogleTest binary that crashed (a bug that
 # segfaults) or hung (a test that waits forever) writes no XML, so none of
 # its tests would have a result. It runs again without the test it
 # stopped in, until it finishes (at most six times); the stopped tests
 # fail and every other test keeps its result. Returns the last run's status.
 gtest_until_done() {
-  local exe=$1 xml=$2 name skip="" i last rc why
+  local exe=$1 xml=$2 only=${3:-} name skip="" i last rc why filter
   name=$(basename "$exe")
   for i in 1 2 3 4 5 6; do
     rm -f "$xml"
-    watched /tmp/curate-gtest.log env -C "$(dirname "$exe")" GTEST_OUTPUT= "$exe" --gtest_output="xml:$xml" ${skip:+--gtest_filter="-${skip#:}"}
+    filter=$only${skip:+-${skip#:}}
+    watched /tmp/curate-gtest.log env -C "$(dirname "$exe")" GTEST_OUTPUT= "$exe" --gtest_output="xml:$xml" ${filter:+--gtest_filter="$filter"}
     rc=$?
     [ -f "$xml" ] && return "$rc"
     last=$(sed -nE 's/^\[ RUN      \] ([^ ]+).*/\1/p' /tmp/curate-gtest.log | tail -n 1)
@@ -234,7 +246,7 @@ test)
       if [ -n "$(cd "$b" && ctest -N 2>/dev/null | grep -E '^ *Test +#')" ]; then
         names=$(cd "$b" && ctest -N 2>/dev/null | sed -nE 's/^ *Test +#[0-9]+: (.*)$/\1/p')
         sel=""
-        for n in "$@"; do
+        for n in "$@" ${CURATE_TESTS:+${CURATE_TESTS//:/ }}; do
           if printf '%s\n' "$names" | grep -qxF -- "$n"; then
             sel="$sel|^$(printf '%s' "$n" | sed 's/[][\.*^$+?(){}|/]/\\&/g')\$"
           fi
@@ -285,7 +297,9 @@ test)
       ran=1
     elif [ "$ran" -eq 0 ] && grep -qa 'gtest_output' "$exe"; then
       # A GoogleTest binary no CTest ran (a Makefile build) reports its own.
-      gtest_until_done "$exe" "$out/gtest-$i.xml"
+      only=$(only_listed "$exe")
+      [ -n "$only" ] && echo "curate: $(basename "$exe"): the cases the PR changed: ${only//:/ }"
+      gtest_until_done "$exe" "$out/gtest-$i.xml" "$only"
       rc=$?
     elif [ "$ran" -eq 0 ]; then
       n=${exe#"$root"/}
