@@ -55,6 +55,14 @@ func DetectLanguage(tree []string, hint string) string {
 		}
 	}
 	sort.Strings(langs)
+	// A marker of a language the tree has no source file of is packaging
+	// metadata (a C library's package.json for a package index), not its
+	// build: the languages known by their build files decide then.
+	if len(langs) > 0 && !hasSources(langs, exts) {
+		if l := detectByBuildFiles(tree); l != "" {
+			return l
+		}
+	}
 	switch {
 	case len(langs) == 1:
 		return langs[0]
@@ -74,6 +82,21 @@ func DetectLanguage(tree []string, hint string) string {
 	}
 	// Languages known by their build files rather than one marker (C and
 	// C++) are asked only when no other language's marker is there.
+	if l := detectByBuildFiles(tree); l != "" {
+		return l
+	}
+	best := ""
+	for l, n := range exts {
+		if best == "" || n > exts[best] || (n == exts[best] && l < best) {
+			best = l
+		}
+	}
+	return best
+}
+
+// detectByBuildFiles asks the languages known by their build files rather
+// than one marker (C and C++), in name order.
+func detectByBuildFiles(tree []string) string {
 	names := make([]string, 0, len(languages))
 	for n := range languages {
 		names = append(names, n)
@@ -86,11 +109,16 @@ func DetectLanguage(tree []string, hint string) string {
 			}
 		}
 	}
-	best := ""
-	for l, n := range exts {
-		if best == "" || n > exts[best] || (n == exts[best] && l < best) {
-			best = l
+	return ""
+}
+
+// hasSources says whether the tree has a source file of one of langs
+// (JavaScript and TypeScript count for each other).
+func hasSources(langs []string, exts map[string]int) bool {
+	for _, l := range langs {
+		if exts[l] > 0 || ((l == "javascript" || l == "typescript") && exts["javascript"]+exts["typescript"] > 0) {
+			return true
 		}
 	}
-	return best
+	return false
 }

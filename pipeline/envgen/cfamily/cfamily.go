@@ -307,9 +307,15 @@ func testOptions(tree *envgen.Tree, dir string) []string {
 	var out []string
 	for _, o := range options(tree, dir) {
 		u := strings.ToUpper(o)
-		// FOO_USE_SYSTEM_GTEST picks where GoogleTest comes from, not
-		// whether tests build: the project's default stands.
-		if strings.Contains(u, "TEST") && !strings.HasPrefix(u, "DISABLE") && !strings.HasPrefix(u, "NO_") && !strings.Contains(u, "SKIP") && !strings.Contains(u, "SYSTEM") && !contains(out, o) {
+		// A switch that turns tests on ends in TEST, TESTS or TESTING
+		// (FOO_BUILD_TESTS, ENABLE_FOO_TEST, WITH_GTEST). One that turns
+		// them off (FOO_WITHOUT_TESTS, DISABLE_, NO_, SKIP), changes how
+		// they run (FOO_TEST_WITH_VALGRIND: jansson's, both were turned
+		// on and no test was built) or picks where GoogleTest comes from
+		// (FOO_USE_SYSTEM_GTEST) keeps the project's default.
+		on := strings.HasSuffix(u, "TEST") || strings.HasSuffix(u, "TESTS") || strings.HasSuffix(u, "TESTING")
+		off := strings.HasPrefix(u, "DISABLE") || strings.HasPrefix(u, "NO_") || strings.Contains(u, "WITHOUT") || strings.Contains(u, "SKIP") || strings.Contains(u, "SYSTEM")
+		if on && !off && !contains(out, o) {
 			out = append(out, o)
 		}
 	}

@@ -35,6 +35,14 @@ func TestDetect(t *testing.T) {
 	if got := envgen.DetectLanguage([]string{"Makefile", "setup.py", "ext/speedups.c", "pkg/a.py"}, ""); got != "python" {
 		t.Errorf("python project with a Makefile detected as %q", got)
 	}
+	// A C library with a package.json for a package index (no JavaScript
+	// in the tree: kgabis/parson's) is C; one with JavaScript stays so.
+	if got := envgen.DetectLanguage([]string{"CMakeLists.txt", "Makefile", "package.json", "parson.c", "parson.h", "tests.c"}, ""); got != "c" {
+		t.Errorf("C library with a package.json detected as %q", got)
+	}
+	if got := envgen.DetectLanguage([]string{"binding.gyp", "package.json", "src/addon.cc", "index.js", "Makefile"}, ""); got != "javascript" {
+		t.Errorf("node addon detected as %q", got)
+	}
 	if got := envgen.DetectLanguage([]string{"CMakeLists.txt", "src/x.cpp", "test/t.cpp"}, ""); got != "cpp" {
 		t.Errorf("CMake C++ project detected as %q", got)
 	}
@@ -169,5 +177,22 @@ func TestHelperIsAContextFile(t *testing.T) {
 	}
 	if !strings.HasPrefix(p.Install[0], "curate-cbuild configure cmake ") {
 		t.Errorf("install step %q does not call the helper by name", p.Install[0])
+	}
+}
+
+// The switches real projects declare: the ones that turn tests on are
+// turned on; one that turns them off or runs them under valgrind is not
+// (a C JSON library's JANSSON_WITHOUT_TESTS and JANSSON_TEST_WITH_VALGRIND
+// were both turned on, and no test was built: nop_not_run on 8 of 8).
+func TestTestOptions(t *testing.T) {
+	cmake := ""
+	for _, o := range []string{"ENABLE_CJSON_TEST", "YAML_CPP_BUILD_TESTS", "YAML_USE_SYSTEM_GTEST", "HTTPLIB_TEST", "WITH_GTEST", "ZLIB_ENABLE_TESTS",
+		"tinyxml2_BUILD_TESTING", "JANSSON_TEST_WITH_VALGRIND", "JANSSON_WITHOUT_TESTS", "DISABLE_TESTS", "FOO_SKIP_TESTS", "BUILD_SHARED_LIBS"} {
+		cmake += "option(" + o + " \"\" OFF)\n"
+	}
+	got := testOptions(envgen.MapTree("o/n", map[string]string{"CMakeLists.txt": cmake}), "")
+	want := []string{"ENABLE_CJSON_TEST", "YAML_CPP_BUILD_TESTS", "HTTPLIB_TEST", "WITH_GTEST", "ZLIB_ENABLE_TESTS", "tinyxml2_BUILD_TESTING"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("test switches %v, want %v", got, want)
 	}
 }
