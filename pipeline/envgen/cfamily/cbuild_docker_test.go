@@ -167,6 +167,19 @@ func TestCbuildRunsOnlyTheChangedGoogleTestCasesInDocker(t *testing.T) {
 	}
 }
 
+// A home-grown test runner that prints its failures and exits 0
+// ("Tests failed: 1", a C JSON library's tests.c): the binary fails.
+// One that prints "Tests failed: 0" passes.
+func TestCbuildBinaryThatCountsFailuresInDocker(t *testing.T) {
+	for failed, want := range map[string]string{"1": `<failure message="exit 0, but it printed: Tests failed: 1"/>`, "0": `<testcase classname="binary" name="test"/>`} {
+		out := runCbuild(t, map[string]string{
+			"Makefile": "all : test\n\t./test\ntest : test.c\n\t$(CC) -o $@ test.c\nclean:\n\trm -f test\n",
+			"test.c":   "#include <stdio.h>\nint main(void) { printf(\"Tests failed: " + failed + "\\nTests passed: 12\\n\"); return 0; }\n",
+		}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild build make /tmp/b >/dev/null; curate-cbuild test make /tmp/b >/dev/null; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+		wantAll(t, out, want)
+	}
+}
+
 // A Makefile whose default goal builds the test binary and runs it
 // ("all : test" then "./test": cpp-httplib's test/Makefile, 2015-2021,
 // whose suite then ran at image build and again in every build of

@@ -144,6 +144,12 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		return nil, fmt.Errorf("no C/C++ build system at the root or in a top-level folder (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
 	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript}}
+	if dir == "" {
+		if ci := ciBuildSystem(tree, sys); ci != sys {
+			p.Note("build system %s, the one the CI runs (it runs no CMake; the root has %s too)", ci, sys)
+			sys = ci
+		}
+	}
 	if root := BuildSystem(tree.Files); dir != "" && root != "" {
 		p.Env = append(p.Env, "CURATE_SRC=/app/"+dir)
 		p.Note("the PR's tests are in %s/, which the root's %s build does not reach (no build file of its own there): %s/Makefile builds and runs them", dir, root, dir)

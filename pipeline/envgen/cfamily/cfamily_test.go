@@ -196,3 +196,25 @@ func TestTestOptions(t *testing.T) {
 		t.Errorf("test switches %v, want %v", got, want)
 	}
 }
+
+// A root with CMake, Meson and a Makefile is built with what the CI runs
+// when that is not CMake (a C JSON library whose CI runs only "make all"
+// and whose CMakeLists.txt has no test); a CI that runs CMake keeps it.
+func TestBuildSystemTheCIRuns(t *testing.T) {
+	files := map[string]string{
+		"CMakeLists.txt": "project(parson C)\nadd_library(parson parson.c)\n", "meson.build": "project('parson', 'c')\n",
+		"Makefile": "all: test\ntest: tests.c parson.c\n\t$(CC) -o $@ tests.c parson.c\n\t./$@\n", "parson.c": "", "tests.c": "",
+		".github/workflows/build.yml": "jobs:\n  tests:\n    runs-on: ubuntu-latest\n    steps:\n    - run: make all\n",
+	}
+	p, err := (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"tests.c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Install[0], "configure make") {
+		t.Errorf("configure step %q, want make's", p.Install[0])
+	}
+	files[".github/workflows/build.yml"] += "    - run: cmake -B b && ctest --test-dir b\n"
+	if p, err = (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"tests.c"}}); err != nil || !strings.Contains(p.Install[0], "configure cmake") {
+		t.Errorf("CI runs CMake: configure step %q (%v), want cmake's", p.Install[0], err)
+	}
+}
