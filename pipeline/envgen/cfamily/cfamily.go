@@ -146,7 +146,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript}}
 	if dir == "" {
 		if ci := ciBuildSystem(tree, sys); ci != sys {
-			p.Note("build system %s, the one the CI runs (it runs no CMake; the root has %s too)", ci, sys)
+			p.Note("build system %s, not %s: the CI runs %s and no CMake, or no CMake file declares a test", ci, sys, ci)
 			sys = ci
 		}
 	}

@@ -213,7 +213,14 @@ func TestBuildSystemTheCIRuns(t *testing.T) {
 	if !strings.Contains(p.Install[0], "configure make") {
 		t.Errorf("configure step %q, want make's", p.Install[0])
 	}
-	files[".github/workflows/build.yml"] += "    - run: cmake -B b && ctest --test-dir b\n"
+	// The same library before it had a CI: its CMake declares no test,
+	// its Makefile builds and runs them (its meson.build declares none).
+	delete(files, ".github/workflows/build.yml")
+	if p, err = (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"tests.c"}}); err != nil || !strings.Contains(p.Install[0], "configure make") {
+		t.Errorf("no CI, CMake without tests: configure step %q (%v), want make's", p.Install[0], err)
+	}
+	files["CMakeLists.txt"] += "enable_testing()\nadd_executable(t tests.c)\nadd_test(NAME t COMMAND t)\n"
+	files[".github/workflows/build.yml"] = "jobs:\n  tests:\n    steps:\n    - run: cmake -B b && ctest --test-dir b\n"
 	if p, err = (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"tests.c"}}); err != nil || !strings.Contains(p.Install[0], "configure cmake") {
 		t.Errorf("CI runs CMake: configure step %q (%v), want cmake's", p.Install[0], err)
 	}

@@ -17,21 +17,35 @@ var ciRuns = []struct {
 	{"make", regexp.MustCompile(`(^|[\s;&|(])make\b`)},
 }
 
-// ciBuildSystem is the root's build system the CI runs, when the root has
-// several and the CI runs no CMake: a C JSON library with a CMakeLists.txt
-// (no tests in it), a meson.build and a Makefile whose test goal builds
-// and runs the tests, and whose CI runs only "make all", is built with
-// make (kgabis/parson: CMake found no test, nop_not_run). sys otherwise
-// (the CI runs CMake, or names none of them).
+// cmakeTestRe is a CMake file declaring a test.
+const cmakeTestRe = `(add_test|enable_testing|_discover_tests|_add_tests)[[:space:]]*\(|include[[:space:]]*\([[:space:]]*CTest`
+
+// ciBuildSystem is the root's build system that has the tests, when the
+// root has several (sys is the default pick, CMake first):
+//   - the one the CI runs, when it runs no CMake: a C JSON library with a
+//     CMakeLists.txt (no test in it), a meson.build and a Makefile whose
+//     test goal builds and runs the tests, and whose CI runs only "make
+//     all", is built with make (kgabis/parson: CMake found no test,
+//     nop_not_run);
+//   - Meson's (when meson.build declares a test) or the Makefile's, when
+//     there is no such CI and no CMake file declares a test (the same
+//     library before it had a CI).
 func ciBuildSystem(tree *envgen.Tree, sys string) string {
-	ci := ciText(tree)
-	if ci == "" || ciRuns[0].re.MatchString(ci) {
+	if ci := ciText(tree); ci != "" && !ciRuns[0].re.MatchString(ci) {
+		for _, r := range ciRuns[1:] {
+			if r.re.MatchString(ci) && hasBuildFiles(tree.Files, r.sys) {
+				return r.sys
+			}
+		}
+	}
+	if sys != "cmake" || len(tree.Grep(cmakeTestRe, ".txt"))+len(tree.Grep(cmakeTestRe, ".cmake")) > 0 {
 		return sys
 	}
-	for _, r := range ciRuns[1:] {
-		if r.re.MatchString(ci) && hasBuildFiles(tree.Files, r.sys) {
-			return r.sys
-		}
+	if hasBuildFiles(tree.Files, "meson") && len(tree.Grep(`(^|[^_a-z])test[[:space:]]*\(`, "meson.build")) > 0 {
+		return "meson"
+	}
+	if hasBuildFiles(tree.Files, "make") {
+		return "make"
 	}
 	return sys
 }
