@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -26,8 +27,14 @@ func ProcessAlive(pid int) bool {
 	}
 	// A live pid may have been reused by another program since: it counts
 	// when it runs this executable or one named curate.
+	// The exe link first: a process that has just exec'd can show an
+	// empty cmdline for a moment (the kernel wakes the parent of a vfork
+	// before it writes the new arguments), and was judged dead.
 	if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err == nil {
 		if self, err := os.Executable(); err == nil && self == exe {
+			return true
+		}
+		if strings.Contains(filepath.Base(exe), "curate") {
 			return true
 		}
 	}
