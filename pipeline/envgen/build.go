@@ -166,6 +166,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 			tr.Date = time.Unix(sec, 0).UTC()
 		}
 	}
+	if why := onlyCIScripts(tr, append(append([]string{}, installs...), removes...)); why != "" {
+		reasons = append(reasons, why)
+	}
 	var plan *Plan
 	switch {
 	case planner != nil:

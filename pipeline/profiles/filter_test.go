@@ -27,3 +27,22 @@ func TestSWESmithFileBoundFollowsSeed002(t *testing.T) {
 		t.Errorf("swesmith max_file_lines = %d, want 10000 (seed 002)", got)
 	}
 }
+
+// C and C++ tests that sit beside their source outside any test folder
+// (Google's db/db_test.cc, util/env_unittest.cc) are tests; a source file
+// whose name only ends in "test" (latest.c) or starts with it (testing.c)
+// is not.
+func TestEmbeddedProfileFindsCTestsBesideTheirSource(t *testing.T) {
+	p, err := Load("ccb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f, want := range map[string]string{
+		"db/db_test.cc": "test", "util/env_unittest.cc": "test", "src/test_parse.c": "test", "lib/str_tests.cpp": "test",
+		"src/latest.c": "source", "src/testing.c": "source", "src/contest.cpp": "source",
+	} {
+		if got := string(p.Filter.Classify(f)); got != want {
+			t.Errorf("Classify(%q) = %s, want %s", f, got, want)
+		}
+	}
+}
