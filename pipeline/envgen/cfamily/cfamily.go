@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -236,6 +237,11 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 			args = append(args, "-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS")
 			p.Note("FetchContent of %s: Debian's packages stand in (FETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS, googletest from /usr/src/googletest), so the build needs no network", strings.Join(fc, ", "))
 		}
+	}
+	if why := needsCatch3(tree); why != "" {
+		pkgs = slices.DeleteFunc(pkgs, func(s string) bool { return s == "catch2" })
+		p.ToolchainSteps = append(p.ToolchainSteps, catch3Step())
+		p.Note("Catch2 3 from Debian's %s (Debian 12 has 2.13): %s", catch3Suite, why)
 	}
 	pkgs = dedupe(pkgs)
 	if len(pkgs) > 0 {

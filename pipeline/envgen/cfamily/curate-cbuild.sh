@@ -321,10 +321,11 @@ test)
   # escaped again for sed's replacement).
   whyxml=$(printf '%s' "${first:-see the build output}" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g; s/#/ /g')
   why=$(printf '%s' "$whyxml" | sed -e 's/[\\&]/\\&/g')
-  # A GoogleTest case CTest ran on its own (gtest_discover_tests) is in
-  # both reports, as Suite.Test and as CTest's "Suite.Test.Suite.Test":
-  # the GoogleTest one stays.
-  if [ -f "$out/ctest.xml" ] && [ -n "$(find "$out" -path '*gtest*' -name '*.xml' -print -quit)" ]; then
+  # A GoogleTest, Catch2 or doctest case CTest ran on its own
+  # (gtest_discover_tests, catch_discover_tests) is in both reports, as the
+  # framework's Suite.Test or case and as CTest's test of that name: the
+  # framework's one stays.
+  if [ -f "$out/ctest.xml" ] && [ -n "$(find "$out" \( -path '*gtest*' -o -name 'catch2-*' -o -name 'doctest-*' \) -name '*.xml' -print -quit)" ]; then
     python3 - "$out" <<'PY' || true
 import glob, os, sys, xml.etree.ElementTree as ET
 out = sys.argv[1]
@@ -333,6 +334,12 @@ for f in glob.glob(os.path.join(out, "gtest*", "*.xml")) + glob.glob(os.path.joi
     try:
         for c in ET.parse(f).iter("testcase"):
             ids.add(c.get("classname", "") + "." + c.get("name", ""))
+    except ET.ParseError:
+        pass
+for f in glob.glob(os.path.join(out, "catch2-*.xml")) + glob.glob(os.path.join(out, "doctest-*.xml")):
+    try:
+        for c in ET.parse(f).iter("testcase"):
+            ids.add(c.get("name", ""))
     except ET.ParseError:
         pass
 path = os.path.join(out, "ctest.xml")
