@@ -14,7 +14,7 @@ import (
 
 // cToolchain is what the runner's Docker tests install on the test base
 // image: one image for all of them.
-var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "doctest-dev", "libgtest-dev", "ccache"}
+var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "doctest-dev", "libgtest-dev", "ccache", "pkg-config"}
 
 // runCbuild writes a project to /app (read-only) and runs a shell command
 // with curate-cbuild on the path; it returns the combined output.

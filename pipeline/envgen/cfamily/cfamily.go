@@ -317,6 +317,7 @@ var optionRe = regexp.MustCompile(`(?im)^\s*option\s*\(\s*([A-Za-z0-9_]+)`)
 
 func testOptions(tree *envgen.Tree, dir string) []string {
 	var out []string
+	text := tree.Text(join(dir, "CMakeLists.txt"))
 	for _, o := range options(tree, dir) {
 		u := strings.ToUpper(o)
 		// A switch that turns tests on ends in TEST, TESTS or TESTING
@@ -327,17 +328,48 @@ func testOptions(tree *envgen.Tree, dir string) []string {
 		// (FOO_USE_SYSTEM_GTEST) keeps the project's default.
 		on := strings.HasSuffix(u, "TEST") || strings.HasSuffix(u, "TESTS") || strings.HasSuffix(u, "TESTING")
 		off := strings.HasPrefix(u, "DISABLE") || strings.HasPrefix(u, "NO_") || strings.Contains(u, "WITHOUT") || strings.Contains(u, "SKIP") || strings.Contains(u, "SYSTEM")
-		if on && !off && !contains(out, o) {
+		if on && !off && plainTestSwitch(u, text) && !contains(out, o) {
 			out = append(out, o)
 		}
 	}
 	// Projects that guard tests with a variable rather than an option.
-	for _, v := range regexp.MustCompile(`(?m)^\s*if\s*\(\s*([A-Z0-9_]*BUILD_TESTS?|[A-Z0-9_]*_TESTS?)\s*\)`).FindAllStringSubmatch(tree.Text(join(dir, "CMakeLists.txt")), -1) {
-		if !contains(out, v[1]) && v[1] != "BUILD_TESTING" {
+	for _, v := range regexp.MustCompile(`(?m)^\s*if\s*\(\s*([A-Z0-9_]*BUILD_TESTS?|[A-Z0-9_]*_TESTS?)\s*\)`).FindAllStringSubmatch(text, -1) {
+		if !contains(out, v[1]) && v[1] != "BUILD_TESTING" && plainTestSwitch(strings.ToUpper(v[1]), text) {
 			out = append(out, v[1])
 		}
 	}
 	return out
+}
+
+var projectRe = regexp.MustCompile(`(?i)\bproject\s*\(\s*([A-Za-z0-9_.+-]+)`)
+
+// testWords may stand in a test switch's name beside the project's name
+// and a verb: FOO_BUILD_TESTS, ENABLE_FOO_TEST, WITH_GTEST, FOO_UNIT_TESTS.
+var testWords = map[string]bool{"BUILD": true, "ENABLE": true, "WITH": true, "TEST": true, "TESTS": true, "TESTING": true, "GTEST": true, "UNIT": true, "UNITTESTS": true}
+
+// plainTestSwitch says whether an upper-cased switch turns the project's
+// tests on without asking for more: once its first word (the project's
+// prefix, however spelt) and the words of its project() name are taken
+// away, only testWords are left. A switch that names something else
+// (CLI11_CUDA_TESTS builds the tests with nvcc, which no image has: the
+// configure failed on all six PRs tried) keeps its default.
+func plainTestSwitch(u, cmake string) bool {
+	words := strings.Split(u, "_")
+	if len(words) > 1 && !testWords[words[0]] {
+		words = words[1:]
+	}
+	project := map[string]bool{}
+	if m := projectRe.FindStringSubmatch(stripComments(cmake, "#")); m != nil {
+		for _, w := range strings.FieldsFunc(strings.ToUpper(m[1]), func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) {
+			project[w] = true
+		}
+	}
+	for _, w := range words {
+		if w != "" && !testWords[w] && !project[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // options are the root CMakeLists.txt's option() names.

@@ -184,26 +184,34 @@ func TestHelperIsAContextFile(t *testing.T) {
 	}
 }
 
-// The switches real projects declare: the ones that turn tests on are
-// turned on; one that turns them off or runs them under valgrind is not
-// (a C JSON library's JANSSON_WITHOUT_TESTS and JANSSON_TEST_WITH_VALGRIND
-// were both turned on, and no test was built: nop_not_run on 8 of 8).
+// The switches real projects declare, with their project() names: the
+// ones that turn tests on are turned on; one that turns them off or runs
+// them under valgrind is not (a C JSON library's JANSSON_WITHOUT_TESTS and
+// JANSSON_TEST_WITH_VALGRIND were both turned on, and no test was built:
+// nop_not_run on 8 of 8), nor one that builds them with a toolkit the
+// image lacks (a CLI parser's CLI11_CUDA_TESTS, a variable its CMake
+// tests: "Failed to find nvcc" on 6 of 6).
 func TestTestOptions(t *testing.T) {
-	cmake := ""
-	for _, o := range []string{"ENABLE_CJSON_TEST", "YAML_CPP_BUILD_TESTS", "YAML_USE_SYSTEM_GTEST", "HTTPLIB_TEST", "WITH_GTEST", "ZLIB_ENABLE_TESTS",
-		"tinyxml2_BUILD_TESTING", "JANSSON_TEST_WITH_VALGRIND", "JANSSON_WITHOUT_TESTS", "DISABLE_TESTS", "FOO_SKIP_TESTS", "BUILD_SHARED_LIBS"} {
-		cmake += "option(" + o + " \"\" OFF)\n"
-	}
-	got := testOptions(envgen.MapTree("o/n", map[string]string{"CMakeLists.txt": cmake}), "")
-	want := []string{"ENABLE_CJSON_TEST", "YAML_CPP_BUILD_TESTS", "HTTPLIB_TEST", "WITH_GTEST", "ZLIB_ENABLE_TESTS", "tinyxml2_BUILD_TESTING"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("test switches %v, want %v", got, want)
+	for _, c := range []struct {
+		project, cmake string
+		want           []string
+	}{
+		{"cJSON", "option(ENABLE_CJSON_TEST \"\" ON)\noption(ENABLE_CJSON_UTILS \"\" OFF)\n", []string{"ENABLE_CJSON_TEST"}},
+		{"YAML_CPP", "option(YAML_CPP_BUILD_TESTS \"\" ON)\noption(YAML_USE_SYSTEM_GTEST \"\" OFF)\n", []string{"YAML_CPP_BUILD_TESTS"}},
+		{"httplib", "option(HTTPLIB_TEST \"\" OFF)\noption(HTTPLIB_COMPILE \"\" OFF)\n", []string{"HTTPLIB_TEST"}},
+		{"zlib", "option(ZLIB_ENABLE_TESTS \"\" ON)\noption(ZLIBNG_ENABLE_TESTS \"\" ON)\noption(WITH_GTEST \"\" ON)\noption(WITH_FUZZERS \"\" OFF)\n", []string{"ZLIB_ENABLE_TESTS", "ZLIBNG_ENABLE_TESTS", "WITH_GTEST"}},
+		{"tinyxml2", "option(tinyxml2_BUILD_TESTING \"\" ON)\n", []string{"tinyxml2_BUILD_TESTING"}},
+		{"jansson", "option(JANSSON_TEST_WITH_VALGRIND \"\" OFF)\noption(JANSSON_WITHOUT_TESTS \"\" OFF)\noption(DISABLE_TESTS \"\" OFF)\noption(FOO_SKIP_TESTS \"\" OFF)\n", nil},
+		{"CLI11", "option(CLI11_PRECOMPILED \"\" OFF)\nif(CLI11_BUILD_TESTS)\nendif()\nif(CLI11_CUDA_TESTS)\nendif()\nif(CLI11_SINGLE_FILE_TESTS)\nendif()\n", []string{"CLI11_BUILD_TESTS"}},
+	} {
+		cmake := "project(\n  " + c.project + "\n  VERSION 1.0)\n" + c.cmake
+		got := testOptions(envgen.MapTree("o/n", map[string]string{"CMakeLists.txt": cmake}), "")
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: test switches %v, want %v", c.project, got, c.want)
+		}
 	}
 }
 
-// A root with CMake, Meson and a Makefile is built with what the CI runs
-// when that is not CMake (a C JSON library whose CI runs only "make all"
-// and whose CMakeLists.txt has no test); a CI that runs CMake keeps it.
 func TestBuildSystemTheCIRuns(t *testing.T) {
 	files := map[string]string{
 		"CMakeLists.txt": "project(parson C)\nadd_library(parson parson.c)\n", "meson.build": "project('parson', 'c')\n",

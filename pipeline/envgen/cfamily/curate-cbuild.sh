@@ -199,12 +199,25 @@ configure)
   st=$?
   cat "$log"
   if [ "$st" -ne 0 ]; then
-    missing=$(sed -nE 's/.*Could NOT find ([A-Za-z0-9_]+).*/\1/p; s/.*provided by "([^"]+)".*/\1/p; s/.*No package .([^ ]+). found.*/\1/p; s/.*[Dd]ependency "?([^ "]+)"? not found.*/\1/p; s/.*cannot find -l([^ ]+).*/\1/p; s/.*Package .([^ ]+)., required by .*, not found.*/\1/p' "$log" | sort -u | tr '\n' ' ')
+    # CMake: only what an error names. A find_package that is not
+    # REQUIRED prints "-- Could NOT find Doxygen" (or a CMake Warning) and
+    # goes on, so it was not why the configure failed (a CUDA test switch
+    # that found no nvcc was reported as Doxygen missing).
+    said=$log
+    if [ "$sys" = cmake ]; then
+      said=$(mktemp)
+      awk '/^CMake Error/{e=1} /^CMake Warning|^-- /{e=0} e' "$log" > "$said"
+      grep -q 'A required package was not found' "$said" && grep -E "^--[[:space:]]+(No package '[^']+' found|Package '[^']+', required by)" "$log" >> "$said"
+    fi
+    missing=$(sed -nE 's/.*Could NOT find ([A-Za-z0-9_]+).*/\1/p; s/.*provided by "([^"]+)".*/\1/p; s/.*No package .([^ ]+). found.*/\1/p; s/.*[Dd]ependency "?([^ "]+)"? not found.*/\1/p; s/.*cannot find -l([^ ]+).*/\1/p; s/.*Package .([^ ]+)., required by .*, not found.*/\1/p' "$said" | sort -u | tr '\n' ' ')
     if [ -n "$missing" ]; then
       echo "curate: deps_missing: ${missing% } (the $sys configure step did not find them)" >&2
     else
-      echo "curate: compile_error: the project does not configure at the PR head: $(first_error "$log")" >&2
+      why=$(first_error "$log")
+      [ "$sys" = cmake ] && [ -s "$said" ] && why=$(grep -v '^[[:space:]]*$' "$said" | head -n 3 | sed 's/^[[:space:]]*//' | tr '\n' ' ' | cut -c1-300)
+      echo "curate: compile_error: the project does not configure at the PR head: $why" >&2
     fi
+    [ "$said" = "$log" ] || rm -f "$said"
   fi
   rm -f "$log"
   exit "$st"
