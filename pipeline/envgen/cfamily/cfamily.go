@@ -174,6 +174,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	case "autotools":
 		p.Packages = append(p.Packages, "autoconf", "automake", "libtool", "autoconf-archive")
 	}
+	buildToolSteps(p, tree, dir, sys)
 	compiler := "gcc/g++ 12 (Debian)"
 	if sys == "make" && makeClangRe.MatchString(tree.Text(join(dir, "Makefile"))) {
 		p.Packages = append(p.Packages, "clang")
