@@ -294,6 +294,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		only = "CURATE_TESTS=" + envgen.ShellQuote(strings.Join(tests.Changed, ":")) + " "
 		p.Note("tests: the PR changes only the bodies of %d GoogleTest case(s) (%s); where CTest lists each case, or no CTest runs the binary, only those run (the suite in one file runs whole otherwise)", len(tests.Changed), clip(strings.Join(tests.Changed, " "), 200))
 	}
+	if ex := ciGTestExcluded(tree); len(ex) > 0 {
+		p.Env = append(p.Env, "CURATE_GTEST_EXCLUDE="+strings.Join(ex, ":"))
+		p.Note("GoogleTest cases the CI leaves out by default (GTEST_FILTER in .github/workflows): %s; they do not run", strings.Join(ex, " "))
+	}
 	p.Test = envgen.Runner{
 		Command:   only + fmt.Sprintf(cb, "test") + " " + envgen.QuoteAll(dedupe(names)),
 		Check:     `grep -q '<testcase' /logs/verifier/c-junit.xml`,
