@@ -237,3 +237,20 @@ func TestBuildSystemTheCIRuns(t *testing.T) {
 		t.Errorf("CI runs CMake: configure step %q (%v), want cmake's", p.Install[0], err)
 	}
 }
+
+// A plain Makefile's linker flags and pkg-config calls are needs too: an
+// HTTP library's test/Makefile (2019) links -lssl -lcrypto -lz, and its
+// test did not compile without OpenSSL's headers ("openssl/err.h: No such
+// file or directory" in every run). A library the table does not know
+// (-lfoo) and a flag that only looks like one are left alone.
+func TestNeedsFromMakefiles(t *testing.T) {
+	tree := envgen.MapTree("acme/web", map[string]string{
+		"test/Makefile": "OPENSSL_SUPPORT = -DCPPHTTPLIB_OPENSSL_SUPPORT -I$(OPENSSL_DIR)/include -L$(OPENSSL_DIR)/lib -lssl -lcrypto\n" +
+			"ZLIB_SUPPORT = -DCPPHTTPLIB_ZLIB_SUPPORT -lz\n# LIBS = -lbz2\ntest : test.cc\n\t$(CXX) -o test test.cc $(OPENSSL_SUPPORT) $(ZLIB_SUPPORT) -lfoo -pthread\n" +
+			"BROTLI = $(shell pkg-config --cflags --libs libbrotlidec)\nclean:\n\trm -f test-local\n",
+	})
+	pkgs, _ := DebianPackages(Needs(tree))
+	if want := []string{"libbrotli-dev", "libssl-dev", "zlib1g-dev"}; !reflect.DeepEqual(pkgs, want) {
+		t.Errorf("packages %v, want %v", pkgs, want)
+	}
+}

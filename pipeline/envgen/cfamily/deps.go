@@ -61,6 +61,8 @@ var (
 	acPkgRe       = regexp.MustCompile(`PKG_CHECK_MODULES\s*\(\s*\[?[A-Za-z0-9_]+\]?\s*,\s*\[?([^\],)]+)`)
 	acLibRe       = regexp.MustCompile(`AC_CHECK_LIB\s*\(\s*\[?([A-Za-z0-9_+.-]+)\]?`)
 	acSearchRe    = regexp.MustCompile(`AC_SEARCH_LIBS\s*\(\s*\[?[A-Za-z0-9_]+\]?\s*,\s*\[?([^\],)]+)`)
+	makeLibRe     = regexp.MustCompile(`(?:^|[\s=])-l([A-Za-z0-9_+][A-Za-z0-9_+.-]*)`)
+	makePkgRe     = regexp.MustCompile(`pkg-config\s+(?:--[a-z-]+(?:=\S+)?\s+)*([A-Za-z0-9_+][A-Za-z0-9_+.-]*)`)
 	aptRe         = regexp.MustCompile(`\bapt(?:-get)?\s+(?:-\S+\s+)*install\b([^\n&|;]*)`)
 	pkgWordRe     = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]+$`)
 )
@@ -77,7 +79,8 @@ func self(tree *envgen.Tree, name string) bool {
 
 // Needs reads what the project asks the system for: CMake find_package
 // and pkg_check_modules, Meson dependency(), configure's PKG_CHECK_MODULES
-// and AC_CHECK_LIB, and the -dev packages its CI installs with apt.
+// and AC_CHECK_LIB, a Makefile's -l flags and pkg-config calls, and the
+// -dev packages its CI installs with apt.
 func Needs(tree *envgen.Tree) []Need {
 	var out []Need
 	seen := map[string]bool{}
@@ -137,6 +140,20 @@ func Needs(tree *envgen.Tree) []Need {
 				for _, w := range strings.Fields(m[1]) {
 					add(Need{Kind: "lib", Name: w, From: f})
 				}
+			}
+		case base == "Makefile" || base == "makefile" || base == "GNUmakefile" || strings.HasSuffix(base, ".mk"):
+			// A plain Makefile names its libraries as linker flags
+			// (-lssl -lcrypto: an HTTP library's test/Makefile, whose test
+			// did not compile without OpenSSL's headers) or asks pkg-config.
+			if vendored(f) {
+				continue
+			}
+			text = stripComments(tree.Text(f), "#")
+			for _, m := range makeLibRe.FindAllStringSubmatch(text, -1) {
+				add(Need{Kind: "lib", Name: m[1], From: f})
+			}
+			for _, m := range makePkgRe.FindAllStringSubmatch(text, -1) {
+				add(Need{Kind: "pkg", Name: m[1], From: f})
 			}
 		case strings.HasPrefix(f, ".github/workflows/") && (strings.HasSuffix(f, ".yml") || strings.HasSuffix(f, ".yaml")):
 			for _, m := range aptRe.FindAllStringSubmatch(tree.Text(f), -1) {
