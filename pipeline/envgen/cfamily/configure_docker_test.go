@@ -26,3 +26,15 @@ func TestCbuildConfigureFailureNamesTheErrorInDocker(t *testing.T) {
 		}
 	}
 }
+
+// A Makefile that compiles and links the test in one command: a PR's
+// test that does not compile on the buggy tree (it calls a method the bug
+// lacks) is a failing test named by its source, not a run with no report
+// (an HTTP library's 2020 PR: nop_not_run, gold infra_error).
+func TestCbuildMakeCompileErrorIsAFailingTestInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"Makefile": "all : test\n\t./test\ntest : test.c\n\t$(CC) -o $@ test.c\nclean:\n\trm -f test\n",
+		"test.c":   "int missing(void);\nint main(void) { return missing(; }\n",
+	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild test make /tmp/b >/dev/null; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1", `<testcase classname="compile" name="test.c"><failure message="did not compile: test.c:2:`)
+}

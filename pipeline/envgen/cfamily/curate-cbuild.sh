@@ -378,7 +378,14 @@ PY
   # Each source file that did not compile is a failing test of its own, so
   # a suite whose only binary did not link still reports (and nop counts).
   if [ "$bst" -ne 0 ]; then
-    failed_objects "$log" | sed -E 's#^.*CMakeFiles/[^/]+\.dir/(.+)\.o$#\1#' | sort -u |
+    # A Makefile that compiles and links in one command names no object:
+    # the sources the compiler stopped on are the failing tests then (a
+    # PR's test.cc that calls a method the buggy tree lacks left no
+    # report at all, and the task no verdict).
+    { failed_objects "$log" | sed -E 's#^.*CMakeFiles/[^/]+\.dir/(.+)\.o$#\1#'
+      if [ -z "$(failed_objects "$log")" ] && grep -qE '^g?make(\[[0-9]+\])?: \*\*\* ' "$log"; then
+        sed -nE 's#^(\./)?([^: ]+\.(c|cc|cpp|cxx|c\+\+|C)):[0-9]+(:[0-9]+)?: (fatal )?error:.*#\2#p' "$log"
+      fi; } | sort -u |
       while read -r obj; do
         n=$(printf '%s' "$obj" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')
         printf '<testsuite name="compile"><testcase classname="compile" name="%s"><failure message="did not compile: %s"/></testcase></testsuite>\n' "$n" "$whyxml"
