@@ -215,7 +215,7 @@ func TestCbuildMesonInDocker(t *testing.T) {
 		"t_add.c": "int main(void) { return 1 + 1 == 2 ? 0 : 1; }\n",
 		"t_sub.c": "int main(void) { return 3 - 2 == 2 ? 0 : 1; }\n",
 	}, "curate-cbuild configure meson /tmp/b >/dev/null && curate-cbuild build meson /tmp/b >/dev/null && "+
-		"curate-cbuild test meson /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+		"curate-cbuild test meson /tmp/b >/dev/null; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
 	wantAll(t, out, "exit 1", `name="adds"`, `name="subtracts"`)
 	if n := strings.Count(out, "<failure"); n != 1 {
 		t.Errorf("%d failures, want 1 (subtracts):\n%s", n, out)

@@ -3,6 +3,8 @@ package cfamily
 import (
 	"strings"
 	"testing"
+
+	"curate/pipeline/validate/parse"
 )
 
 // A configure step that fails says why from CMake's error, not from a
@@ -37,4 +39,29 @@ func TestCbuildMakeCompileErrorIsAFailingTestInDocker(t *testing.T) {
 		"test.c":   "int missing(void);\nint main(void) { return missing(; }\n",
 	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild test make /tmp/b >/dev/null; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
 	wantAll(t, out, "exit 1", `<testcase classname="compile" name="test.c"><failure message="did not compile: test.c:2:`)
+}
+
+// The failing tests are in the run's log as a JUnit suite, which is all
+// validation has of an Oracle run: the log parser of the task's format
+// finds exactly them (an HTTP library's Oracle runs failed only on tests
+// that need the internet, were classed nop_not_run for want of names, and
+// never got their known-failures pass).
+func TestCbuildPrintsTheFailingTestsInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"meson.build": "project('widget', 'c')\n" +
+			"test('adds', executable('t_add', 't_add.c'))\ntest('subtracts', executable('t_sub', 't_sub.c'))\n",
+		"t_add.c": "int main(void) { return 1 + 1 == 2 ? 0 : 1; }\n",
+		"t_sub.c": "int main(void) { return 3 - 2 == 2 ? 0 : 1; }\n",
+	}, "curate-cbuild configure meson /tmp/b >/dev/null && curate-cbuild build meson /tmp/b >/dev/null && "+
+		"curate-cbuild test meson /tmp/b 2>&1; echo \"exit $?\"")
+	rep := parse.ForFormat("ctest", []byte(out))
+	var failing []string
+	for name, st := range rep.Tests {
+		if st.Fail() {
+			failing = append(failing, name)
+		}
+	}
+	if len(failing) != 1 || !strings.HasSuffix(failing[0], "subtracts") || !strings.Contains(out, "curate: failing tests:") {
+		t.Errorf("failing tests read from the log %v, want the one that subtracts:\n%s", failing, out)
+	}
 }

@@ -391,6 +391,24 @@ PY
         printf '<testsuite name="compile"><testcase classname="compile" name="%s"><failure message="did not compile: %s"/></testcase></testsuite>\n' "$n" "$whyxml"
       done >> /logs/verifier/c-junit.xml
   fi
+  # The failing tests, as one JUnit suite in the log: an Oracle run's log
+  # is all validation reads of it, and a fix whose only failures are tests
+  # that never passed before it (no network) is told apart by their names.
+  # Without them it was classed nop_not_run and never validated again.
+  [ "$st" -ne 0 ] && [ -s /logs/verifier/c-junit.xml ] && python3 - /logs/verifier/c-junit.xml <<'PY' || true
+import re, sys, xml.etree.ElementTree as ET
+from xml.sax.saxutils import quoteattr
+text = re.sub(r"<\?xml[^>]*\?>", "", open(sys.argv[1], encoding="utf-8", errors="replace").read())
+try:
+    root = ET.fromstring("<r>" + text + "</r>")
+except ET.ParseError:
+    sys.exit(0)
+failed = ["<testcase classname=%s name=%s><failure/></testcase>" % (quoteattr(c.get("classname", "")), quoteattr(c.get("name", "")))
+          for c in root.iter("testcase") if c.find("failure") is not None or c.find("error") is not None]
+if failed:
+    print("curate: failing tests:")
+    print('<testsuite name="curate-failed">' + "".join(failed) + "</testsuite>")
+PY
   grep -q '<testcase' /logs/verifier/c-junit.xml || { echo "curate: no test report"; st=1; }
   exit "$st"
   ;;
