@@ -76,14 +76,16 @@ def junit_cases(paths):
 
 def suite_cases(suite):
     for case in suite.iter("testcase"):
-        raw = "PASSED"
+        # GoogleTest (before 1.10) lists the cases its filter left out as
+        # status="notrun": not a pass.
+        raw = "SKIPPED" if case.get("status") == "notrun" else "PASSED"
         for child in case:
             tag = child.tag
             if tag == "failure":
                 raw = "FAILED"
             elif tag == "error":
                 raw = "ERROR"
-            elif tag == "skipped" and raw == "PASSED":
+            elif tag == "skipped" and raw in ("PASSED", "SKIPPED"):
                 raw = "XFAIL" if "xfail" in (child.get("type") or "") else "SKIPPED"
         yield case, raw
 

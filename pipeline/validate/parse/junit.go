@@ -60,19 +60,25 @@ func junitDecode(log []byte, start int, r *Report) int64 {
 			case "testcase":
 				r.at = at(int(dec.InputOffset()))
 				var class, name string
+				status = Passed
 				for _, a := range t.Attr {
 					switch a.Name.Local {
 					case "classname":
 						class = a.Value
 					case "name":
 						name = a.Value
+					case "status":
+						// GoogleTest (before 1.10) lists every case its
+						// filter left out as status="notrun": not a pass.
+						if a.Value == "notrun" {
+							status = Skipped
+						}
 					}
 				}
 				cur = name
 				if class != "" {
 					cur = class + "." + name
 				}
-				status = Passed
 			case "failure":
 				if cur != "" {
 					status = Failed
