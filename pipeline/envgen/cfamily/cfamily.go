@@ -328,7 +328,7 @@ func testOptions(tree *envgen.Tree, dir string) []string {
 		// A switch that turns tests on ends in TEST, TESTS or TESTING
 		// (FOO_BUILD_TESTS, ENABLE_FOO_TEST, WITH_GTEST). One that turns
 		// them off (FOO_WITHOUT_TESTS, DISABLE_, NO_, SKIP), changes how
-		// they run (FOO_TEST_WITH_VALGRIND: jansson's, both were turned
+		// they run (FOO_TEST_WITH_VALGRIND: a C library had both; both were turned
 		// on and no test was built) or picks where GoogleTest comes from
 		// (FOO_USE_SYSTEM_GTEST) keeps the project's default.
 		on := strings.HasSuffix(u, "TEST") || strings.HasSuffix(u, "TESTS") || strings.HasSuffix(u, "TESTING")
@@ -356,8 +356,8 @@ var testWords = map[string]bool{"BUILD": true, "ENABLE": true, "WITH": true, "TE
 // tests on without asking for more: once its first word (the project's
 // prefix, however spelt) and the words of its project() name are taken
 // away, only testWords are left. A switch that names something else
-// (CLI11_CUDA_TESTS builds the tests with nvcc, which no image has: the
-// configure failed on all six PRs tried) keeps its default.
+// (FOO_CUDA_TESTS builds the tests with nvcc, which no image has: a
+// CLI parser's configure failed on all six PRs tried) keeps its default.
 func plainTestSwitch(u, cmake string) bool {
 	words := strings.Split(u, "_")
 	if len(words) > 1 && !testWords[words[0]] {
@@ -461,7 +461,7 @@ var (
 // externalProjectWithoutByproducts is the first CMake file that adds an
 // ExternalProject and declares no BUILD_BYPRODUCTS anywhere, "" when none.
 // Ninja must know every input of a link: a library the external project
-// installs and an IMPORTED target names (yaml-cpp before 2019 built its
+// installs and an IMPORTED target names (a YAML library before 2019 built its
 // own GoogleTest so: "ninja: error: 'test/prefix/lib/libgmock.a', needed
 // by 'test/run-tests', missing and no known rule to make it") stops Ninja
 // before it builds anything; Make builds the external project first.
