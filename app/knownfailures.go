@@ -48,8 +48,13 @@ func oracleTestsFailed(outcome pipeline.Outcome, class string) bool {
 // otherwise.
 func knownFailuresOf(ctx context.Context, root string, t *pipeline.Task, latest map[string]*pipeline.Run) []string {
 	nop, oracle, gold := latest[pipeline.ModeNop], latest[pipeline.ModeOracle], latest[pipeline.ModeGold]
-	if nop == nil || oracle == nil || gold == nil || nop.Outcome != pipeline.OutcomeOK ||
-		oracle.Failure == nil || !oracleTestsFailed(oracle.Outcome, oracle.Failure.Class) || len(gold.Flaky) > 0 {
+	if nop == nil || oracle == nil || gold == nil || nop.Outcome != pipeline.OutcomeOK {
+		return nil
+	}
+	if len(gold.Flaky) > 0 {
+		return nil // see flakyKnownFailures
+	}
+	if oracle.Failure == nil || !oracleTestsFailed(oracle.Outcome, oracle.Failure.Class) {
 		return nil
 	}
 	// Gold found a FAIL_TO_PASS, or found none while the rest passed in
@@ -131,14 +136,23 @@ func adoptKnownFailures(ctx context.Context, ws *workspace.Workspace, runs []*pi
 		if len(pipeline.KnownFailures(t)) > 0 {
 			return nil
 		}
-		known := knownFailuresOf(ctx, ws.Root, t, latest)
-		if len(known) == 0 {
+		known, flaky := knownFailuresOf(ctx, ws.Root, t, latest), []string(nil)
+		if nop := latest[pipeline.ModeNop]; len(known) == 0 && nop != nil && nop.Outcome == pipeline.OutcomeOK &&
+			latest[pipeline.ModeOracle] != nil && latest[pipeline.ModeGold] != nil {
+			known, flaky = flakyKnownFailures(ctx, ws.Root, t, latest[pipeline.ModeOracle], latest[pipeline.ModeGold])
+		}
+		if len(known) == 0 && len(flaky) == 0 {
 			return nil
 		}
 		if t.Extra == nil {
 			t.Extra = map[string]any{}
 		}
-		t.Extra[pipeline.ExtraKnownFailures] = known
+		if len(known) > 0 {
+			t.Extra[pipeline.ExtraKnownFailures] = known
+		}
+		if len(flaky) > 0 {
+			t.Extra[pipeline.ExtraFlakyTests] = flaky
+		}
 		out = append(out, t)
 		return nil
 	})
@@ -146,7 +160,8 @@ func adoptKnownFailures(ctx context.Context, ws *workspace.Workspace, runs []*pi
 }
 
 // eachFailedTask calls fn once for each mined task of runs whose verdict
-// is fix_fails_tests, with its latest runs on its current files.
+// is fix_fails_tests (or deps read from a test's output) or flaky, with
+// its latest runs on its current files.
 func eachFailedTask(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run, fn func(*pipeline.Task, map[string]*pipeline.Run) error) error {
 	seen := map[string]bool{}
 	for _, r := range runs {
@@ -158,7 +173,8 @@ func eachFailedTask(ctx context.Context, ws *workspace.Workspace, runs []*pipeli
 		if err != nil {
 			return err
 		}
-		if !t.Mined() || t.Status != pipeline.StatusInvalid || t.Failure == nil || !oracleTestsFailed(pipeline.OutcomeOracleFailed, t.Failure.Class) {
+		if !t.Mined() || t.Status != pipeline.StatusInvalid || t.Failure == nil ||
+			!oracleTestsFailed(pipeline.OutcomeOracleFailed, t.Failure.Class) && t.Failure.Class != pipeline.ClassFlaky {
 			continue
 		}
 		all, err := ws.Store.Runs(ctx, t.ID)
@@ -198,7 +214,7 @@ func rebuildWithKnownFailures(ctx context.Context, ws *workspace.Workspace, task
 				t.ID, strings.Join(envgen.FirstOf(known, 3), ", "), r.Status)
 			continue
 		}
-		fmt.Fprintf(warn, "%s: %d test(s) fail after the fix and never passed before it on this environment (%s): they no longer decide the reward; validating again\n",
+		fmt.Fprintf(warn, "%s: %d test(s) fail after the fix and never passed before it, or change status between repeats, on this environment (%s): they no longer decide the reward; validating again\n",
 			t.ID, len(known), strings.Join(envgen.FirstOf(known, 3), ", "))
 		again = append(again, t)
 	}

@@ -3,16 +3,30 @@ package pipeline
 // ExtraKnownFailures (Task.Extra) lists the tests that fail after the fix
 // and never passed before it on the task's environment (a gold run found
 // them: neither FAIL_TO_PASS nor PASS_TO_PASS, as SWE-bench leaves them
-// out). The build
-// writes them to tests/known_failures.txt and test.sh does not let them
-// decide the reward; `curate validate` records them (see
+// out). The build writes them to KnownFailuresFile and test.sh does not
+// let them decide the reward; `curate validate` records them (see
 // app.adoptKnownFailures).
 const ExtraKnownFailures = "known_failures"
 
-// KnownFailures is the task's ExtraKnownFailures and the tests a curator
-// dropped: neither decides the reward.
+// ExtraFlakyTests (Task.Extra) lists the tests whose status changed
+// between repeats of one state in a gold run that still found a
+// FAIL_TO_PASS: formats.md puts them in neither list, and they join the
+// known failures so that they do not make test.sh's reward flaky.
+const ExtraFlakyTests = "flaky_tests"
+
+// KnownFailuresFile is where a built task lists ExtraKnownFailures, one
+// per line, relative to the task directory.
+const KnownFailuresFile = "tests/known_failures.txt"
+
+// KnownFailures is the task's ExtraKnownFailures, its ExtraFlakyTests and
+// the tests a curator dropped: none decides the reward.
 func KnownFailures(t *Task) []string {
-	out := ExtraStrings(t, ExtraKnownFailures)
+	out := append([]string(nil), ExtraStrings(t, ExtraKnownFailures)...)
+	for _, f := range ExtraStrings(t, ExtraFlakyTests) {
+		if !containsString(out, f) {
+			out = append(out, f)
+		}
+	}
 	for _, d := range t.Labels.DroppedTests() {
 		if !containsString(out, d.Test) {
 			out = append(out, d.Test)

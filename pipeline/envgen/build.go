@@ -208,7 +208,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	}
 	known := pipeline.KnownFailures(t)
 	if len(known) > 0 && CTRFStep(plan.Test.LogFormat) != "" {
-		plan.Note("%d test(s) fail after the fix and never passed before it on this environment, so they do not decide the reward (curate validate found them): %s", len(known), strings.Join(FirstOf(known, 3), ", "))
+		knownNotes(plan, known, pipeline.ExtraStrings(t, pipeline.ExtraFlakyTests))
 	} else {
 		known = nil
 	}
@@ -460,4 +460,22 @@ func FirstOf(ss []string, n int) []string {
 		return ss
 	}
 	return append(append([]string{}, ss[:n]...), fmt.Sprintf("and %d more", len(ss)-n))
+}
+
+// knownNotes says which tests do not decide the reward, and why: flaky
+// ones changed status between repeats, the others fail after the fix and
+// never passed before it (or a curator dropped them).
+func knownNotes(plan *Plan, known, flaky []string) {
+	var rest []string
+	for _, k := range known {
+		if !slices.Contains(flaky, k) {
+			rest = append(rest, k)
+		}
+	}
+	if len(flaky) > 0 {
+		plan.Note("%d test(s) change status between repeats on this environment, so they do not decide the reward (curate validate found them): %s", len(flaky), strings.Join(FirstOf(flaky, 3), ", "))
+	}
+	if len(rest) > 0 {
+		plan.Note("%d test(s) fail after the fix and never passed before it on this environment, so they do not decide the reward (curate validate found them): %s", len(rest), strings.Join(FirstOf(rest, 3), ", "))
+	}
 }

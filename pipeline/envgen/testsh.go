@@ -3,6 +3,8 @@ package envgen
 import (
 	"fmt"
 	"strings"
+
+	"curate/pipeline"
 )
 
 // SolveSh applies the fix.
@@ -62,10 +64,9 @@ func withOverride(run Runner, override string, files []string) Runner {
 	return Runner{Command: override + " " + args}
 }
 
-// KnownFailuresFile lists, one per line, the tests that fail after the fix
-// and never passed before it on the task's environment
-// (pipeline.ExtraKnownFailures).
-const KnownFailuresFile = "tests/known_failures.txt"
+// KnownFailuresFile lists the tests that do not decide the reward
+// (pipeline.KnownFailuresFile).
+const KnownFailuresFile = pipeline.KnownFailuresFile
 
 // knownFailuresStep forgives a failed run whose only failing tests are the
 // known failures, read from the run's CTRF report: at least one other test

@@ -261,7 +261,7 @@ func sourceFields(t *pipeline.Task) []pipeline.ExtraField {
 	var out []pipeline.ExtraField
 	for _, f := range t.ExtraFields() {
 		switch f.Key {
-		case app.EnvironmentNotesKey, app.ToolchainDecisionsKey, pipeline.ExtraBuildNotes, pipeline.ExtraKnownFailures, pipeline.ExtraBuildStrategy,
+		case app.EnvironmentNotesKey, app.ToolchainDecisionsKey, pipeline.ExtraBuildNotes, pipeline.ExtraKnownFailures, pipeline.ExtraFlakyTests, pipeline.ExtraBuildStrategy,
 			pipeline.ExtraSnapshot, pipeline.ExtraMirrorMethod, pipeline.ExtraRepoImage,
 			// the statement's: shown in the Statement section
 			pipeline.ExtraInstructionSource, pipeline.ExtraInterface, pipeline.ExtraStatementFlags,

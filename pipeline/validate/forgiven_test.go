@@ -1,0 +1,76 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"curate/pipeline"
+)
+
+// A gold run flaky only on tests the task lists as known failures (an
+// earlier gold run found them flaky) is valid; a flaky test it does not
+// list, or no FAIL_TO_PASS, keeps it flaky.
+func TestForgiveKnownFlaky(t *testing.T) {
+	const hang, feature = "SSLClientServerTest.ClientCertMissing", "ServerTest.Feature"
+	cases := []struct {
+		name  string
+		known map[string]bool
+		f2p   []string
+		want  pipeline.Outcome
+	}{
+		{"listed", map[string]bool{hang: true}, []string{feature}, pipeline.OutcomeOK},
+		{"not listed", map[string]bool{"Other.Test": true}, []string{feature}, pipeline.OutcomeFlaky},
+		{"no list", map[string]bool{}, []string{feature}, pipeline.OutcomeFlaky},
+		{"no FAIL_TO_PASS", map[string]bool{hang: true}, nil, pipeline.OutcomeFlaky},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			run := &pipeline.Run{}
+			buggy := rep(feature, "FAILED", hang, "PASSED")
+			if c.f2p == nil {
+				buggy = rep(feature, "PASSED", hang, "PASSED")
+			}
+			summarize(ModeGold, []attempt{{outcome: pipeline.OutcomeOK, buggy: buggy,
+				fixed: rep(feature, "PASSED", hang, "FAILED"), again: rep(feature, "PASSED", hang, "PASSED")}}, run)
+			if run.Outcome != pipeline.OutcomeFlaky {
+				t.Fatalf("before forgiving: %s, want flaky", run.Outcome)
+			}
+			forgiveKnownFlaky(run, c.known)
+			if run.Outcome != c.want || !reflect.DeepEqual(run.FailToPass, c.f2p) || !reflect.DeepEqual(run.Flaky, []string{hang}) {
+				t.Errorf("%s f2p %v flaky %v (%s), want %s", run.Outcome, run.FailToPass, run.Flaky, run.Detail, c.want)
+			}
+		})
+	}
+}
+
+// The list is read from the task's tests/known_failures.txt, a regular
+// file only: a task directory may come from anyone.
+func TestReadKnownFailures(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "tests"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, pipeline.KnownFailuresFile)
+	if err := os.WriteFile(path, []byte("A.b\n\n  C.d  \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := readKnownFailures(dir); !reflect.DeepEqual(got, map[string]bool{"A.b": true, "C.d": true}) {
+		t.Errorf("read %v", got)
+	}
+	outside := filepath.Join(t.TempDir(), "names")
+	if err := os.WriteFile(outside, []byte("E.f\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path)
+	if err := os.Symlink(outside, path); err != nil {
+		t.Fatal(err)
+	}
+	if got := readKnownFailures(dir); len(got) != 0 {
+		t.Errorf("a link was followed: %v", got)
+	}
+	if got := readKnownFailures(t.TempDir()); len(got) != 0 {
+		t.Errorf("no file: %v", got)
+	}
+}
