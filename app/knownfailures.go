@@ -133,13 +133,27 @@ func allFail(ss []parse.Status) bool {
 func adoptKnownFailures(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run) ([]*pipeline.Task, error) {
 	var out []*pipeline.Task
 	err := eachFailedTask(ctx, ws, runs, func(t *pipeline.Task, latest map[string]*pipeline.Run) error {
-		if len(pipeline.KnownFailures(t)) > 0 {
+		// Once per task for each: the known failures, then the flaky tests
+		// (a task forgiven its known failures may show a flaky one after).
+		if len(pipeline.ExtraStrings(t, pipeline.ExtraFlakyTests)) > 0 {
 			return nil
 		}
-		known, flaky := knownFailuresOf(ctx, ws.Root, t, latest), []string(nil)
+		var known, flaky []string
+		if len(pipeline.KnownFailures(t)) == 0 {
+			known = knownFailuresOf(ctx, ws.Root, t, latest)
+		}
 		if nop := latest[pipeline.ModeNop]; len(known) == 0 && nop != nil && nop.Outcome == pipeline.OutcomeOK &&
 			latest[pipeline.ModeOracle] != nil && latest[pipeline.ModeGold] != nil {
 			known, flaky = flakyKnownFailures(ctx, ws.Root, t, latest[pipeline.ModeOracle], latest[pipeline.ModeGold])
+			if len(flaky) == 0 {
+				return nil
+			}
+			for _, k := range pipeline.ExtraStrings(t, pipeline.ExtraKnownFailures) {
+				if !slices.Contains(known, k) {
+					known = append(known, k)
+				}
+			}
+			slices.Sort(known)
 		}
 		if len(known) == 0 && len(flaky) == 0 {
 			return nil
