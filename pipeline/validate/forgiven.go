@@ -5,29 +5,50 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"curate/pipeline"
 )
 
-// forgiveKnownFlaky settles a gold run that is flaky only because of tests
-// the task already leaves out of its reward (its known failures, which
-// include the tests an earlier gold run found flaky: app.adoptKnownFailures).
-// formats.md puts a flaky test in neither list; once test.sh does not let
-// it decide the reward either, the FAIL_TO_PASS that never changed make
-// the task valid. A flaky test the task does not list keeps it flaky.
-func forgiveKnownFlaky(run *pipeline.Run, known map[string]bool) {
-	if run.Outcome != pipeline.OutcomeFlaky || run.Failure != nil || len(run.FailToPass) == 0 || len(run.Flaky) == 0 {
+// leaveOutKnown applies the task's known failures to a gold run: they
+// are in neither list, and a run flaky only on them is settled. The known
+// failures include the tests an earlier gold run found flaky
+// (app.adoptKnownFailures): formats.md puts a flaky test in neither list,
+// test.sh no longer lets it decide the reward, and the FAIL_TO_PASS that
+// never changed make the task valid. Such a test may pass in every run of
+// the fixed state and fail (hang) in the buggy one; it is still no
+// FAIL_TO_PASS. A flaky test the task does not list keeps it flaky.
+func leaveOutKnown(run *pipeline.Run, known map[string]bool) {
+	switch {
+	case len(known) == 0, run.Failure != nil:
+		return
+	case run.Outcome == pipeline.OutcomeFlaky && len(run.Flaky) == 0:
+		return // the repeats differ in outcome or reward, not in a test
+	case run.Outcome != pipeline.OutcomeOK && run.Outcome != pipeline.OutcomeFlaky:
 		return
 	}
-	for _, name := range run.Flaky {
-		if !known[name] {
-			return
-		}
+	keep := func(names []string) []string {
+		return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return known[n] })
 	}
-	run.Outcome = pipeline.OutcomeOK
-	run.Detail = fmt.Sprintf("%d FAIL_TO_PASS, %d PASS_TO_PASS; %d flaky tests left out, as the task's known failures: %s",
-		len(run.FailToPass), len(run.PassToPass), len(run.Flaky), strings.Join(firstN(run.Flaky, 3), ", "))
+	f2p, p2p := keep(run.FailToPass), keep(run.PassToPass)
+	listed := len(run.FailToPass) + len(run.PassToPass) - len(f2p) - len(p2p)
+	unlisted := slices.ContainsFunc(run.Flaky, func(n string) bool { return !known[n] })
+	if listed == 0 && (run.Outcome == pipeline.OutcomeOK || unlisted) {
+		return
+	}
+	run.FailToPass, run.PassToPass = f2p, p2p
+	switch {
+	case unlisted:
+		return
+	case len(f2p) == 0:
+		run.Outcome = pipeline.OutcomeFlaky
+		run.Detail = "every test that fails before the fix and passes after it is one the task leaves out of its reward (flaky or a known failure)"
+	default:
+		run.Outcome = pipeline.OutcomeOK
+		run.Detail = fmt.Sprintf("%d FAIL_TO_PASS, %d PASS_TO_PASS; left out as the task's known failures: %d flaky here, %d more that would be in a list",
+			len(f2p), len(p2p), len(run.Flaky), listed)
+	}
 }
 
 // readKnownFailures is the task's pipeline.KnownFailuresFile as a set;
