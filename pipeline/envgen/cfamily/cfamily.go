@@ -268,15 +268,13 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Tools["curate-cdeps"] = cdepsScript
 		p.ToolchainSteps = append(p.ToolchainSteps, "curate-cdeps "+envgen.QuoteAll(look))
 	}
-	if subs := missingSubmodules(tree); len(subs) > 0 {
-		p.Note("git submodules not in the repository archive: %s (a build that needs them fails as deps_missing)", strings.Join(subs, ", "))
-	}
+	fill := submoduleSteps(p, tree)
 
 	cb := "curate-cbuild %s " + sys + " " + BuildDir
 	// The image builds the PR head (lenient: a head that does not build is
 	// the tests' to report), then the task layer the buggy tree; both
 	// fill ccache, so test.sh's rebuild of either state is cache hits.
-	p.Install = []string{fmt.Sprintf(cb, "configure") + " " + envgen.QuoteAll(args), fmt.Sprintf(cb, "build") + " --lenient"}
+	p.Install = append(fill, fmt.Sprintf(cb, "configure")+" "+envgen.QuoteAll(args), fmt.Sprintf(cb, "build")+" --lenient")
 	p.AfterBug = []string{fmt.Sprintf(cb, "build") + " --lenient"}
 	var names []string
 	for _, f := range tests.Files {
@@ -413,22 +411,6 @@ func ciText(tree *envgen.Tree) string {
 		b.WriteString(tree.Text(f))
 	}
 	return b.String()
-}
-
-// missingSubmodules are .gitmodules paths with no files in the tree.
-func missingSubmodules(tree *envgen.Tree) []string {
-	var out []string
-	for _, line := range strings.Split(tree.Text(".gitmodules"), "\n") {
-		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
-		if !ok || strings.TrimSpace(k) != "path" {
-			continue
-		}
-		p := strings.TrimSpace(v)
-		if len(tree.Glob(p+"/*")) == 0 {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func contains(ss []string, s string) bool {

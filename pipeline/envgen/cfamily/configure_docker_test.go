@@ -65,3 +65,21 @@ func TestCbuildPrintsTheFailingTestsInDocker(t *testing.T) {
 		t.Errorf("failing tests read from the log %v, want the one that subtracts:\n%s", failing, out)
 	}
 }
+
+// A git submodule the archive lacks, when the configure step needs it, is
+// deps_missing naming it (a UTF-8 library's add_subdirectory(extern/gtest)
+// on a clone without submodules was classed compile_error).
+func TestCbuildMissingSubmoduleIsDepsMissingInDocker(t *testing.T) {
+	// A directory without the submodule's CMakeLists.txt (git archive
+	// leaves a gitlink's directory empty) and none at all.
+	for _, prep := range []string{"extern/benchlib/README", "README"} {
+		out := runCbuild(t, map[string]string{
+			"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nadd_subdirectory(extern/benchlib)\n",
+			prep:             "",
+		}, "export CURATE_MISSING_SUBMODULES=extern/benchlib:docs/theme && curate-cbuild configure cmake /tmp/b 2>&1 | grep '^curate:'; true")
+		wantAll(t, out, "curate: deps_missing: git submodule extern/benchlib (not in the repository archive")
+		if strings.Contains(out, "docs/theme") || strings.Contains(out, "compile_error") {
+			t.Errorf("%q: named a submodule the error does not, or kept compile_error:\n%s", prep, out)
+		}
+	}
+}

@@ -211,7 +211,16 @@ configure)
       grep -q 'A required package was not found' "$said" && grep -E "^--[[:space:]]+(No package '[^']+' found|Package '[^']+', required by)" "$log" >> "$said"
     fi
     missing=$(sed -nE 's/.*Could NOT find ([A-Za-z0-9_]+).*/\1/p; s/.*provided by "([^"]+)".*/\1/p; s/.*No package .([^ ]+). found.*/\1/p; s/.*[Dd]ependency "?([^ "]+)"? not found.*/\1/p; s/.*cannot find -l([^ ]+).*/\1/p; s/.*Package .([^ ]+)., required by .*, not found.*/\1/p' "$said" | sort -u | tr '\n' ' ')
-    if [ -n "$missing" ]; then
+    # A git submodule the archive lacks (curate names them), when an
+    # error names its directory: "The source directory /app/extern/x".
+    sub=""
+    subs=${CURATE_MISSING_SUBMODULES:-}
+    for s in ${subs//:/ }; do
+      grep -qF -e "/$s" -e "\"$s\"" "$said" && sub="$sub $s"
+    done
+    if [ -n "$sub" ]; then
+      echo "curate: deps_missing: git submodule${sub} (not in the repository archive: mine from a clone made with --recurse-submodules)" >&2
+    elif [ -n "$missing" ]; then
       echo "curate: deps_missing: ${missing% } (the $sys configure step did not find them)" >&2
     else
       why=$(first_error "$log")

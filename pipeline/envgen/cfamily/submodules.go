@@ -1,0 +1,87 @@
+package cfamily
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"curate/pipeline/envgen"
+)
+
+// submodule is one .gitmodules entry.
+type submodule struct{ path, url string }
+
+// safeSubmodulePath keeps a .gitmodules path that stays inside /app and
+// needs no quoting beyond the usual (the file comes from anyone).
+var safeSubmodulePath = regexp.MustCompile(`^[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*$`)
+
+// missingSubmodules are the .gitmodules entries with no files in the tree
+// (a mirror or a clone without --recurse-submodules).
+func missingSubmodules(tree *envgen.Tree) []submodule {
+	var out []submodule
+	var cur *submodule
+	for _, line := range strings.Split(tree.Text(".gitmodules"), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			out = append(out, submodule{})
+			cur = &out[len(out)-1]
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || cur == nil {
+			continue
+		}
+		switch strings.TrimSpace(k) {
+		case "path":
+			cur.path = strings.TrimSpace(v)
+		case "url":
+			cur.url = strings.TrimSpace(v)
+		}
+	}
+	var missing []submodule
+	for _, m := range out {
+		p := strings.TrimSuffix(m.path, "/")
+		if !safeSubmodulePath.MatchString(p) || strings.Contains("/"+p+"/", "/../") || len(tree.Glob(p+"/*")) > 0 {
+			continue
+		}
+		missing = append(missing, submodule{path: p, url: m.url})
+	}
+	return missing
+}
+
+// isGoogleTest says whether a submodule's URL is a GoogleTest repository
+// (…/googletest, …/googletest.git): Debian's googletest package ships its
+// source, with its CMakeLists.txt, in /usr/src/googletest.
+func isGoogleTest(url string) bool {
+	return strings.EqualFold(strings.TrimSuffix(path.Base(strings.TrimRight(url, "/")), ".git"), "googletest")
+}
+
+// submoduleSteps plans for the submodules the archive lacks: a GoogleTest
+// submodule is filled from Debian's source of it (a project that pins
+// GoogleTest as a submodule builds it with add_subdirectory), and the
+// others are named, so that a configure step that fails on one of them
+// is deps_missing naming it (CURATE_MISSING_SUBMODULES, read by
+// curate-cbuild). It returns the install steps that fill them.
+func submoduleSteps(p *envgen.Plan, tree *envgen.Tree) []string {
+	var steps, gtest, other []string
+	for _, m := range missingSubmodules(tree) {
+		if !isGoogleTest(m.url) {
+			other = append(other, m.path)
+			continue
+		}
+		q := envgen.ShellQuote(m.path)
+		steps = append(steps, "[ -e "+q+"/CMakeLists.txt ] || { mkdir -p "+q+" && cp -a /usr/src/googletest/. "+q+"/; }")
+		gtest = append(gtest, m.path)
+	}
+	if len(gtest) > 0 {
+		if !contains(p.Packages, "googletest") {
+			p.Packages = append(p.Packages, "googletest")
+		}
+		p.Note("git submodule %s (GoogleTest) not in the repository archive: Debian's googletest source (/usr/src/googletest) stands in", strings.Join(gtest, ", "))
+	}
+	if len(other) > 0 {
+		p.Env = append(p.Env, "CURATE_MISSING_SUBMODULES="+strings.Join(other, ":"))
+		p.Note("git submodules not in the repository archive: %s (a configure step that needs them fails as deps_missing naming them)", strings.Join(other, ", "))
+	}
+	return steps
+}

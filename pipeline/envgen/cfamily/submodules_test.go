@@ -1,0 +1,68 @@
+package cfamily
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"curate/pipeline/envgen"
+)
+
+// .gitmodules names where each submodule goes and where it comes from;
+// one whose directory has files is there; a path that would leave the
+// repository is ignored (the file comes from anyone).
+func TestMissingSubmodules(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{
+		".gitmodules": "[submodule \"extern/gtest\"]\n\tpath = extern/gtest\n\turl = https://github.com/google/googletest.git\n" +
+			"[submodule \"docs/theme\"]\n\tpath = docs/theme\n\turl = https://example.com/theme\n" +
+			"[submodule \"vendor/lib\"]\n\tpath = vendor/lib\n\turl = https://example.com/lib\n" +
+			"[submodule \"escape\"]\n\tpath = ../outside\n\turl = https://github.com/google/googletest\n" +
+			"[submodule \"quote\"]\n\tpath = a'b\n\turl = https://github.com/google/googletest\n",
+		"vendor/lib/lib.c": "int x;\n",
+	})
+	got := missingSubmodules(tree)
+	want := []submodule{{"extern/gtest", "https://github.com/google/googletest.git"}, {"docs/theme", "https://example.com/theme"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("missing %v, want %v", got, want)
+	}
+	p := &envgen.Plan{}
+	steps := submoduleSteps(p, tree)
+	if len(steps) != 1 || !strings.Contains(steps[0], "cp -a /usr/src/googletest/. 'extern/gtest'/") ||
+		!reflect.DeepEqual(p.Packages, []string{"googletest"}) || !reflect.DeepEqual(p.Env, []string{"CURATE_MISSING_SUBMODULES=docs/theme"}) {
+		t.Errorf("steps %q packages %v env %v", steps, p.Packages, p.Env)
+	}
+	for _, url := range []string{"https://github.com/google/googletest", "git@github.com:google/googletest.git", "https://github.com/google/googletest/"} {
+		if !isGoogleTest(url) {
+			t.Errorf("%s is GoogleTest", url)
+		}
+	}
+	if isGoogleTest("https://github.com/someone/googletest-fork") {
+		t.Error("a fork with another name is not")
+	}
+}
+
+// A project that pins GoogleTest as a submodule and builds it with
+// add_subdirectory, mined from a clone without its submodules (a UTF-8
+// library: compile_error "The source directory /app/extern/gtest does not
+// contain a CMakeLists.txt file"), builds with Debian's GoogleTest source
+// in its place and reports its cases.
+func TestGoogleTestSubmoduleFromDebianInDocker(t *testing.T) {
+	files := map[string]string{
+		".gitmodules": "[submodule \"extern/gtest\"]\n\tpath = extern/gtest\n\turl = https://github.com/google/googletest\n",
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nenable_testing()\nadd_subdirectory(extern/gtest)\n" +
+			"add_executable(widget_test tests/t.cpp)\ntarget_link_libraries(widget_test gtest_main)\nadd_test(NAME widget_test COMMAND widget_test)\n",
+		"tests/t.cpp": "#include <gtest/gtest.h>\nTEST(Widget, Adds) { EXPECT_EQ(1 + 1, 2); }\nTEST(Widget, Subtracts) { EXPECT_EQ(3 - 2, 2); }\n",
+	}
+	p := &envgen.Plan{}
+	steps := submoduleSteps(p, envgen.MapTree("o/n", files))
+	if len(steps) != 1 {
+		t.Fatalf("steps %q", steps)
+	}
+	out := runCbuild(t, files, "cp -r /app /tmp/src && cd /tmp/src && export CURATE_SRC=/tmp/src && "+steps[0]+" && "+
+		"curate-cbuild configure cmake /tmp/b >/dev/null && curate-cbuild build cmake /tmp/b >/dev/null && "+
+		"curate-cbuild test cmake /tmp/b >/dev/null; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1", `name="Adds"`, `name="Subtracts"`, "[  FAILED  ] Widget.Subtracts")
+	if strings.Contains(out, "[  FAILED  ] Widget.Adds") {
+		t.Errorf("Adds failed:\n%s", out)
+	}
+}
