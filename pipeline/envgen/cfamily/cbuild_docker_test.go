@@ -14,7 +14,7 @@ import (
 
 // cToolchain is what the runner's Docker tests install on the test base
 // image: one image for all of them.
-var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "doctest-dev", "libgtest-dev", "ccache", "pkg-config"}
+var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "libtool", "doctest-dev", "libgtest-dev", "ccache", "pkg-config"}
 
 // runCbuild writes a project to /app (read-only) and runs a shell command
 // with curate-cbuild on the path; it returns the combined output.
@@ -235,6 +235,26 @@ func TestCbuildAutotoolsInDocker(t *testing.T) {
 	wantAll(t, out, "exit 1",
 		`<testcase classname="automake" name="t_add"/>`,
 		`<testcase classname="automake" name="t_sub"><failure message="FAIL"/>`)
+}
+
+// Autotools with a libtool library, built again with no change (what
+// test.sh does on the image's buggy tree): the library's .so went with the
+// other linked outputs but its .la stayed, Make found the library up to
+// date, and the program did not link ("cannot find ./.libs/libjq.so": a
+// JSON processor's 7 of 8 PRs were nop_not_run).
+func TestCbuildAutotoolsLibtoolRebuildInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"configure.ac": "AC_INIT([widget], [1.0])\nAM_INIT_AUTOMAKE([foreign subdir-objects])\nLT_INIT\nAC_PROG_CC\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n",
+		"Makefile.am":  "lib_LTLIBRARIES = libw.la\nlibw_la_SOURCES = w.c\ncheck_PROGRAMS = t_w\nt_w_LDADD = libw.la\nTESTS = t_w\n",
+		"w.c":          "int w(void) { return 2; }\n",
+		"t_w.c":        "int w(void);\nint main(void) { return w() == 2 ? 0 : 1; }\n",
+	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild configure autotools /tmp/b >/dev/null 2>&1 && "+
+		"curate-cbuild build autotools /tmp/b >/dev/null 2>&1 && curate-cbuild build autotools /tmp/b 2>&1 | grep -E 'error|cannot find'; "+
+		"curate-cbuild test autotools /tmp/b >/dev/null 2>&1; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 0", `<testcase classname="automake" name="t_w"/>`)
+	if strings.Contains(out, "cannot find") {
+		t.Errorf("the second build did not link:\n%s", out)
+	}
 }
 
 // Plain Make: `make test`, and a test binary nothing reports for is one

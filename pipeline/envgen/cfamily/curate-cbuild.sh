@@ -18,18 +18,21 @@ first_error() { grep -m1 -E ': (fatal )?error:|: undefined reference|^ninja: bui
 
 # Linked outputs of an earlier build go before each build: a target that
 # no longer compiles must not leave the fixed tree's binary to be tested.
-# Make is chosen only for a build with an ExternalProject, whose installed
-# libraries the build never makes again once they are there: only
-# executables go then.
+# Make is chosen only for a CMake build with an ExternalProject, whose
+# installed libraries the build never makes again once they are there:
+# only executables go then. Libtool (Autotools): Make's target is the
+# library's .la, its .so sits in .libs/; both go, or Make thinks the
+# library up to date and the link fails ("cannot find ./.libs/libx.so").
 drop_binaries() {
   [ -d "$b" ] || return 0
-  local libs=(-o -name '*.so' -o -name '*.so.*' -o -name '*.a')
-  [ "$gen" = Ninja ] || libs=()
+  local libs=(-o -name '*.so' -o -name '*.so.*' -o -name '*.a' -o -name '*.la')
+  [ "$gen" = Ninja ] || [ "$sys" != cmake ] || libs=()
   find "$b" -type f \( -perm -u+x "${libs[@]}" \) \
     ! -path '*/CMakeFiles/*' ! -path '*/_deps/*' ! -path '*/meson-private/*' 2>/dev/null |
     while read -r f; do
-      case $f in *.so|*.so.*|*.a) [ ${#libs[@]} -gt 0 ] || continue ;; esac
-      if [ "$(head -c4 "$f" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || [ "${f%.a}" != "$f" ]; then rm -f "$f"; fi
+      case $f in *.so|*.so.*|*.a|*.la) [ ${#libs[@]} -gt 0 ] || continue ;; esac
+      if [ "$(head -c4 "$f" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || [ "${f%.a}" != "$f" ] ||
+        { [ "$sys" = autotools ] && [ "${f%.la}" != "$f" ]; }; then rm -f "$f"; fi
     done
 }
 
