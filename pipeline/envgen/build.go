@@ -120,7 +120,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	rc := cfg.Repos[t.Repo]
 	lang := rc.Language
 	if lang == "" {
-		lang = DetectLanguage(tree, t.Language)
+		lang = DetectForTests(tree, t.Language, installs)
 	}
 	planner := LanguageFor(lang)
 	// Test files at head, and the names of their tests.

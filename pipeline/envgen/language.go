@@ -122,3 +122,32 @@ func hasSources(langs []string, exts map[string]int) bool {
 	}
 	return false
 }
+
+// cFamilySource are the extensions of C and C++ sources and headers.
+var cFamilySource = map[string]bool{".c": true, ".h": true, ".cc": true, ".cpp": true, ".cxx": true, ".c++": true, ".hpp": true, ".hh": true, ".hxx": true, ".ipp": true}
+
+// DetectForTests is DetectLanguage, except that the PR's test files decide
+// when every one of them is C or C++ source, the tree has a C or C++ build
+// and none of them is in the language a root marker names: the tests need
+// that build's runner (a C++ library's package.json and one .js helper
+// for a package index made it JavaScript, and no runner loaded its C++
+// tests). A project with a C extension and tests in its own language
+// keeps its language.
+func DetectForTests(tree []string, hint string, tests []string) string {
+	lang := DetectLanguage(tree, hint)
+	if len(tests) == 0 || lang == "" {
+		return lang
+	}
+	if _, ok := languages[lang].(Detector); ok {
+		return lang // already a build-file language
+	}
+	for _, f := range tests {
+		if !cFamilySource[strings.ToLower(path.Ext(f))] {
+			return lang
+		}
+	}
+	if l := detectByBuildFiles(tree); l != "" {
+		return l
+	}
+	return lang
+}

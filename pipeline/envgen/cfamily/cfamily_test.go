@@ -46,6 +46,26 @@ func TestDetect(t *testing.T) {
 	if got := envgen.DetectLanguage([]string{"CMakeLists.txt", "src/x.cpp", "test/t.cpp"}, ""); got != "cpp" {
 		t.Errorf("CMake C++ project detected as %q", got)
 	}
+	// The PR's tests decide when they are all C or C++: a header-only C++
+	// library with a package.json and one .js helper for a package index
+	// (its 4 newest PRs were refused as JavaScript with no suite to load).
+	// A C extension tested in its own language, or a PR whose tests are
+	// not all C/C++, keeps the marker's language.
+	lib := []string{"CMakeLists.txt", "include_dirs.js", "package.json", "include/lib/reader.h", "test/unittest/CMakeLists.txt", "test/unittest/readertest.cpp"}
+	for _, c := range []struct {
+		tree, tests []string
+		want        string
+	}{
+		{lib, []string{"test/unittest/readertest.cpp"}, "cpp"},
+		{lib, []string{"test/unittest/readertest.cpp", "test/index.test.js"}, "javascript"},
+		{lib, nil, "javascript"},
+		{[]string{"pyproject.toml", "meson.build", "pkg/_speed.c", "pkg/a.py", "tests/test_a.py"}, []string{"tests/test_a.py"}, "python"},
+		{[]string{"pyproject.toml", "pkg/_speed.c", "pkg/a.py", "tests/test_speed.c"}, []string{"tests/test_speed.c"}, "python"},
+	} {
+		if got := envgen.DetectForTests(c.tree, "", c.tests); got != c.want {
+			t.Errorf("DetectForTests(%v, tests %v) = %q, want %q", c.tree, c.tests, got, c.want)
+		}
+	}
 }
 
 func TestNeedsAndDebianPackages(t *testing.T) {
