@@ -10,6 +10,7 @@ import (
 
 	"curate/internal/testenv"
 	"curate/pipeline/envgen"
+	"curate/pipeline/validate/parse"
 )
 
 // cToolchain is what the runner's Docker tests install on the test base
@@ -112,6 +113,38 @@ func TestCbuildGoogleTestCrashInDocker(t *testing.T) {
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("report lacks %s:\n%s", re, out)
 		}
+	}
+}
+
+// The same crash where CTest runs each case on its own
+// (gtest_discover_tests): the crashed case has no GoogleTest report, and
+// CTest's entry for it keeps its id, Suite.Test, not Suite.Test.Suite.Test
+// (an HTTP library's case crashed in one repeat and was then two tests:
+// HttpToHttpsRedirectTest.CertFile and its doubled name, "unstable").
+// A CTest test with no dot in its name keeps its id as before.
+func TestCbuildDiscoveredGoogleTestCrashKeepsItsIdInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nenable_testing()\nfind_package(GTest REQUIRED)\ninclude(GoogleTest)\n" +
+			"add_executable(widget_tests widget_test.cpp)\ntarget_link_libraries(widget_tests GTest::gtest_main)\ngtest_discover_tests(widget_tests)\n" +
+			"add_test(NAME plain_check COMMAND false)\n",
+		"widget_test.cpp": "#include <gtest/gtest.h>\n#include <csignal>\n" +
+			"TEST(A, Passes) { EXPECT_EQ(1 + 1, 2); }\nTEST(B, Crashes) { std::raise(SIGSEGV); }\n",
+	}, "curate-cbuild configure cmake /tmp/b >/dev/null && curate-cbuild build cmake /tmp/b >/dev/null && "+
+		"curate-cbuild test cmake /tmp/b >/dev/null 2>&1; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	rep := parse.ForFormat("ctest", []byte(out))
+	want := map[string]parse.Status{"A.Passes": parse.Passed, "B.Crashes": parse.Failed, "plain_check.plain_check": parse.Failed}
+	for id, st := range want {
+		if rep.Tests[id] != st {
+			t.Errorf("%s: %q, want %q", id, rep.Tests[id], st)
+		}
+	}
+	for id := range rep.Tests {
+		if _, ok := want[id]; !ok {
+			t.Errorf("unexpected test id %s", id)
+		}
+	}
+	if t.Failed() {
+		t.Logf("%s", out)
 	}
 }
 
