@@ -18,9 +18,10 @@ import (
 
 // TestWorkbenchDropTestsInTmux drops a FAIL_TO_PASS test from the Task
 // screen (D, space, a reason, enter), undoes and redoes it, then
-// validates the task again from the Runs screen, at 80 and 160 columns:
-// the list, test.sh and the status follow each step, and validation
-// finds the task valid with the list the curator left.
+// validates the task again from the Runs screen and undoes the drop, at
+// 80 and 160 columns: the list, test.sh and the status follow each step,
+// validation finds the task valid with the list the curator left, and the
+// undo after it gives the test back.
 func TestWorkbenchDropTestsInTmux(t *testing.T) {
 	testenv.RequireCommand(t, "tmux")
 	base := testenv.BaseImage(t)
@@ -83,6 +84,13 @@ func TestWorkbenchDropTestsInTmux(t *testing.T) {
 			if got := f2p(); !slices.Equal(got, keep) {
 				t.Errorf("after validation: FAIL_TO_PASS %v, want %v (the drop stands)", got, keep)
 			}
+			// An undo after the validation still gives the test back:
+			// gold reported it and the task kept it as dropped.
+			tp.keys("F2")
+			tp.wait("task screen again", 10*time.Second, "Statement", "FAIL_TO_PASS (2)")
+			tp.keys("u")
+			waitFor(t, "undo after validation", func() bool { return len(f2p()) == 3 })
+			tp.wait("undo after validation on screen", 30*time.Second, "FAIL_TO_PASS (3)")
 			tp.keys("q")
 			tp.waitExit(10 * time.Second)
 		})

@@ -21,15 +21,25 @@ const KnownFailuresFile = "tests/known_failures.txt"
 // KnownFailures is the task's ExtraKnownFailures, its ExtraFlakyTests and
 // the tests a curator dropped: none decides the reward.
 func KnownFailures(t *Task) []string {
+	out := MeasuredKnownFailures(t)
+	for _, d := range t.Labels.DroppedTests() {
+		if !containsString(out, d.Test) {
+			out = append(out, d.Test)
+		}
+	}
+	return out
+}
+
+// MeasuredKnownFailures is the task's ExtraKnownFailures and
+// ExtraFlakyTests: what gold runs found, which a gold run leaves out of
+// both lists. A curator's drops are not among them: gold still reports
+// those, so that the lists keep them as dropped (FAIL_TO_PASS_dropped)
+// and an undo can give them back.
+func MeasuredKnownFailures(t *Task) []string {
 	out := append([]string(nil), ExtraStrings(t, ExtraKnownFailures)...)
 	for _, f := range ExtraStrings(t, ExtraFlakyTests) {
 		if !containsString(out, f) {
 			out = append(out, f)
-		}
-	}
-	for _, d := range t.Labels.DroppedTests() {
-		if !containsString(out, d.Test) {
-			out = append(out, d.Test)
 		}
 	}
 	return out

@@ -2,24 +2,25 @@ package validate
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"curate/pipeline"
 )
 
-// leaveOutKnown applies the task's known failures to a gold run: they
-// are in neither list, and a run flaky only on them is settled. The known
-// failures include the tests an earlier gold run found flaky
-// (app.adoptKnownFailures): formats.md puts a flaky test in neither list,
+// leaveOutKnown applies the task's known failures (Job.LeftOut) to a
+// gold run: they are in neither list, and a run flaky only on them is
+// settled. The known failures include the tests an earlier gold run found
+// flaky (app.adoptKnownFailures), not the curator's drops (RecordResults
+// keeps those as dropped): formats.md puts a flaky test in neither list,
 // test.sh no longer lets it decide the reward, and the FAIL_TO_PASS that
 // never changed make the task valid. Such a test may pass in every run of
 // the fixed state and fail (hang) in the buggy one; it is still no
 // FAIL_TO_PASS. A flaky test the task does not list keeps it flaky.
-func leaveOutKnown(run *pipeline.Run, known map[string]bool) {
+func leaveOutKnown(run *pipeline.Run, leftOut []string) {
+	known := map[string]bool{}
+	for _, n := range leftOut {
+		known[n] = true
+	}
 	switch {
 	case len(known) == 0, run.Failure != nil:
 		return
@@ -49,30 +50,4 @@ func leaveOutKnown(run *pipeline.Run, known map[string]bool) {
 		run.Detail = fmt.Sprintf("%d FAIL_TO_PASS, %d PASS_TO_PASS; left out as the task's known failures: %d flaky here, %d more that would be in a list",
 			len(f2p), len(p2p), len(run.Flaky), listed)
 	}
-}
-
-// readKnownFailures is the task's pipeline.KnownFailuresFile as a set;
-// empty when it has none, or when it is a link or not a regular file (a
-// task directory may come from anyone). Only its first MiB is read.
-func readKnownFailures(taskDir string) map[string]bool {
-	out := map[string]bool{}
-	path := filepath.Join(taskDir, pipeline.KnownFailuresFile)
-	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
-		return out
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return out
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
-	if err != nil {
-		return out
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out[l] = true
-		}
-	}
-	return out
 }

@@ -18,14 +18,14 @@ func TestLeaveOutKnownFlaky(t *testing.T) {
 	const hang, feature = "SSLClientServerTest.ClientCertMissing", "ServerTest.Feature"
 	cases := []struct {
 		name  string
-		known map[string]bool
+		known []string
 		f2p   []string
 		want  pipeline.Outcome
 	}{
-		{"listed", map[string]bool{hang: true}, []string{feature}, pipeline.OutcomeOK},
-		{"not listed", map[string]bool{"Other.Test": true}, []string{feature}, pipeline.OutcomeFlaky},
-		{"no list", map[string]bool{}, []string{feature}, pipeline.OutcomeFlaky},
-		{"no FAIL_TO_PASS", map[string]bool{hang: true}, nil, pipeline.OutcomeFlaky},
+		{"listed", []string{hang}, []string{feature}, pipeline.OutcomeOK},
+		{"not listed", []string{"Other.Test"}, []string{feature}, pipeline.OutcomeFlaky},
+		{"no list", nil, []string{feature}, pipeline.OutcomeFlaky},
+		{"no FAIL_TO_PASS", []string{hang}, nil, pipeline.OutcomeFlaky},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,7 +71,7 @@ func TestLeaveOutKnownFromTheLists(t *testing.T) {
 			if run.Outcome != pipeline.OutcomeOK || !slices.Contains(run.FailToPass, hang) {
 				t.Fatalf("before: %s %v", run.Outcome, run.FailToPass)
 			}
-			leaveOutKnown(run, map[string]bool{hang: true})
+			leaveOutKnown(run, []string{hang})
 			if run.Outcome != c.want || !reflect.DeepEqual(run.FailToPass, c.f2p) || !reflect.DeepEqual(run.PassToPass, c.p2p) {
 				t.Errorf("%s f2p %v p2p %v (%s), want %s %v", run.Outcome, run.FailToPass, run.PassToPass, run.Detail, c.want, c.f2p)
 			}
@@ -83,38 +83,48 @@ func TestLeaveOutKnownFromTheLists(t *testing.T) {
 	summarize(ModeGold, []attempt{{outcome: pipeline.OutcomeOK, buggy: rep(feature, "FAILED", hang, "FAILED"),
 		fixed: rep(feature, "PASSED", hang, "FAILED"), again: rep(feature, "PASSED", hang, "FAILED")}}, run)
 	before := *run
-	leaveOutKnown(run, map[string]bool{hang: true})
+	leaveOutKnown(run, []string{hang})
 	if !reflect.DeepEqual(*run, before) {
 		t.Errorf("changed: %+v, was %+v", *run, before)
 	}
 }
 
-// The list is read from the task's tests/known_failures.txt, a regular
-// file only: a task directory may come from anyone.
-func TestReadKnownFailures(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "tests"), 0o755); err != nil {
+// Gold leaves out what earlier gold runs found (known failures, flaky
+// tests), not the curator's drops: gold must still report a dropped test
+// so that RecordResults keeps it as dropped and an undo can give it back.
+// Before, gold read tests/known_failures.txt, which lists the drops too,
+// so a validation after a drop lost FAIL_TO_PASS_dropped for good.
+func TestGoldKeepsTheCuratorsDrops(t *testing.T) {
+	const feature, dropped, known, hang = "A.feature", "A.overspecified", "A.online", "A.hang"
+	root := t.TempDir()
+	dir := filepath.Join(root, "tasks", "t1")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, pipeline.KnownFailuresFile)
-	if err := os.WriteFile(path, []byte("A.b\n\n  C.d  \n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "task.toml"), []byte("version = \"1.0\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := readKnownFailures(dir); !reflect.DeepEqual(got, map[string]bool{"A.b": true, "C.d": true}) {
-		t.Errorf("read %v", got)
+	task := &pipeline.Task{ID: "t1", TaskDir: dir, Extra: map[string]any{
+		"FAIL_TO_PASS":              []string{feature},
+		"FAIL_TO_PASS_dropped":      []string{dropped},
+		pipeline.ExtraKnownFailures: []any{known},
+		pipeline.ExtraFlakyTests:    []string{hang},
+	}}
+	task.Labels.TestsDropped = pipeline.EncodeDropped([]pipeline.DroppedTest{{Test: dropped, List: "FAIL_TO_PASS", Reason: "over-specified"}})
+	jobs, skips := Jobs(root, []*pipeline.Task{task}, []string{ModeGold})
+	if len(jobs) != 1 || len(skips) != 0 {
+		t.Fatalf("jobs %v skips %v", jobs, skips)
 	}
-	outside := filepath.Join(t.TempDir(), "names")
-	if err := os.WriteFile(outside, []byte("E.f\n"), 0o644); err != nil {
-		t.Fatal(err)
+	if want := []string{known, hang}; !reflect.DeepEqual(jobs[0].LeftOut, want) {
+		t.Fatalf("left out %v, want %v", jobs[0].LeftOut, want)
 	}
-	os.Remove(path)
-	if err := os.Symlink(outside, path); err != nil {
-		t.Fatal(err)
+	run := &pipeline.Run{Outcome: pipeline.OutcomeOK, FailToPass: []string{feature, dropped, known}}
+	leaveOutKnown(run, jobs[0].LeftOut)
+	if want := []string{feature, dropped}; !reflect.DeepEqual(run.FailToPass, want) {
+		t.Errorf("FAIL_TO_PASS %v, want %v", run.FailToPass, want)
 	}
-	if got := readKnownFailures(dir); len(got) != 0 {
-		t.Errorf("a link was followed: %v", got)
-	}
-	if got := readKnownFailures(t.TempDir()); len(got) != 0 {
-		t.Errorf("no file: %v", got)
+	kept, gone := task.Labels.Keep("FAIL_TO_PASS", run.FailToPass)
+	if !reflect.DeepEqual(kept, []string{feature}) || !reflect.DeepEqual(gone, []string{dropped}) {
+		t.Errorf("kept %v dropped %v", kept, gone)
 	}
 }
