@@ -255,6 +255,27 @@ func TestCbuildMesonInDocker(t *testing.T) {
 	}
 }
 
+// A test that never ends (a bug that loops) is stopped after
+// CURATE_TEST_TIMEOUT seconds and fails; the tests that finished keep
+// their results. Before, `make check` and a doctest or Catch2 binary ran
+// until the container's limit, which left no result at all (timeout).
+func TestCbuildStopsATestThatNeverEndsInDocker(t *testing.T) {
+	hang := "#include <stdio.h>\n#include <unistd.h>\nint main(int argc, char **argv) { if (argc > 99) { puts(\"doctest\"); puts(\"--reporters\"); } for (;;) pause(); }\n"
+	out := runCbuild(t, map[string]string{
+		"configure.ac": "AC_INIT([widget], [1.0])\nAM_INIT_AUTOMAKE([foreign subdir-objects])\nAC_PROG_CC\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n",
+		"Makefile.am":  "check_PROGRAMS = t_add t_hang t_doctest\nTESTS = t_add t_hang\n",
+		"t_add.c":      "int main(void) { return 0; }\n",
+		"t_hang.c":     hang,
+		"t_doctest.c":  hang,
+	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src CURATE_TEST_TIMEOUT=3 && curate-cbuild configure autotools /tmp/b >/dev/null && "+
+		"start=$(date +%s); curate-cbuild test autotools /tmp/b; echo \"exit $? after $(( $(date +%s) - start )) s\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1 after",
+		"curate: make check stopped after 3 s",
+		`<testcase classname="automake" name="t_add"/>`,
+		`<testcase classname="automake" name="t_hang"><failure message="stopped after 3 s: it never finished"/>`,
+		`<testcase classname="binary" name="t_doctest"><failure message="stopped after 3 s: it never finished"/>`)
+}
+
 // Autotools: configure made by autoreconf, `make check` through
 // Automake's test driver; each test's .trs is one result.
 func TestCbuildAutotoolsInDocker(t *testing.T) {

@@ -119,6 +119,13 @@ CMAKE
   tail -n 20 /tmp/curate-leave-out.log
 }
 
+# A test run that never ends (a bug that loops) is stopped after
+# CURATE_TEST_TIMEOUT seconds: what it was running fails, the tests that
+# finished keep their results, and it is not the container's limit that
+# ends the whole run (no result at all, classed timeout).
+tlimit=${CURATE_TEST_TIMEOUT:-900}
+stopped() { [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; }
+
 # watched LOG CMD...: run CMD with its output in LOG, stopped when it
 # runs for 900 s or prints nothing for $stall s (a test that waits forever
 # for a server that never started). Returns CMD's status, 124 when stopped.
@@ -176,6 +183,15 @@ gtest_until_done() {
     skip="$skip:$last"
   done
   return "$rc"
+}
+
+# hung EXE REPORT: a doctest or Catch2 binary stopped after $tlimit s
+# wrote no report, or half of one: the binary is one failing test.
+hung() {
+  rm -f "$2"
+  echo "curate: $(basename "$1") stopped after $tlimit s: it never finished"
+  printf '<testsuite name="binary"><testcase classname="binary" name="%s"><failure message="stopped after %s s: it never finished"/></testcase></testsuite>\n' \
+    "$(printf '%s' "${1#"$root"/}" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')" "$tlimit" > "$2"
 }
 
 # gtest_crashes: the GoogleTest binaries CTest ran that left no XML run
@@ -299,7 +315,8 @@ test)
       dir=$b; [ "$sys" = make ] && dir=$src
       target=check
       if [ "$sys" = make ] && ! make -C "$dir" -n check >/dev/null 2>&1; then target=test; fi
-      make -C "$dir" -k "$target"; [ $? -ne 0 ] && st=1
+      timeout -k 10 "$tlimit" make -C "$dir" -k "$target" 2>&1 | tee /tmp/curate-check.log; mrc=${PIPESTATUS[0]}
+      [ "$mrc" -ne 0 ] && st=1
       # Automake's test driver leaves one .trs per test.
       find "$dir" -name '*.trs' | while read -r t; do
         r=$(sed -nE 's/^:test-result: ([A-Z]+).*/\1/p' "$t" | head -n 1)
@@ -310,6 +327,21 @@ test)
           *) echo "<testsuite name=\"automake\"><testcase classname=\"automake\" name=\"$n\"><failure message=\"$r\"/></testcase></testsuite>" ;;
         esac
       done > "$out/automake.xml"
+      # Stopped: the test whose log Make deleted, unfinished ("***
+      # Deleting file 't_x.log'", in the directory Make had entered), is
+      # the one that hung.
+      if stopped "$mrc"; then
+        echo "curate: make $target stopped after $tlimit s: a test never finished; the tests that did keep their results"
+        awk -v top="$dir" '
+          match($0, /Entering directory .[^'"'"']*/) { d[++n] = substr($0, RSTART + 20, RLENGTH - 20); next }
+          /Leaving directory/ { if (n > 0) n--; next }
+          match($0, /Deleting file .[^'"'"']*\.log/) {
+            f = substr($0, RSTART + 15, RLENGTH - 19); p = (n > 0 ? d[n] : top) "/" f
+            sub("^" top "/", "", p); print p }' /tmp/curate-check.log | sort -u | while read -r n; do
+          n=$(printf '%s' "$n" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')
+          echo "<testsuite name=\"automake\"><testcase classname=\"automake\" name=\"$n\"><failure message=\"stopped after $tlimit s: it never finished\"/></testcase></testsuite>"
+        done >> "$out/automake.xml"
+      fi
       [ -s "$out/automake.xml" ] && ran=1
       ;;
   esac
@@ -322,13 +354,15 @@ test)
     if [ "$sys" = make ] && [ -s "$runs" ] && ! grep -qxF -- "${exe#"$root"/}" "$runs"; then continue; fi
     i=$((i + 1))
     if grep -qa 'doctest' "$exe" && grep -qa -- '--reporters' "$exe"; then
-      (cd "$(dirname "$exe")" && "$exe" --reporters=junit --out="$out/doctest-$i.xml" >/dev/null 2>&1)
+      (cd "$(dirname "$exe")" && timeout -k 10 "$tlimit" "$exe" --reporters=junit --out="$out/doctest-$i.xml" >/dev/null 2>&1)
       rc=$?
       ran=1
+      stopped "$rc" && hung "$exe" "$out/doctest-$i.xml"
     elif grep -qa 'Catch' "$exe" && grep -qa -- 'junit' "$exe" && ! grep -qa 'gtest_output' "$exe"; then
-      (cd "$(dirname "$exe")" && "$exe" --reporter junit --out "$out/catch2-$i.xml" >/dev/null 2>&1)
+      (cd "$(dirname "$exe")" && timeout -k 10 "$tlimit" "$exe" --reporter junit --out "$out/catch2-$i.xml" >/dev/null 2>&1)
       rc=$?
       ran=1
+      stopped "$rc" && hung "$exe" "$out/catch2-$i.xml"
     elif [ "$ran" -eq 0 ] && grep -qa 'gtest_output' "$exe"; then
       # A GoogleTest binary no CTest ran (a Makefile build) reports its own.
       only=$(only_listed "$exe")
@@ -337,12 +371,12 @@ test)
       rc=$?
     elif [ "$ran" -eq 0 ]; then
       n=${exe#"$root"/}
-      (cd "$(dirname "$exe")" && timeout 900 "$exe") 2>&1 | tee /tmp/curate-binary.log
+      (cd "$(dirname "$exe")" && timeout -k 10 "$tlimit" "$exe") 2>&1 | tee /tmp/curate-binary.log
       rc=${PIPESTATUS[0]}
       # A home-grown runner that counts failures and still exits 0
       # ("Tests failed: 3") failed.
       said=$(grep -aiE '(^|[^a-z])(tests? )?failed:? +[1-9][0-9]*|(^|[^0-9])[1-9][0-9]* +(tests? )?failed' /tmp/curate-binary.log | tail -n 1 | tr -d '"<>&' | cut -c1-120)
-      if [ "$rc" -eq 0 ] && [ -n "$said" ]; then rc=1; why="exit 0, but it printed: $said"; else why="exit $rc"; fi
+      if [ "$rc" -eq 0 ] && [ -n "$said" ]; then rc=1; why="exit 0, but it printed: $said"; elif stopped "$rc"; then why="stopped after $tlimit s: it never finished"; else why="exit $rc"; fi
       if [ "$rc" -eq 0 ]; then r='/>'; else r="><failure message=\"$why\"/></testcase>"; fi
       echo "<testsuite name=\"binary\"><testcase classname=\"binary\" name=\"$n\"$r</testsuite>" > "$out/binary-$i.xml"
     else
