@@ -70,6 +70,33 @@ echo 1 > /logs/verifier/reward.txt
 	}
 }
 
+// jq 3490 ("infinite loop in del(.[nan])"): before the fix one test
+// allocates without end. The kernel kills that process at the limit and
+// test.sh goes on to fail: the buggy state's result stands (NOP ok), as a
+// crashed test fails. The same on the fixed state (Oracle) stays oom: the
+// fix must fit the limit.
+func TestBuggyStateKilledAtTheMemoryLimitFails(t *testing.T) {
+	img := testenv.BusyboxImage(t)
+	v, _ := testValidator(t)
+	dir := fixtureTask(t, "bb-valid", img)
+	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("schema_version = \"1.0\"\n[verifier]\ntimeout_sec = 120\n[environment]\nmemory_mb = 64\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tests", "test.sh"), []byte(`#!/bin/bash
+mkdir -p /logs/verifier
+awk 'BEGIN { s = "x"; while (1) s = s s }' && status=0 || status=1
+echo "the allocating test ended: status $status"
+echo 0 > /logs/verifier/reward.txt
+exit 1
+`), 0o755)
+	run := validateOne(t, v, dir, ModeNop)
+	log := logOf(t, run)
+	if run.Outcome != pipeline.OutcomeOK || !strings.Contains(log, "the kernel killed a process at the memory limit (64 MB) on the buggy state") {
+		t.Errorf("nop: outcome %s (%s)\nlog:\n%s", run.Outcome, run.Detail, log)
+	}
+	if run := validateOne(t, v, dir, ModeOracle); run.Outcome != pipeline.OutcomeOOM {
+		t.Errorf("oracle: outcome %s (%s), want oom", run.Outcome, run.Detail)
+	}
+}
+
 // [docker] user: a container of an image that would run as root runs as
 // that user, with a writable HOME, the task files copied in and /logs
 // writable; task.toml's [verifier] user still wins.

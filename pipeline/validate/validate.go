@@ -291,15 +291,10 @@ func (v *Validator) exec(ctx context.Context, runner Runner, spec ExecSpec, log 
 	if res != nil && res.DiskLimitMB > 0 {
 		return res, pipeline.OutcomeDiskLimit, fmt.Sprintf("stopped for writing %d MB into its container, over the disk cap of %d MB ([docker] max_disk in curate.toml)", res.DiskUsedMB, res.DiskLimitMB)
 	}
-	if res != nil && res.OOMKilledMB > 0 {
+	if res != nil && res.OOMKilledMB > 0 && !oomIsTheBug(spec, res, log) {
 		return res, pipeline.OutcomeOOM, oomDetail(res.OOMKilledMB)
 	}
 	return res, "", ""
-}
-
-// oomDetail says what stopped the run and how to give it more room.
-func oomDetail(limitMB int64) string {
-	return fmt.Sprintf("stopped by its memory limit (%d MB): the test suite allocated more; raise [environment] memory_mb in task.toml, or [docker] memory in curate.toml, if it really needs more", limitMB)
 }
 
 func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID string, cfg *TaskConfig, image string, log *logstream.Broadcaster) attempt {

@@ -21,6 +21,12 @@ var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoc
 // with curate-cbuild on the path; it returns the combined output.
 func runCbuild(t *testing.T, files map[string]string, command string) string {
 	t.Helper()
+	return runCbuildWith(t, nil, files, command)
+}
+
+// runCbuildWith is runCbuild with more `docker run` flags (a memory limit).
+func runCbuildWith(t *testing.T, flags []string, files map[string]string, command string) string {
+	t.Helper()
 	img := testenv.PackagesImage(t, cToolchain...)
 	dir := t.TempDir()
 	for name, body := range files {
@@ -40,8 +46,10 @@ func runCbuild(t *testing.T, files map[string]string, command string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("docker", "run", "--rm", "-v", script+":/usr/local/bin/curate-cbuild:ro", "-v", launcher+":/usr/local/bin/curate-cc:ro",
-		"-v", dir+":/app:ro", img, "bash", "-c", command).CombinedOutput()
+	args := append([]string{"run", "--rm"}, flags...)
+	args = append(args, "-v", script+":/usr/local/bin/curate-cbuild:ro", "-v", launcher+":/usr/local/bin/curate-cc:ro",
+		"-v", dir+":/app:ro", img, "bash", "-c", command)
+	out, err := exec.Command("docker", args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -274,6 +282,25 @@ func TestCbuildStopsATestThatNeverEndsInDocker(t *testing.T) {
 		`<testcase classname="automake" name="t_add"/>`,
 		`<testcase classname="automake" name="t_hang"><failure message="stopped after 3 s: it never finished"/>`,
 		`<testcase classname="binary" name="t_doctest"><failure message="stopped after 3 s: it never finished"/>`)
+}
+
+// A test that allocates until the container's memory limit (jq's
+// del(.[nan]) loop, 3490, before its fix) is the one process the kernel
+// kills: make check goes on, that test fails and the others keep their
+// results, which is why validation lets such a buggy-state run stand
+// (validate.oomIsTheBug).
+func TestCbuildATestKilledAtTheMemoryLimitFailsAloneInDocker(t *testing.T) {
+	eat := "#include <stdlib.h>\n#include <string.h>\nint main(void) { for (;;) { char *p = malloc(8 << 20); if (!p) return 2; memset(p, 1, 8 << 20); } }\n"
+	out := runCbuildWith(t, []string{"--memory", "512m", "--memory-swap", "512m"}, map[string]string{
+		"configure.ac": "AC_INIT([widget], [1.0])\nAM_INIT_AUTOMAKE([foreign subdir-objects])\nAC_PROG_CC\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n",
+		"Makefile.am":  "check_PROGRAMS = t_add t_eat\nTESTS = t_eat t_add\n",
+		"t_add.c":      "int main(void) { return 0; }\n",
+		"t_eat.c":      eat,
+	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild configure autotools /tmp/b >/dev/null && "+
+		"curate-cbuild test autotools /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1",
+		`<testcase classname="automake" name="t_add"/>`,
+		`<testcase classname="automake" name="t_eat"><failure message="FAIL"/>`)
 }
 
 // Autotools: configure made by autoreconf, `make check` through

@@ -125,6 +125,10 @@ CMAKE
 # ends the whole run (no result at all, classed timeout).
 tlimit=${CURATE_TEST_TIMEOUT:-900}
 stopped() { [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; }
+why_stopped() {
+  if [ "$1" -eq 124 ]; then echo "stopped after $tlimit s: it never finished"
+  else echo "killed: it ran over $tlimit s, or the kernel stopped it at the memory limit"; fi
+}
 
 # watched LOG CMD...: run CMD with its output in LOG, stopped when it
 # runs for 900 s or prints nothing for $stall s (a test that waits forever
@@ -185,13 +189,15 @@ gtest_until_done() {
   return "$rc"
 }
 
-# hung EXE REPORT: a doctest or Catch2 binary stopped after $tlimit s
+# hung EXE REPORT STATUS: a doctest or Catch2 binary that was stopped
 # wrote no report, or half of one: the binary is one failing test.
 hung() {
+  local why
+  why=$(why_stopped "$3")
   rm -f "$2"
-  echo "curate: $(basename "$1") stopped after $tlimit s: it never finished"
-  printf '<testsuite name="binary"><testcase classname="binary" name="%s"><failure message="stopped after %s s: it never finished"/></testcase></testsuite>\n' \
-    "$(printf '%s' "${1#"$root"/}" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')" "$tlimit" > "$2"
+  echo "curate: $(basename "$1") $why"
+  printf '<testsuite name="binary"><testcase classname="binary" name="%s"><failure message="%s"/></testcase></testsuite>\n' \
+    "$(printf '%s' "${1#"$root"/}" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g')" "$why" > "$2"
 }
 
 # gtest_crashes: the GoogleTest binaries CTest ran that left no XML run
@@ -357,12 +363,12 @@ test)
       (cd "$(dirname "$exe")" && timeout -k 10 "$tlimit" "$exe" --reporters=junit --out="$out/doctest-$i.xml" >/dev/null 2>&1)
       rc=$?
       ran=1
-      stopped "$rc" && hung "$exe" "$out/doctest-$i.xml"
+      stopped "$rc" && hung "$exe" "$out/doctest-$i.xml" "$rc"
     elif grep -qa 'Catch' "$exe" && grep -qa -- 'junit' "$exe" && ! grep -qa 'gtest_output' "$exe"; then
       (cd "$(dirname "$exe")" && timeout -k 10 "$tlimit" "$exe" --reporter junit --out "$out/catch2-$i.xml" >/dev/null 2>&1)
       rc=$?
       ran=1
-      stopped "$rc" && hung "$exe" "$out/catch2-$i.xml"
+      stopped "$rc" && hung "$exe" "$out/catch2-$i.xml" "$rc"
     elif [ "$ran" -eq 0 ] && grep -qa 'gtest_output' "$exe"; then
       # A GoogleTest binary no CTest ran (a Makefile build) reports its own.
       only=$(only_listed "$exe")
@@ -376,7 +382,7 @@ test)
       # A home-grown runner that counts failures and still exits 0
       # ("Tests failed: 3") failed.
       said=$(grep -aiE '(^|[^a-z])(tests? )?failed:? +[1-9][0-9]*|(^|[^0-9])[1-9][0-9]* +(tests? )?failed' /tmp/curate-binary.log | tail -n 1 | tr -d '"<>&' | cut -c1-120)
-      if [ "$rc" -eq 0 ] && [ -n "$said" ]; then rc=1; why="exit 0, but it printed: $said"; elif stopped "$rc"; then why="stopped after $tlimit s: it never finished"; else why="exit $rc"; fi
+      if [ "$rc" -eq 0 ] && [ -n "$said" ]; then rc=1; why="exit 0, but it printed: $said"; elif stopped "$rc"; then why=$(why_stopped "$rc"); else why="exit $rc"; fi
       if [ "$rc" -eq 0 ]; then r='/>'; else r="><failure message=\"$why\"/></testcase>"; fi
       echo "<testsuite name=\"binary\"><testcase classname=\"binary\" name=\"$n\"$r</testsuite>" > "$out/binary-$i.xml"
     else
