@@ -46,20 +46,28 @@ echo 0 > /logs/verifier/reward.txt
 	}
 }
 
-// A suite that allocates without bound is stopped by the memory limit and
-// classed oom, quickly, with the limit and the fix in the detail.
-func TestUnboundedAllocationIsOOM(t *testing.T) {
+// memoryTask is a busybox task with a 64 MB memory limit and testSh as
+// its tests/test.sh.
+func memoryTask(t *testing.T, testSh string) (*Validator, string) {
+	t.Helper()
 	img := testenv.BusyboxImage(t)
 	v, _ := testValidator(t)
 	dir := fixtureTask(t, "bb-valid", img)
 	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("schema_version = \"1.0\"\n[verifier]\ntimeout_sec = 120\n[environment]\nmemory_mb = 64\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "tests", "test.sh"), []byte(`#!/bin/bash
+	os.WriteFile(filepath.Join(dir, "tests", "test.sh"), []byte(testSh), 0o755)
+	return v, dir
+}
+
+// A suite that allocates without bound is stopped by the memory limit and
+// classed oom, quickly, with the limit and the fix in the detail.
+func TestUnboundedAllocationIsOOM(t *testing.T) {
+	v, dir := memoryTask(t, `#!/bin/bash
 mkdir -p /logs/verifier; echo 0 > /logs/verifier/reward.txt
 echo "allocating without bound"
 awk 'BEGIN { s = "x"; while (1) s = s s }'
 echo "survived?"
 echo 1 > /logs/verifier/reward.txt
-`), 0o755)
+`)
 	start := time.Now()
 	run := validateOne(t, v, dir, ModeNop)
 	if run.Outcome != pipeline.OutcomeOOM || !strings.Contains(run.Detail, "memory limit (64 MB)") || !strings.Contains(run.Detail, "memory_mb") {
@@ -76,17 +84,13 @@ echo 1 > /logs/verifier/reward.txt
 // crashed test fails. The same on the fixed state (Oracle) stays oom: the
 // fix must fit the limit.
 func TestBuggyStateKilledAtTheMemoryLimitFails(t *testing.T) {
-	img := testenv.BusyboxImage(t)
-	v, _ := testValidator(t)
-	dir := fixtureTask(t, "bb-valid", img)
-	os.WriteFile(filepath.Join(dir, "task.toml"), []byte("schema_version = \"1.0\"\n[verifier]\ntimeout_sec = 120\n[environment]\nmemory_mb = 64\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "tests", "test.sh"), []byte(`#!/bin/bash
+	v, dir := memoryTask(t, `#!/bin/bash
 mkdir -p /logs/verifier
 awk 'BEGIN { s = "x"; while (1) s = s s }' && status=0 || status=1
 echo "the allocating test ended: status $status"
 echo 0 > /logs/verifier/reward.txt
 exit 1
-`), 0o755)
+`)
 	run := validateOne(t, v, dir, ModeNop)
 	log := logOf(t, run)
 	if run.Outcome != pipeline.OutcomeOK || !strings.Contains(log, "the kernel killed a process at the memory limit (64 MB) on the buggy state") {
