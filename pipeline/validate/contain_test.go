@@ -80,7 +80,7 @@ echo 1 > /logs/verifier/reward.txt
 
 // jq 3490 ("infinite loop in del(.[nan])"): before the fix one test
 // allocates without end. The kernel kills that process at the limit and
-// test.sh goes on to fail: the buggy state's result stands (NOP ok), as a
+// test.sh goes on to its end with reward 0 (curate's test.sh exits 0): the buggy state's result stands (NOP ok), as a
 // crashed test fails. The same on the fixed state (Oracle) stays oom: the
 // fix must fit the limit.
 func TestBuggyStateKilledAtTheMemoryLimitFails(t *testing.T) {
@@ -89,7 +89,7 @@ mkdir -p /logs/verifier
 awk 'BEGIN { s = "x"; while (1) s = s s }' && status=0 || status=1
 echo "the allocating test ended: status $status"
 echo 0 > /logs/verifier/reward.txt
-exit 1
+exit 0
 `)
 	run := validateOne(t, v, dir, ModeNop)
 	log := logOf(t, run)
