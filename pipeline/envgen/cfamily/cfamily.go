@@ -268,7 +268,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Tools["curate-cdeps"] = cdepsScript
 		p.ToolchainSteps = append(p.ToolchainSteps, "curate-cdeps "+envgen.QuoteAll(look))
 	}
-	fill := submoduleSteps(p, tree)
+	fill := submoduleSteps(p, tree, tests.Files)
 
 	cb := "curate-cbuild %s " + sys + " " + BuildDir
 	// The image builds the PR head (lenient: a head that does not build is

@@ -1,6 +1,7 @@
 package cfamily
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -62,9 +63,16 @@ func isGoogleTest(url string) bool {
 // others are named, so that a configure step that fails on one of them
 // is deps_missing naming it (CURATE_MISSING_SUBMODULES, read by
 // curate-cbuild). It returns the install steps that fill them.
-func submoduleSteps(p *envgen.Plan, tree *envgen.Tree) []string {
+func submoduleSteps(p *envgen.Plan, tree *envgen.Tree, testFiles []string) []string {
 	var steps, gtest, other []string
-	for _, m := range missingSubmodules(tree) {
+	missing := missingSubmodules(tree)
+	if sub, file, inc := includedSubmodule(tree, testFiles, missing); sub != "" {
+		// The PR's tests cannot compile without it: the image build says
+		// so at once (deps_missing), not the Oracle after a full build.
+		msg := fmt.Sprintf("curate: deps_missing: git submodule %s: %s, a test file of the PR, includes %s (not in the repository archive: mine from a clone made with --recurse-submodules)", sub, file, inc)
+		return []string{"echo " + envgen.ShellQuote(msg) + " >&2; exit 1"}
+	}
+	for _, m := range missing {
 		if !isGoogleTest(m.url) {
 			other = append(other, m.path)
 			continue
@@ -84,4 +92,57 @@ func submoduleSteps(p *envgen.Plan, tree *envgen.Tree) []string {
 		p.Note("git submodules not in the repository archive: %s (a configure step that needs them fails as deps_missing naming them)", strings.Join(other, ", "))
 	}
 	return steps
+}
+
+// includeRe is a quoted or angled #include.
+var includeRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+)[">]`)
+
+// includedSubmodule finds a header one of the PR's test files includes
+// from a submodule the archive lacks (a test framework of the project's
+// own, "../extern/ftest/ftest.h"): the path resolved from the file's
+// folder or the root, or one whose first folder is the submodule's name
+// and that no file in the tree ends with. GoogleTest submodules are
+// filled (submoduleSteps), so they are not asked about.
+func includedSubmodule(tree *envgen.Tree, files []string, missing []submodule) (sub, file, inc string) {
+	if len(missing) == 0 {
+		return "", "", ""
+	}
+	in := func(p string) string {
+		for _, m := range missing {
+			if !isGoogleTest(m.url) && (p == m.path || strings.HasPrefix(p, m.path+"/")) {
+				return m.path
+			}
+		}
+		return ""
+	}
+	for _, f := range files {
+		for _, m := range includeRe.FindAllStringSubmatch(tree.Text(f), -1) {
+			h := m[1]
+			for _, p := range []string{path.Join(path.Dir(f), h), path.Clean(h)} {
+				if s := in(p); s != "" && !tree.Has(p) {
+					return s, f, h
+				}
+			}
+			first, _, ok := strings.Cut(h, "/")
+			if !ok {
+				continue
+			}
+			for _, ms := range missing {
+				if !isGoogleTest(ms.url) && path.Base(ms.path) == first && !treeHasSuffix(tree, h) {
+					return ms.path, f, h
+				}
+			}
+		}
+	}
+	return "", "", ""
+}
+
+// treeHasSuffix says whether a file of the tree is p or ends with /p.
+func treeHasSuffix(tree *envgen.Tree, p string) bool {
+	for _, f := range tree.Files {
+		if f == p || strings.HasSuffix(f, "/"+p) {
+			return true
+		}
+	}
+	return false
 }

@@ -26,7 +26,7 @@ func TestMissingSubmodules(t *testing.T) {
 		t.Fatalf("missing %v, want %v", got, want)
 	}
 	p := &envgen.Plan{}
-	steps := submoduleSteps(p, tree)
+	steps := submoduleSteps(p, tree, nil)
 	if len(steps) != 1 || !strings.Contains(steps[0], "cp -a /usr/src/googletest/. 'extern/gtest'/") ||
 		!reflect.DeepEqual(p.Packages, []string{"googletest"}) || !reflect.DeepEqual(p.Env, []string{"CURATE_MISSING_SUBMODULES=docs/theme"}) {
 		t.Errorf("steps %q packages %v env %v", steps, p.Packages, p.Env)
@@ -54,7 +54,7 @@ func TestGoogleTestSubmoduleFromDebianInDocker(t *testing.T) {
 		"tests/t.cpp": "#include <gtest/gtest.h>\nTEST(Widget, Adds) { EXPECT_EQ(1 + 1, 2); }\nTEST(Widget, Subtracts) { EXPECT_EQ(3 - 2, 2); }\n",
 	}
 	p := &envgen.Plan{}
-	steps := submoduleSteps(p, envgen.MapTree("o/n", files))
+	steps := submoduleSteps(p, envgen.MapTree("o/n", files), []string{"tests/t.cpp"})
 	if len(steps) != 1 {
 		t.Fatalf("steps %q", steps)
 	}
@@ -64,5 +64,43 @@ func TestGoogleTestSubmoduleFromDebianInDocker(t *testing.T) {
 	wantAll(t, out, "exit 1", `name="Adds"`, `name="Subtracts"`, "[  FAILED  ] Widget.Subtracts")
 	if strings.Contains(out, "[  FAILED  ] Widget.Adds") {
 		t.Errorf("Adds failed:\n%s", out)
+	}
+}
+
+// A PR whose tests include a header from a submodule the archive lacks (a
+// UTF-8 library's tests and "../extern/ftest/ftest.h", 110: it was
+// fix_fails_tests after a full build) fails its image build at once,
+// deps_missing naming the submodule and the include. A header the tree
+// has, or one of a GoogleTest submodule (filled from Debian), does not.
+func TestTestsIncludeAMissingSubmodule(t *testing.T) {
+	gitmodules := "[submodule \"extern/ftest\"]\n\tpath = extern/ftest\n\turl = https://example.com/ftest\n" +
+		"[submodule \"extern/gtest\"]\n\tpath = extern/gtest\n\turl = https://github.com/google/googletest\n"
+	cases := []struct {
+		name, test string
+		want       string
+	}{
+		{"relative", "#include \"../extern/ftest/ftest.h\"\n", "git submodule extern/ftest: tests/t.cpp, a test file of the PR, includes ../extern/ftest/ftest.h"},
+		{"from the root", "#include \"extern/ftest/ftest.h\"\n", "git submodule extern/ftest"},
+		{"through an include path", "  #  include <ftest/ftest.h>\n", "git submodule extern/ftest"},
+		{"a header the tree has", "#include \"../src/ftest/ftest.h\"\n#include <ftest/ftest.h>\n", ""},
+		{"GoogleTest", "#include \"../extern/gtest/include/gtest/gtest.h\"\n", ""},
+		{"no include", "int main() { return 0; }\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{".gitmodules": gitmodules, "tests/t.cpp": c.test, "CMakeLists.txt": "\n"}
+			if strings.Contains(c.test, "src/ftest") {
+				files["src/ftest/ftest.h"] = "\n"
+			}
+			tree := envgen.MapTree("o/n", files)
+			steps := submoduleSteps(&envgen.Plan{}, tree, []string{"tests/t.cpp"})
+			got := ""
+			if len(steps) == 1 && strings.Contains(steps[0], "deps_missing") {
+				got = steps[0]
+			}
+			if (c.want == "") != (got == "") || !strings.Contains(got, c.want) || (got != "" && !strings.HasSuffix(got, ">&2; exit 1")) {
+				t.Errorf("steps %q, want one naming %q", steps, c.want)
+			}
+		})
 	}
 }
