@@ -1,6 +1,7 @@
 package cfamily
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -261,6 +262,28 @@ func TestCbuildMesonInDocker(t *testing.T) {
 	if n := strings.Count(out, "<failure"); n != 1 {
 		t.Errorf("%d failures, want 1 (subtracts):\n%s", n, out)
 	}
+}
+
+// A plain Makefile whose tests are shell scripts (a compression library's
+// tests/Makefile: test-fullbench, test-lz4-basic, ...) left no report, so
+// all 8 PRs were nop_not_run. The target named after the PR's test file
+// (fullbench.c: test-fullbench, in tests/) runs alone, as one test; with
+// no such target, the whole test target is one test.
+func TestCbuildMakeTargetsAsTestsInDocker(t *testing.T) {
+	files := map[string]string{
+		"Makefile":           "all:\n\t@true\ntest:\n\t$(MAKE) -C tests $@\n",
+		"tests/Makefile":     "test: test-fullbench test-other\ntest-fullbench:\n\t./fullbench.sh\ntest-other:\n\t@echo other; exit 1\n",
+		"tests/fullbench.sh": "#!/bin/sh\necho fullbench ran\n",
+		"tests/fullbench.c":  "int main(void) { return 0; }\n",
+	}
+	cmd := "cp -r /app /tmp/src && chmod +x /tmp/src/tests/fullbench.sh && export CURATE_SRC=/tmp/src && curate-cbuild build make /tmp/b >/dev/null; curate-cbuild test make /tmp/b %s; echo \"exit $?\"; cat /logs/verifier/c-junit.xml"
+	out := runCbuild(t, files, fmt.Sprintf(cmd, "fullbench"))
+	wantAll(t, out, "fullbench ran", "exit 0", `<testcase classname="make" name="tests/test-fullbench"/>`)
+	if strings.Contains(out, "echo other") {
+		t.Errorf("the whole test target ran:\n%s", out)
+	}
+	out = runCbuild(t, files, fmt.Sprintf(cmd, "parser"))
+	wantAll(t, out, "exit 1", "curate: make test reports no test of its own", `<testcase classname="make" name="test"><failure message="exit 2"/>`)
 }
 
 // A test that never ends (a bug that loops) is stopped after

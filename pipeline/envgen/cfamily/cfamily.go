@@ -239,6 +239,9 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 			p.Note("FetchContent of %s: Debian's packages stand in (FETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS, googletest from /usr/src/googletest), so the build needs no network", strings.Join(fc, ", "))
 		}
 	}
+	if sys == "meson" {
+		mesonArgs(p, tree, dir, &args)
+	}
 	if why := needsCatch3(tree); why != "" {
 		pkgs = slices.DeleteFunc(pkgs, func(s string) bool { return s == "catch2" })
 		p.ToolchainSteps = append(p.ToolchainSteps, catch3Step())
@@ -329,9 +332,7 @@ func testOptions(tree *envgen.Tree, dir string) []string {
 		// they run (FOO_TEST_WITH_VALGRIND: a C library had both; both were turned
 		// on and no test was built) or picks where GoogleTest comes from
 		// (FOO_USE_SYSTEM_GTEST) keeps the project's default.
-		on := strings.HasSuffix(u, "TEST") || strings.HasSuffix(u, "TESTS") || strings.HasSuffix(u, "TESTING")
-		off := strings.HasPrefix(u, "DISABLE") || strings.HasPrefix(u, "NO_") || strings.Contains(u, "WITHOUT") || strings.Contains(u, "SKIP") || strings.Contains(u, "SYSTEM")
-		if on && !off && plainTestSwitch(u, text) && !contains(out, o) {
+		if turnsTestsOn(u) && plainTestSwitch(u, text) && !contains(out, o) {
 			out = append(out, o)
 		}
 	}
@@ -342,6 +343,14 @@ func testOptions(tree *envgen.Tree, dir string) []string {
 		}
 	}
 	return out
+}
+
+// turnsTestsOn says whether an upper-cased switch name turns tests on
+// (testOptions says why).
+func turnsTestsOn(u string) bool {
+	on := strings.HasSuffix(u, "TEST") || strings.HasSuffix(u, "TESTS") || strings.HasSuffix(u, "TESTING")
+	off := strings.HasPrefix(u, "DISABLE") || strings.HasPrefix(u, "NO_") || strings.Contains(u, "WITHOUT") || strings.Contains(u, "SKIP") || strings.Contains(u, "SYSTEM")
+	return on && !off
 }
 
 var projectRe = regexp.MustCompile(`(?i)\bproject\s*\(\s*([A-Za-z0-9_.+-]+)`)

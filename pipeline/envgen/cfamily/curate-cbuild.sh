@@ -14,7 +14,7 @@ src=${CURATE_SRC:-/app}
 # ExternalProject whose outputs Ninja cannot know).
 gen=${CURATE_CMAKE_GENERATOR:-Ninja}
 out=/tmp/curate-junit
-first_error() { grep -m1 -E ': (fatal )?error:|: undefined reference|^ninja: build stopped|Error [0-9]+' "$1" | cut -c1-300; }
+first_error() { grep -m1 -E ': (fatal )?error:|: undefined reference|^ninja: build stopped|Error [0-9]+|(^|: )ERROR: ' "$1" | cut -c1-300; }
 
 # Linked outputs of an earlier build go before each build: a target that
 # no longer compiles must not leave the fixed tree's binary to be tested.
@@ -189,6 +189,38 @@ gtest_until_done() {
   return "$rc"
 }
 
+# why_make STATUS: why a make target failed.
+why_make() { if stopped "$1"; then why_stopped "$1"; else echo "exit $1"; fi; }
+
+# make_named_targets DIR NAME...: the Makefile targets named after the
+# PR's test files (test-fullbench, test_x, x-test, check-x for
+# tests/fullbench.c), in DIR or a folder two levels under it, as "FOLDER
+# TARGET" lines: the project's own way to run that test alone.
+make_named_targets() {
+  local top=$1 d n t; shift
+  [ $# -gt 0 ] || return 0
+  for d in "$top" $(find "$top" -mindepth 1 -maxdepth 2 -name Makefile -printf '%h\n' 2>/dev/null | sort); do
+    for n in "$@"; do
+      for t in "test-$n" "test_$n" "$n-test" "check-$n"; do
+        make -C "$d" -n "$t" >/dev/null 2>&1 && echo "$d $t"
+      done
+    done
+  done | awk '!seen[$2]++'
+}
+
+# run_named_targets DIR LINES: each target is one test ("tests/test-x"
+# when in a folder), its exit status; one that never ends is stopped.
+run_named_targets() {
+  local top=$1 d t n trc r
+  while read -r d t; do
+    n=$t; [ "$d" = "$top" ] || n=${d#"$top"/}/$t
+    echo "curate: make -C $d $t (a target named after a test file of the PR)"
+    timeout -k 10 "$tlimit" make -C "$d" "$t"; trc=$?
+    if [ "$trc" -eq 0 ]; then r='/>'; else st=1; r="><failure message=\"$(why_make "$trc")\"/></testcase>"; fi
+    echo "<testsuite name=\"make\"><testcase classname=\"make\" name=\"$n\"$r</testsuite>" >> "$out/make.xml"
+  done <<< "$2"
+}
+
 # hung EXE REPORT STATUS: a doctest or Catch2 binary that was stopped
 # wrote no report, or half of one: the binary is one failing test.
 hung() {
@@ -235,7 +267,7 @@ configure)
       awk '/^CMake Error/{e=1} /^CMake Warning|^-- /{e=0} e' "$log" > "$said"
       grep -q 'A required package was not found' "$said" && grep -E "^--[[:space:]]+(No package '[^']+' found|Package '[^']+', required by)" "$log" >> "$said"
     fi
-    missing=$(sed -nE 's/.*Could NOT find ([A-Za-z0-9_]+).*/\1/p; s/.*provided by "([^"]+)".*/\1/p; s/.*No package .([^ ]+). found.*/\1/p; s/.*[Dd]ependency "?([^ "]+)"? not found.*/\1/p; s/.*cannot find -l([^ ]+).*/\1/p; s/.*Package .([^ ]+)., required by .*, not found.*/\1/p' "$said" | sort -u | tr '\n' ' ')
+    missing=$(sed -nE 's/.*Could NOT find ([A-Za-z0-9_]+).*/\1/p; s/.*provided by "([^"]+)".*/\1/p; s/.*No package .([^ ]+). found.*/\1/p; s/.*[Dd]ependency "?([^ "]+)"? not found.*/\1/p; s/.*cannot find -l([^ ]+).*/\1/p; s/.*Package .([^ ]+)., required by .*, not found.*/\1/p; s/.*ERROR: Program .([^ ]+). not found.*/\1/p' "$said" | sort -u | tr '\n' ' ')
     # A git submodule the archive lacks (curate names them), when an
     # error names its directory: "The source directory /app/extern/x".
     sub=""
@@ -321,6 +353,11 @@ test)
       dir=$b; [ "$sys" = make ] && dir=$src
       target=check
       if [ "$sys" = make ] && ! make -C "$dir" -n check >/dev/null 2>&1; then target=test; fi
+      named=""; [ "$sys" = make ] && named=$(make_named_targets "$dir" "$@")
+      if [ -n "$named" ]; then
+        run_named_targets "$dir" "$named"
+        ran=1
+      else
       timeout -k 10 "$tlimit" make -C "$dir" -k "$target" 2>&1 | tee /tmp/curate-check.log; mrc=${PIPESTATUS[0]}
       [ "$mrc" -ne 0 ] && st=1
       # Automake's test driver leaves one .trs per test.
@@ -349,6 +386,7 @@ test)
         done >> "$out/automake.xml"
       fi
       [ -s "$out/automake.xml" ] && ran=1
+      fi
       ;;
   esac
   # doctest and Catch2 binaries report their own cases; so does a test
@@ -390,6 +428,13 @@ test)
     fi
     [ "$rc" -ne 0 ] && st=1
   done < <(find "$root" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -path '*/_deps/*' ! -path '*/.git/*' ! -name '*.so*' 2>/dev/null | grep -iE '/[^/]*test[^/]*$' | sort)
+  # A Makefile's test target whose tests report nothing of their own
+  # (shell scripts that diff outputs) is one test, its exit status.
+  if [ "$sys" = make ] && [ -z "$named" ] && ! cat "$out"/*.xml 2>/dev/null | grep -q '<testcase'; then
+    if [ "$mrc" -eq 0 ]; then r='/>'; else r="><failure message=\"$(why_make "$mrc")\"/></testcase>"; fi
+    echo "curate: make $target reports no test of its own: it is one test"
+    echo "<testsuite name=\"make\"><testcase classname=\"make\" name=\"$target\"$r</testsuite>" > "$out/make.xml"
+  fi
   # A test CTest could not start (its target did not compile) fails.
   # The compiler's first error goes into the failure (XML-escaped, then
   # escaped again for sed's replacement).
