@@ -319,7 +319,9 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 
 // testOptions are the CMake option() switches that turn tests on
 // (ENABLE_FOO_TEST, FOO_BUILD_TESTS), read from the root CMakeLists.txt.
-var optionRe = regexp.MustCompile(`(?im)^\s*option\s*\(\s*([A-Za-z0-9_]+)`)
+// optionRe is an option() or a cmake_dependent_option() (a TOML
+// library's TOML11_BUILD_TESTS: its tests were never built).
+var optionRe = regexp.MustCompile(`(?im)^\s*(?:cmake_dependent_)?option\s*\(\s*([A-Za-z0-9_]+)`)
 
 func testOptions(tree *envgen.Tree, dir string) []string {
 	var out []string
