@@ -53,8 +53,23 @@ func missingSubmodules(tree *envgen.Tree) []submodule {
 // isGoogleTest says whether a submodule's URL is a GoogleTest repository
 // (…/googletest, …/googletest.git): Debian's googletest package ships its
 // source, with its CMakeLists.txt, in /usr/src/googletest.
-func isGoogleTest(url string) bool {
-	return strings.EqualFold(strings.TrimSuffix(path.Base(strings.TrimRight(url, "/")), ".git"), "googletest")
+func isGoogleTest(url string) bool { return repoName(url) == "googletest" }
+
+func repoName(url string) string {
+	return strings.ToLower(strings.TrimSuffix(path.Base(strings.TrimRight(url, "/")), ".git"))
+}
+
+// standIn is how Debian fills a test framework's submodule: the package,
+// a file the filled folder has, and the copy (%[1]s is the quoted path).
+type standIn struct{ pkg, has, fill, from string }
+
+// standIns are the frameworks Debian has a stand-in for, by repository
+// name: GoogleTest's source (a project builds it with add_subdirectory),
+// doctest's header (a project puts the submodule's doctest/ folder on its
+// include path: a TOML library's tests did not compile without it).
+var standIns = map[string]standIn{
+	"googletest": {"googletest", "CMakeLists.txt", "mkdir -p %[1]s && cp -a /usr/src/googletest/. %[1]s/", "Debian's googletest source (/usr/src/googletest)"},
+	"doctest":    {"doctest-dev", "doctest/doctest.h", "mkdir -p %[1]s/doctest && cp -a /usr/include/doctest/. %[1]s/doctest/", "Debian's doctest header (/usr/include/doctest)"},
 }
 
 // submoduleSteps plans for the submodules the archive lacks: a GoogleTest
@@ -64,7 +79,7 @@ func isGoogleTest(url string) bool {
 // is deps_missing naming it (CURATE_MISSING_SUBMODULES, read by
 // curate-cbuild). It returns the install steps that fill them.
 func submoduleSteps(p *envgen.Plan, tree *envgen.Tree, testFiles []string) []string {
-	var steps, gtest, other []string
+	var steps, other []string
 	missing := missingSubmodules(tree)
 	if sub, file, inc := includedSubmodule(tree, testFiles, missing); sub != "" {
 		// The PR's tests cannot compile without it: the image build says
@@ -73,19 +88,17 @@ func submoduleSteps(p *envgen.Plan, tree *envgen.Tree, testFiles []string) []str
 		return []string{"echo " + envgen.ShellQuote(msg) + " >&2; exit 1"}
 	}
 	for _, m := range missing {
-		if !isGoogleTest(m.url) {
+		si, ok := standIns[repoName(m.url)]
+		if !ok {
 			other = append(other, m.path)
 			continue
 		}
 		q := envgen.ShellQuote(m.path)
-		steps = append(steps, "[ -e "+q+"/CMakeLists.txt ] || { mkdir -p "+q+" && cp -a /usr/src/googletest/. "+q+"/; }")
-		gtest = append(gtest, m.path)
-	}
-	if len(gtest) > 0 {
-		if !contains(p.Packages, "googletest") {
-			p.Packages = append(p.Packages, "googletest")
+		steps = append(steps, "[ -e "+q+"/"+si.has+" ] || { "+fmt.Sprintf(si.fill, q)+"; }")
+		if !contains(p.Packages, si.pkg) {
+			p.Packages = append(p.Packages, si.pkg)
 		}
-		p.Note("git submodule %s (GoogleTest) not in the repository archive: Debian's googletest source (/usr/src/googletest) stands in", strings.Join(gtest, ", "))
+		p.Note("git submodule %s (%s) not in the repository archive: %s stands in", m.path, repoName(m.url), si.from)
 	}
 	if len(other) > 0 {
 		p.Env = append(p.Env, "CURATE_MISSING_SUBMODULES="+strings.Join(other, ":"))
@@ -101,15 +114,15 @@ var includeRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+
 // from a submodule the archive lacks (a test framework of the project's
 // own, "../extern/ftest/ftest.h"): the path resolved from the file's
 // folder or the root, or one whose first folder is the submodule's name
-// and that no file in the tree ends with. GoogleTest submodules are
-// filled (submoduleSteps), so they are not asked about.
+// and that no file in the tree ends with. Submodules Debian fills
+// (standIns) are not asked about.
 func includedSubmodule(tree *envgen.Tree, files []string, missing []submodule) (sub, file, inc string) {
 	if len(missing) == 0 {
 		return "", "", ""
 	}
 	in := func(p string) string {
 		for _, m := range missing {
-			if !isGoogleTest(m.url) && (p == m.path || strings.HasPrefix(p, m.path+"/")) {
+			if _, filled := standIns[repoName(m.url)]; !filled && (p == m.path || strings.HasPrefix(p, m.path+"/")) {
 				return m.path
 			}
 		}
@@ -128,7 +141,7 @@ func includedSubmodule(tree *envgen.Tree, files []string, missing []submodule) (
 				continue
 			}
 			for _, ms := range missing {
-				if !isGoogleTest(ms.url) && path.Base(ms.path) == first && !treeHasSuffix(tree, h) {
+				if _, filled := standIns[repoName(ms.url)]; !filled && path.Base(ms.path) == first && !treeHasSuffix(tree, h) {
 					return ms.path, f, h
 				}
 			}

@@ -67,6 +67,31 @@ func TestGoogleTestSubmoduleFromDebianInDocker(t *testing.T) {
 	}
 }
 
+// A project that pins doctest as a submodule and puts its doctest/
+// folder on the include path (a TOML library: every test failed with
+// "doctest.h: No such file or directory") builds with Debian's doctest
+// header in its place and reports its cases.
+func TestDoctestSubmoduleFromDebianInDocker(t *testing.T) {
+	files := map[string]string{
+		".gitmodules": "[submodule \"tests/extlib/doctest\"]\n\tpath = tests/extlib/doctest\n\turl = https://github.com/doctest/doctest.git\n",
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nenable_testing()\n" +
+			"add_executable(widget_test tests/t.cpp)\ntarget_include_directories(widget_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/extlib/doctest/doctest/)\nadd_test(NAME widget_test COMMAND widget_test)\n",
+		"tests/t.cpp": "#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN\n#include \"doctest.h\"\nTEST_CASE(\"adds\") { CHECK(1 + 1 == 2); }\nTEST_CASE(\"subtracts\") { CHECK(3 - 2 == 2); }\n",
+	}
+	p := &envgen.Plan{}
+	steps := submoduleSteps(p, envgen.MapTree("o/n", files), []string{"tests/t.cpp"})
+	if len(steps) != 1 || !reflect.DeepEqual(p.Packages, []string{"doctest-dev"}) {
+		t.Fatalf("steps %q packages %v", steps, p.Packages)
+	}
+	out := runCbuild(t, files, "cp -r /app /tmp/src && cd /tmp/src && export CURATE_SRC=/tmp/src && "+steps[0]+" && "+
+		"curate-cbuild configure cmake /tmp/b >/dev/null && curate-cbuild build cmake /tmp/b >/dev/null && "+
+		"curate-cbuild test cmake /tmp/b >/dev/null; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1", `name="adds"`, `name="subtracts"`)
+	if strings.Contains(out, "doctest.h: No such file") {
+		t.Errorf("the header was not filled in:\n%s", out)
+	}
+}
+
 // A PR whose tests include a header from a submodule the archive lacks (a
 // UTF-8 library's tests and "../extern/ftest/ftest.h", 110: it was
 // fix_fails_tests after a full build) fails its image build at once,
