@@ -204,6 +204,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		args = append(args, "-DCMAKE_C_COMPILER_LAUNCHER=curate-cc", "-DCMAKE_CXX_COMPILER_LAUNCHER=curate-cc")
 		p.Tools["curate-cc"] = ccScript
 		p.Note("compiles go through ccache, with -Wno-error after the project's flags (curate-cc, CMake's compiler launcher): a warning a newer compiler than the project's finds is not an error")
+		args = append(args, ciStandards(p, tree)...)
 		for _, o := range testOptions(tree, dir) {
 			args = append(args, "-D"+o+"=ON")
 		}
@@ -265,7 +266,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	if ci := CIPackages(needs, pkgs); len(ci) > 0 {
 		look = append(look, ci...)
-		p.Note("the CI installs %s with apt: installed when Debian 12 has them, else left out with a note in the build log", strings.Join(ci, " "))
+		p.Note("the CI installs %s with apt, or the build files or CI name a locale (locales-all): installed when Debian 12 has them, else left out with a note in the build log", strings.Join(ci, " "))
 	}
 	if len(look) > 0 {
 		p.Tools["curate-cdeps"] = cdepsScript

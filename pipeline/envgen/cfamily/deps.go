@@ -65,6 +65,13 @@ var (
 	makePkgRe     = regexp.MustCompile(`pkg-config\s+(?:--[a-z-]+(?:=\S+)?\s+)*([A-Za-z0-9_+][A-Za-z0-9_+.-]*)`)
 	aptRe         = regexp.MustCompile(`\bapt(?:-get)?\s+(?:-\S+\s+)*install\b([^\n&|;]*)`)
 	pkgWordRe     = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]+$`)
+	// localeRe is a named locale (de_DE.utf8, en_US.UTF-8). A suite run
+	// under one (a Meson test's env: LC_ALL=..., a CI's locale-gen) fails
+	// before any code of the PR runs when the image lacks it.
+	localeRe = regexp.MustCompile(`\b[a-z]{2,3}_[A-Z]{2}\.(?:utf-?8|UTF-?8)\b`)
+	// runtimeAptRe are the CI's apt packages that are not -dev but that
+	// tests read at run time: locale and time-zone data.
+	runtimeAptRe = regexp.MustCompile(`^(?:locales|locales-all|tzdata)$`)
 )
 
 // self says whether a need names the project itself (its own CMake
@@ -80,7 +87,8 @@ func self(tree *envgen.Tree, name string) bool {
 // Needs reads what the project asks the system for: CMake find_package
 // and pkg_check_modules, Meson dependency(), configure's PKG_CHECK_MODULES
 // and AC_CHECK_LIB, a Makefile's -l flags and pkg-config calls, and the
-// -dev packages its CI installs with apt.
+// -dev packages its CI installs with apt; locales-all when the build
+// files or CI name a locale (LC_ALL=de_DE.utf8).
 func Needs(tree *envgen.Tree) []Need {
 	var out []Need
 	seen := map[string]bool{}
@@ -156,15 +164,19 @@ func Needs(tree *envgen.Tree) []Need {
 				add(Need{Kind: "pkg", Name: m[1], From: f})
 			}
 		case strings.HasPrefix(f, ".github/workflows/") && (strings.HasSuffix(f, ".yml") || strings.HasSuffix(f, ".yaml")):
-			for _, m := range aptRe.FindAllStringSubmatch(tree.Text(f), -1) {
+			text = tree.Text(f)
+			for _, m := range aptRe.FindAllStringSubmatch(text, -1) {
 				for _, w := range strings.Fields(m[1]) {
-					// Only -dev packages: CI lines also install compilers
-					// by Ubuntu version names Debian does not have.
-					if pkgWordRe.MatchString(w) && strings.HasSuffix(w, "-dev") {
+					// Only -dev packages and test data: CI lines also install
+					// compilers by Ubuntu version names Debian does not have.
+					if pkgWordRe.MatchString(w) && (strings.HasSuffix(w, "-dev") || runtimeAptRe.MatchString(w)) {
 						add(Need{Kind: "apt", Name: w, From: f})
 					}
 				}
 			}
+		}
+		if text != "" && localeRe.MatchString(text) {
+			add(Need{Kind: "apt", Name: "locales-all", From: f})
 		}
 	}
 	return out

@@ -28,6 +28,9 @@ type Config struct {
 	Packages []Setting // Debian packages installed (apt-get install)
 	Services []Setting // service containers (image names)
 	Tests    []Setting // the commands the test job runs
+	// Defines are the cache settings its cmake commands pass
+	// ("CMAKE_CXX_STANDARD=20"), first file first.
+	Defines []Setting
 }
 
 // Tools the setup steps name.
@@ -121,6 +124,7 @@ func (c *Config) add(f fileConfig) {
 	}
 	c.Packages = appendNew(c.Packages, f.packages)
 	c.Services = appendNew(c.Services, f.services)
+	c.Defines = appendNew(c.Defines, f.defines)
 	if len(c.Tests) == 0 {
 		c.Tests = f.tests
 	}
@@ -132,6 +136,7 @@ type fileConfig struct {
 	packages []Setting
 	services []Setting
 	tests    []Setting
+	defines  []Setting
 }
 
 func appendNew(to, from []Setting) []Setting {

@@ -168,3 +168,36 @@ func TestPrecedenceAndJunk(t *testing.T) {
 		t.Errorf("java from a macOS-only job: %v", c.Versions)
 	}
 }
+
+// A cmake command's -D settings are read with the chosen matrix entry in
+// place; a value nobody can read here (env, secrets) is left out.
+func TestWorkflowCMakeDefines(t *testing.T) {
+	wf := `on: [push]
+jobs:
+  docs:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo no cmake here -DNOT=1
+  test:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        std: [17, 20]
+    steps:
+      - run: |
+          cmake -S . -B build -G Ninja \
+            -DCMAKE_CXX_STANDARD=${{ matrix.std }} -DWITH_X:BOOL=ON -DFLAGS="-O2 -g" -DSECRET=${{ secrets.K }}
+          ctest --test-dir build
+`
+	c := Read(tree(map[string]string{".github/workflows/ci.yml": wf}))
+	var got []string
+	for _, d := range c.Defines {
+		got = append(got, d.Value)
+		if d.Source != ".github/workflows/ci.yml job test run cmake" {
+			t.Errorf("source %q", d.Source)
+		}
+	}
+	if strings.Join(got, " ") != "CMAKE_CXX_STANDARD=20 WITH_X=ON FLAGS=-O2 -g" {
+		t.Errorf("defines %q", got)
+	}
+}

@@ -84,6 +84,9 @@ func readWorkflow(file, content string) fileConfig {
 		if i == 0 {
 			out.packages, out.services, out.tests = j.cfg.packages, j.cfg.services, j.cfg.tests
 		}
+		if len(out.defines) == 0 {
+			out.defines = j.cfg.defines // the chosen job's, else the next that configures with cmake
+		}
 	}
 	return out
 }

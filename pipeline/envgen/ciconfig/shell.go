@@ -13,10 +13,13 @@ var (
 	testRe   = regexp.MustCompile(`(?i)(^|[\s/])(pytest|tox|nox|go test|cargo (?:test|nextest)|mvnw?\b.*\b(?:test|verify|install)|gradlew?\b.*\b(?:test|check|build)|npm (?:run )?test|yarn (?:run )?test|pnpm (?:run )?test|npx (?:jest|vitest|mocha)|jest|vitest|mocha|make \w*(?:test|check)\w*|python -m (?:pytest|unittest)|\S*test\S*\.sh)\b`)
 	rustupRe = regexp.MustCompile(`\brustup\s+(?:toolchain\s+install|install|update|default|override\s+set)\s+(?:--\S+\s+)*([\w.-]+)`)
 	pkgRe    = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+$`)
+	// cmakeRe is a cmake command line; defineRe one -DKEY[:TYPE]=VALUE of it.
+	cmakeRe  = regexp.MustCompile(`(?:^|[\s;&|(])cmake\s[^\n]*`)
+	defineRe = regexp.MustCompile(`(?:^|\s)-D\s*([A-Za-z_][A-Za-z0-9_]*)(?::[A-Z]+)?=("[^"\n]*"|'[^'\n]*'|[^\s"']+)`)
 )
 
 // readShell reads a run script: apt-get install packages, rustup
-// toolchains, and its test commands.
+// toolchains, cmake cache settings, and its test commands.
 func readShell(out *fileConfig, where, script string) {
 	script = strings.ReplaceAll(script, "\\\n", " ")
 	for _, m := range aptRe.FindAllStringSubmatch(script, -1) {
@@ -31,6 +34,13 @@ func readShell(out *fileConfig, where, script string) {
 	if m := rustupRe.FindStringSubmatch(script); m != nil {
 		if _, ok := out.versions[Rust]; !ok {
 			out.versions[Rust] = Setting{Value: m[1], Source: where + " rustup"}
+		}
+	}
+	for _, c := range cmakeRe.FindAllString(script, -1) {
+		for _, m := range defineRe.FindAllStringSubmatch(c, -1) {
+			if v := strings.Trim(m[2], `"'`); v != "" {
+				out.defines = appendNew(out.defines, []Setting{{Value: m[1] + "=" + v, Source: where + " cmake"}})
+			}
 		}
 	}
 	for _, line := range strings.Split(script, "\n") {

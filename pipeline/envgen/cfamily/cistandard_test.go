@@ -1,0 +1,93 @@
+package cfamily
+
+import (
+	"strings"
+	"testing"
+
+	"curate/pipeline/envgen"
+)
+
+// toml11's layout at PR 176: the root CMakeLists.txt refuses to
+// configure unless CMAKE_CXX_STANDARD is given, and its CI passes it from
+// a matrix of standards. The newest standard of the tie is passed.
+func TestPlanPassesTheCIsCxxStandard(t *testing.T) {
+	wf := `on: [push]
+jobs:
+  build-linux-gcc:
+    runs-on: Ubuntu-22.04
+    strategy:
+      matrix:
+        compiler: ['g++-12', 'g++-11']
+        standard: ['11', '14', '17', '20']
+    steps:
+      - uses: actions/checkout@v4
+      - name: Configure
+        run: |
+            mkdir build && cd build
+            cmake .. -Dtoml11_BUILD_TEST=ON -DCMAKE_CXX_COMPILER=${{ matrix.compiler }} -DCMAKE_CXX_STANDARD=${{ matrix.standard }}
+      - run: cd build && ctest --output-on-failure
+`
+	tree := envgen.MapTree("o/n", map[string]string{
+		"CMakeLists.txt":       "cmake_minimum_required(VERSION 3.5)\nif(NOT DEFINED CMAKE_CXX_STANDARD)\n  message(FATAL_ERROR \"CMAKE_CXX_STANDARD is not defined.\")\nendif()\n",
+		"tests/test_parse.cpp": "", ".github/workflows/main.yml": wf,
+	})
+	p, err := (lang{"cpp"}).Plan(tree, envgen.Tests{Files: []string{"tests/test_parse.cpp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := strings.Join(p.Install, "\n")
+	if !strings.Contains(conf, "-DCMAKE_CXX_STANDARD=20") || strings.Count(conf, "CMAKE_CXX_STANDARD") != 1 {
+		t.Errorf("configure step %q: want -DCMAKE_CXX_STANDARD=20 once", conf)
+	}
+	if notes := strings.Join(p.Notes, "\n"); !strings.Contains(notes, "CMAKE_CXX_STANDARD=20, as the CI configures it (.github/workflows/main.yml job build-linux-gcc") {
+		t.Errorf("notes lack the source of the standard:\n%s", notes)
+	}
+	if strings.Contains(conf, "-DCMAKE_CXX_COMPILER=") {
+		t.Errorf("configure step %q takes the CI's compiler, which curate decides", conf)
+	}
+}
+
+// A CI without a standard, or with one g++ 12 does not know, passes none.
+func TestPlanPassesNoStandardTheCIDoesNotGive(t *testing.T) {
+	for name, run := range map[string]string{
+		"none":    "cmake -B build -DBUILD_TESTING=ON",
+		"unknown": "cmake -B build -DCMAKE_CXX_STANDARD=26",
+		"not set": "cmake -B build -DCMAKE_CXX_STANDARD=${{ env.STD }}",
+	} {
+		tree := envgen.MapTree("o/n", map[string]string{
+			"CMakeLists.txt": "project(n)\n", "tests/t.cpp": "",
+			".github/workflows/ci.yml": "on: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: " + run + "\n",
+		})
+		p, err := (lang{"cpp"}).Plan(tree, envgen.Tests{Files: []string{"tests/t.cpp"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if conf := strings.Join(p.Install, "\n"); strings.Contains(conf, "CMAKE_CXX_STANDARD") {
+			t.Errorf("%s: configure step %q", name, conf)
+		}
+	}
+}
+
+// tomlplusplus's tests/meson.build runs its suite once per locale
+// (env: ['LC_ALL=' + locale], de_DE.utf8 among them): Debian's image has
+// only C.UTF-8, so the locales are installed.
+func TestNeedsTheLocalesATestRunsUnder(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{
+		"meson.build":       "project('n', 'cpp')\nsubdir('tests')\n",
+		"tests/meson.build": "test_locales = [\n\t'C',\n\t'de_DE.utf8'\n]\nforeach locale : test_locales\n\ttest('tests - ' + locale, exe, env: ['LC_ALL=' + locale])\nendforeach\n",
+	})
+	if got := CIPackages(Needs(tree), nil); len(got) != 1 || got[0] != "apt:locales-all" {
+		t.Errorf("packages %v, want apt:locales-all", got)
+	}
+	ci := envgen.MapTree("o/n", map[string]string{
+		"meson.build":              "project('n', 'c')\n",
+		".github/workflows/ci.yml": "      - run: sudo apt -y install --no-install-recommends git ninja-build tzdata valgrind\n",
+	})
+	if got := CIPackages(Needs(ci), nil); len(got) != 1 || got[0] != "apt:tzdata" {
+		t.Errorf("CI packages %v, want apt:tzdata (test data; not valgrind, not the toolchain)", got)
+	}
+	none := envgen.MapTree("o/n", map[string]string{"meson.build": "project('n', 'c')\n# C.UTF-8 only\n"})
+	if got := CIPackages(Needs(none), nil); len(got) != 0 {
+		t.Errorf("packages %v for a project that names no locale", got)
+	}
+}
