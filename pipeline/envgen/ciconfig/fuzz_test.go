@@ -2,6 +2,7 @@ package ciconfig
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +19,7 @@ func FuzzRead(f *testing.F) {
 	f.Add("[tox]\nenvlist = py311\n[testenv]\ncommands =\n  pytest\n")
 	f.Add("@nox.session(python=['3.12'])\ndef t(s):\n  s.run('pytest')\n")
 	f.Add("a: &a [*a]\n")
+	f.Add("jobs:\n  t:\n    runs-on: ubuntu-latest\n    strategy: {matrix: {std: [17, 20]}}\n    steps:\n      - run: cmake -B b -DCMAKE_CXX_STANDARD=${{ matrix.std }} -DX:BOOL=\"a b\" -D Y=1\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		c := Read(tree(map[string]string{
 			".github/workflows/ci.yml": s, ".gitlab-ci.yml": s, ".travis.yml": s, "tox.ini": s, "noxfile.py": s,
@@ -25,6 +27,11 @@ func FuzzRead(f *testing.F) {
 		for tool, v := range c.Versions {
 			if v.Value == "" || v.Source == "" {
 				t.Errorf("%s: empty setting %+v", tool, v)
+			}
+		}
+		for _, d := range c.Defines {
+			if k, v, ok := strings.Cut(d.Value, "="); !ok || k == "" || v == "" || strings.ContainsAny(d.Value, "\n\r") {
+				t.Errorf("define %q is not KEY=VALUE on one line", d.Value)
 			}
 		}
 	})
