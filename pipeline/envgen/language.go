@@ -126,13 +126,20 @@ func hasSources(langs []string, exts map[string]int) bool {
 // cFamilySource are the extensions of C and C++ sources and headers.
 var cFamilySource = map[string]bool{".c": true, ".h": true, ".cc": true, ".cpp": true, ".cxx": true, ".c++": true, ".hpp": true, ".hh": true, ".hxx": true, ".ipp": true}
 
+// cFamilyBuildFile says whether f is a build file a C or C++ test change
+// comes with (a new test registered in test/CMakeLists.txt).
+func cFamilyBuildFile(f string) bool {
+	b := path.Base(f)
+	return b == "CMakeLists.txt" || strings.HasSuffix(b, ".cmake") || b == "meson.build" || b == "Makefile" || b == "Makefile.am" || strings.HasSuffix(b, ".mk")
+}
+
 // DetectForTests is DetectLanguage, except that the PR's test files decide
-// when every one of them is C or C++ source, the tree has a C or C++ build
-// and none of them is in the language a root marker names: the tests need
-// that build's runner (a C++ library's package.json and one .js helper
-// for a package index made it JavaScript, and no runner loaded its C++
-// tests). A project with a C extension and tests in its own language
-// keeps its language.
+// when every one of them is C or C++ source (beside the build files that
+// register them), the tree has a C or C++ build and none of them is in the
+// language a root marker names: the tests need that build's runner (a C++
+// library's package.json and one .js helper for a package index made it
+// JavaScript, and no runner loaded its C++ tests). A project with a C
+// extension and tests in its own language keeps its language.
 func DetectForTests(tree []string, hint string, tests []string) string {
 	lang := DetectLanguage(tree, hint)
 	if len(tests) == 0 || lang == "" {
@@ -141,12 +148,16 @@ func DetectForTests(tree []string, hint string, tests []string) string {
 	if _, ok := languages[lang].(Detector); ok {
 		return lang // already a build-file language
 	}
+	sources := 0
 	for _, f := range tests {
-		if !cFamilySource[strings.ToLower(path.Ext(f))] {
+		switch {
+		case cFamilySource[strings.ToLower(path.Ext(f))]:
+			sources++
+		case !cFamilyBuildFile(f):
 			return lang
 		}
 	}
-	if l := detectByBuildFiles(tree); l != "" {
+	if l := detectByBuildFiles(tree); l != "" && sources > 0 {
 		return l
 	}
 	return lang

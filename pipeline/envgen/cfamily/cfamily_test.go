@@ -51,6 +51,7 @@ func TestDetect(t *testing.T) {
 	// (its 4 newest PRs were refused as JavaScript with no suite to load).
 	// A C extension tested in its own language, or a PR whose tests are
 	// not all C/C++, keeps the marker's language.
+	bound := []string{"CMakeLists.txt", "pyproject.toml", "setup.py", "bindings/python/x.py", "src/b.cc", "test/CMakeLists.txt", "test/reporter_gtest.cc"}
 	lib := []string{"CMakeLists.txt", "include_dirs.js", "package.json", "include/lib/reader.h", "test/unittest/CMakeLists.txt", "test/unittest/readertest.cpp"}
 	for _, c := range []struct {
 		tree, tests []string
@@ -61,6 +62,12 @@ func TestDetect(t *testing.T) {
 		{lib, nil, "javascript"},
 		{[]string{"pyproject.toml", "meson.build", "pkg/_speed.c", "pkg/a.py", "tests/test_a.py"}, []string{"tests/test_a.py"}, "python"},
 		{[]string{"pyproject.toml", "pkg/_speed.c", "pkg/a.py", "tests/test_speed.c"}, []string{"tests/test_speed.c"}, "python"},
+		// A C++ library with Python bindings (pyproject.toml, setup.py):
+		// a PR adding a GoogleTest file and its line in test/CMakeLists.txt
+		// was built as Python, and pytest collected nothing.
+		{bound, []string{"test/CMakeLists.txt", "test/reporter_gtest.cc"}, "cpp"},
+		{bound, []string{"test/CMakeLists.txt"}, "python"},
+		{bound, []string{"bindings/python/test_x.py", "test/reporter_gtest.cc"}, "python"},
 	} {
 		if got := envgen.DetectForTests(c.tree, "", c.tests); got != c.want {
 			t.Errorf("DetectForTests(%v, tests %v) = %q, want %q", c.tree, c.tests, got, c.want)
