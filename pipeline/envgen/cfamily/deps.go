@@ -39,8 +39,8 @@ func parseTable(name, text string) (map[string]string, error) {
 			continue
 		}
 		f := strings.Split(line, ",")
-		if len(f) != 3 || f[1] == "" || (f[0] != "cmake" && f[0] != "pkg" && f[0] != "lib") {
-			return nil, fmt.Errorf("%s:%d: want kind,name,package with kind cmake, pkg or lib: %q", name, i+1, line)
+		if len(f) != 3 || f[1] == "" || (f[0] != "cmake" && f[0] != "pkg" && f[0] != "lib" && f[0] != "prog") {
+			return nil, fmt.Errorf("%s:%d: want kind,name,package with kind cmake, pkg, lib or prog: %q", name, i+1, line)
 		}
 		out[f[0]+":"+strings.ToLower(f[1])] = f[2]
 	}
@@ -49,7 +49,7 @@ func parseTable(name, text string) (map[string]string, error) {
 
 // Need is one thing the project asks the system for.
 type Need struct {
-	Kind, Name string // cmake, pkg, lib, apt; the name as written
+	Kind, Name string // cmake, pkg, lib, prog, apt; the name as written
 	From       string // file that asks
 	Required   bool
 }
@@ -69,6 +69,9 @@ var (
 	// under one (a Meson test's env: LC_ALL=..., a CI's locale-gen) fails
 	// before any code of the PR runs when the image lacks it.
 	localeRe = regexp.MustCompile(`\b[a-z]{2,3}_[A-Z]{2}\.(?:utf-?8|UTF-?8)\b`)
+	// progRe is a program of cdeps.csv's prog rows, as a word of a build
+	// file (set(RE2C re2c), add_test(t python x.py)).
+	progRe = regexp.MustCompile(`(?:^|[\s("'=:])(` + strings.Join(progNames(), "|") + `)(?:$|[\s)"';])`)
 	// runtimeAptRe are the CI's apt packages that are not -dev but that
 	// tests read at run time: locale and time-zone data.
 	runtimeAptRe = regexp.MustCompile(`^(?:locales|locales-all|tzdata)$`)
@@ -175,6 +178,11 @@ func Needs(tree *envgen.Tree) []Need {
 				}
 			}
 		}
+		if text != "" && !strings.HasPrefix(f, ".github/") {
+			for _, m := range progRe.FindAllStringSubmatch(text, -1) {
+				add(Need{Kind: "prog", Name: m[1], From: f, Required: true})
+			}
+		}
 		if text != "" && localeRe.MatchString(text) {
 			add(Need{Kind: "apt", Name: "locales-all", From: f})
 		}
@@ -270,4 +278,16 @@ func DebianPackages(needs []Need) (pkgs, unknown []string) {
 	}
 	sort.Strings(pkgs)
 	return pkgs, unknown
+}
+
+// progNames are the prog rows of cdeps.csv, quoted for a regexp.
+func progNames() []string {
+	var out []string
+	for k := range debTable {
+		if name, ok := strings.CutPrefix(k, "prog:"); ok {
+			out = append(out, regexp.QuoteMeta(name))
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -1,0 +1,27 @@
+package cfamily
+
+import (
+	"reflect"
+	"testing"
+
+	"curate/pipeline/envgen"
+)
+
+// A Markdown library's layout at an older PR: src/CMakeLists.txt runs
+// re2c (set(RE2C re2c), so a PR that changes scanners.re regenerates
+// scanners.c) and test/CMakeLists.txt runs its spec tests with `python`,
+// which Debian names python3: every test was "Not Run" and the build
+// stopped on "re2c: not found". Words that only look alike are no need.
+func TestNeedsTheProgramsABuildFileRuns(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{
+		"CMakeLists.txt":      "project(n C)\n# python is optional\nadd_subdirectory(src)\nadd_subdirectory(test)\n",
+		"src/CMakeLists.txt":  "set(RE2C re2c)\nadd_custom_command(OUTPUT scanners.c COMMAND ${RE2C} -b -o scanners.c scanners.re)\n",
+		"test/CMakeLists.txt": "add_test(spectest\n   python \"${CMAKE_CURRENT_SOURCE_DIR}/spec_tests.py\" --spec spec.txt)\nfind_package(Python3)\nmessage(STATUS \"flexible /usr/bin/bison2\")\n",
+		"meson.build":         "project('n', 'c')\nlex = find_program('flex')\n",
+	})
+	pkgs, _ := DebianPackages(Needs(tree))
+	want := []string{"flex", "python-is-python3", "python3", "re2c"}
+	if !reflect.DeepEqual(pkgs, want) {
+		t.Errorf("packages %v, want %v", pkgs, want)
+	}
+}
