@@ -76,8 +76,12 @@ func TestNeedsTheLocalesATestRunsUnder(t *testing.T) {
 		"meson.build":       "project('n', 'cpp')\nsubdir('tests')\n",
 		"tests/meson.build": "test_locales = [\n\t'C',\n\t'de_DE.utf8'\n]\nforeach locale : test_locales\n\ttest('tests - ' + locale, exe, env: ['LC_ALL=' + locale])\nendforeach\n",
 	})
-	if got := CIPackages(Needs(tree), nil); len(got) != 1 || got[0] != "apt:locales-all" {
+	got := CIPackages(Needs(tree), nil)
+	if len(got) != 1 || got[0] != "apt:locales-all" {
 		t.Errorf("packages %v, want apt:locales-all", got)
+	}
+	if why := aptSources(Needs(tree), got); len(why) != 1 || why[0] != "locales-all (tests/meson.build)" {
+		t.Errorf("the note says %q, want the file that names the locale", why)
 	}
 	ci := envgen.MapTree("o/n", map[string]string{
 		"meson.build":              "project('n', 'c')\n",

@@ -90,8 +90,9 @@ func self(tree *envgen.Tree, name string) bool {
 // Needs reads what the project asks the system for: CMake find_package
 // and pkg_check_modules, Meson dependency(), configure's PKG_CHECK_MODULES
 // and AC_CHECK_LIB, a Makefile's -l flags and pkg-config calls, and the
-// -dev packages its CI installs with apt; locales-all when the build
-// files or CI name a locale (LC_ALL=de_DE.utf8).
+// -dev packages its CI installs with apt; the programs a build file runs
+// (cdeps.csv's prog rows); locales-all when the build files or CI name a
+// locale (LC_ALL=de_DE.utf8).
 func Needs(tree *envgen.Tree) []Need {
 	var out []Need
 	seen := map[string]bool{}
@@ -244,6 +245,23 @@ func CIPackages(needs []Need, pkgs []string) []string {
 		if n.Kind == "apt" && !contains(pkgs, n.Name) && !contains(out, "apt:"+n.Name) {
 			out = append(out, "apt:"+n.Name)
 		}
+	}
+	return out
+}
+
+// aptSources names each apt:NAME word of ci with the file that asks for
+// it ("locales-all (tests/meson.build)"), so a note says why.
+func aptSources(needs []Need, ci []string) []string {
+	var out []string
+	for _, w := range ci {
+		name := strings.TrimPrefix(w, "apt:")
+		for _, n := range needs {
+			if n.Kind == "apt" && n.Name == name {
+				name += " (" + n.From + ")"
+				break
+			}
+		}
+		out = append(out, name)
 	}
 	return out
 }
