@@ -193,6 +193,8 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Note("C++ standard %d asked by the build files (g++ 12 supports it; the build files set it)", std)
 	}
 
+	signalFlags(p, tree)
+
 	needs := Needs(tree)
 	pkgs, unknown := DebianPackages(needs)
 	var args []string
