@@ -134,12 +134,14 @@ func cFamilyBuildFile(f string) bool {
 }
 
 // DetectForTests is DetectLanguage, except that the PR's test files decide
-// when every one of them is C or C++ source (beside the build files that
-// register them), the tree has a C or C++ build and none of them is in the
-// language a root marker names: the tests need that build's runner (a C++
-// library's package.json and one .js helper for a package index made it
-// JavaScript, and no runner loaded its C++ tests). A project with a C
-// extension and tests in its own language keeps its language.
+// when every one of them is C or C++ source or a C/C++ build file (the
+// ones that register them), the tree has a C or C++ build and none of
+// them is in the language a root marker names: the tests need that
+// build's runner (a C++ library's package.json and one .js helper for a
+// package index made it JavaScript, and no runner loaded its C++ tests; a
+// PR whose only test change was test/CMakeLists.txt in a C++ library with
+// Python bindings went to pytest, which collected nothing). A project
+// with a C extension and tests in its own language keeps its language.
 func DetectForTests(tree []string, hint string, tests []string) string {
 	lang := DetectLanguage(tree, hint)
 	if len(tests) == 0 || lang == "" {
@@ -148,16 +150,12 @@ func DetectForTests(tree []string, hint string, tests []string) string {
 	if _, ok := languages[lang].(Detector); ok {
 		return lang // already a build-file language
 	}
-	sources := 0
 	for _, f := range tests {
-		switch {
-		case cFamilySource[strings.ToLower(path.Ext(f))]:
-			sources++
-		case !cFamilyBuildFile(f):
+		if !cFamilySource[strings.ToLower(path.Ext(f))] && !cFamilyBuildFile(f) {
 			return lang
 		}
 	}
-	if l := detectByBuildFiles(tree); l != "" && sources > 0 {
+	if l := detectByBuildFiles(tree); l != "" {
 		return l
 	}
 	return lang

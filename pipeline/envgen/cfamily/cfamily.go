@@ -39,6 +39,9 @@ var cbuildScript string
 //go:embed curate-cc.sh
 var ccScript string
 
+//go:embed curate-ctestids.py
+var ctestidsScript string
+
 var (
 	gtestRe  = regexp.MustCompile(`(?m)^\s*(?:TYPED_)?TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)`)
 	caseRe   = regexp.MustCompile(`(?m)^\s*(?:TEST_CASE|SCENARIO|TEST_CASE_METHOD\s*\(\s*\w+\s*,)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
@@ -144,7 +147,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if sys == "" {
 		return nil, fmt.Errorf("no C/C++ build system at the root or in a top-level folder (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
-	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript}}
+	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript, "curate-ctestids": ctestidsScript}}
 	if dir == "" {
 		if ci := ciBuildSystem(tree, sys); ci != sys {
 			p.Note("build system %s, not %s: the CI runs %s and no CMake, or no CMake file declares a test", ci, sys, ci)

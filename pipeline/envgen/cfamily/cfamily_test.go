@@ -66,7 +66,10 @@ func TestDetect(t *testing.T) {
 		// a PR adding a GoogleTest file and its line in test/CMakeLists.txt
 		// was built as Python, and pytest collected nothing.
 		{bound, []string{"test/CMakeLists.txt", "test/reporter_gtest.cc"}, "cpp"},
-		{bound, []string{"test/CMakeLists.txt"}, "python"},
+		// Its PR whose only test change was test/CMakeLists.txt went to
+		// pytest ("collected 0 items"): the CMake suite runs it.
+		{bound, []string{"test/CMakeLists.txt"}, "cpp"},
+		{bound, []string{"test/CMakeLists.txt", "tests/conftest.py"}, "python"},
 		{bound, []string{"bindings/python/test_x.py", "test/reporter_gtest.cc"}, "python"},
 	} {
 		if got := envgen.DetectForTests(c.tree, "", c.tests); got != c.want {

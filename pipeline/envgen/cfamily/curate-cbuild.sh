@@ -75,6 +75,16 @@ failed_objects() {
   sed -nE 's#^FAILED: ([^ ]+\.o)[[:space:]]*$#\1#p; s#^g?make(\[[0-9]+\])?: \*\*\* \[([^]]*: )?([^] ]+\.o)\] Error [0-9]+.*$#\3#p' "$1" | sort -u
 }
 
+# download_failures LOG: the ExternalProject or FetchContent steps that
+# could not download at build time (".../NAME-stamp/NAME-download"), when
+# nothing else failed: no object and no compiler error. Offline here, they
+# fail the same in both states.
+download_failures() {
+  [ -z "$(failed_objects "$1")" ] || return 0
+  grep -qaE ': (fatal )?error:|undefined reference' "$1" && return 0
+  grep -aoE -- '-stamp/[A-Za-z0-9_.+-]+-(download|update|gitclone)\]? ' "$1" | sed -E 's#^-stamp/(.*)-(download|update|gitclone).*#\1#' | sort -u | paste -sd' ' -
+}
+
 # leave_out_failed_tests LOG: a test source that did not compile (a PR's
 # new test against the buggy tree) is left out of its target and the
 # target built again, so the target's other test files still run: one
@@ -246,10 +256,12 @@ gtest_crashes() {
 
 # ctest_runs: what CTest runs, one line per executable: how many of its
 # tests run it, then the working directory it runs in (its
-# WORKING_DIRECTORY, else the executable's folder), then its path.
+# WORKING_DIRECTORY, else the executable's folder), then its path. Each
+# test's executable goes to $ctests.names (name, tab, path).
 ctest_runs() {
   (cd "$b" && ctest --show-only=json-v1 2>/dev/null) | python3 -c '
 import json, os, sys
+names = open(sys.argv[1], "w")
 try:
     tests = json.load(sys.stdin).get("tests", [])
 except ValueError:
@@ -263,9 +275,10 @@ for t in tests:
     wd = next((p.get("value") for p in t.get("properties", []) if p.get("name") == "WORKING_DIRECTORY"), "") or os.path.dirname(exe)
     n, _ = seen.get(exe, (0, wd))
     seen[exe] = (n + 1, wd)
+    names.write("%s\t%s\n" % (t.get("name", ""), exe))
 for exe, (n, wd) in seen.items():
     print("%d\t%s\t%s" % (n, wd, exe))
-' 2>/dev/null || true
+' "$ctests.names" 2>/dev/null || true
 }
 
 # runs_in EXE: the folder CTest runs EXE in, else EXE's own.
@@ -346,11 +359,19 @@ build)
   ;;
 test)
   ctests=/tmp/curate-ctest-runs.tsv
-  rm -rf "$out" /logs/verifier/c-junit.xml "$ctests"
+  rm -rf "$out" /logs/verifier/c-junit.xml "$ctests" "$ctests.names"
   mkdir -p "$out" /logs/verifier
   log=/tmp/curate-build.log
   build >"$log" 2>&1
   bst=$?
+  dl=""; [ "$bst" -ne 0 ] && dl=$(download_failures "$log")
+  if [ -n "$dl" ]; then
+    # A download that fails in both states is not the PR's to pass: the
+    # tests that need it are missing (CTest says so), the others run.
+    echo "curate: the build could not download $dl (ExternalProject or FetchContent; only the package registries answer here): the tests that need it are missing in both states, the others run"
+    grep -m3 -aiE 'Could not resolve host|Failed to connect|unable to access|Network is unreachable|Connection (refused|timed out)|Temporary failure in name resolution' "$log"
+    bst=0
+  fi
   if [ "$bst" -ne 0 ]; then
     tail -n 40 "$log"
     # Targets that still compiled are tested below; the ones that did not are missing.
@@ -483,43 +504,10 @@ test)
   # escaped again for sed's replacement).
   whyxml=$(printf '%s' "${first:-see the build output}" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g; s/#/ /g')
   why=$(printf '%s' "$whyxml" | sed -e 's/[\\&]/\\&/g')
-  # A GoogleTest, Catch2 or doctest case CTest ran on its own
-  # (gtest_discover_tests, catch_discover_tests) is in both reports, as the
-  # framework's Suite.Test or case and as CTest's test of that name: the
-  # framework's one stays. One the framework did not report (it crashed)
-  # keeps CTest's, under the same id: CTest names a test "Suite.Test" in
-  # both its name and its class, read "Suite.Test.Suite.Test", which made
-  # a test that crashed in one repeat a different test from itself.
+  # The cases CTest ran that a framework's report has too, and the ids
+  # of cases CTest ran one by one: curate-ctestids.
   if [ -f "$out/ctest.xml" ]; then
-    python3 - "$out" <<'PY' || true
-import glob, os, sys, xml.etree.ElementTree as ET
-out = sys.argv[1]
-ids = set()
-for f in glob.glob(os.path.join(out, "gtest*", "*.xml")) + glob.glob(os.path.join(out, "gtest-*.xml")):
-    try:
-        for c in ET.parse(f).iter("testcase"):
-            ids.add(c.get("classname", "") + "." + c.get("name", ""))
-    except ET.ParseError:
-        pass
-for f in glob.glob(os.path.join(out, "catch2-*.xml")) + glob.glob(os.path.join(out, "doctest-*.xml")):
-    try:
-        for c in ET.parse(f).iter("testcase"):
-            ids.add(c.get("name", ""))
-    except ET.ParseError:
-        pass
-path = os.path.join(out, "ctest.xml")
-tree = ET.parse(path)
-for suite in tree.iter("testsuite"):
-    for c in list(suite.findall("testcase")):
-        name = c.get("name") or ""
-        if name in ids:
-            suite.remove(c)
-        elif "." in name and c.get("classname") == name:
-            cls, _, rest = name.partition(".")
-            c.set("classname", cls)
-            c.set("name", rest)
-tree.write(path, encoding="unicode")
-PY
+    curate-ctestids "$out" "$ctests" || true
   fi
   find "$out" -name '*.xml' -exec cat {} + 2>/dev/null |
     sed -E "s#<skipped message=\"(Unable to find executable|Could not find executable|Not Run)#<failure message=\"did not compile: ${why}: \1#g" > /logs/verifier/c-junit.xml
