@@ -49,8 +49,13 @@ func TestClassify(t *testing.T) {
 		"node_modules/a/index.js":    KindVendor,
 		"crates/x/tests/integ.rs":    KindTest,
 		"pkg/testdata/golden.txt":    KindTest,
-		"widgets/caf\xe9.py":         KindSource,
-		"src/main/java/Foo.java":     KindSource,
+		// A C++ library's suite in unittests/ (no PR of it was mined).
+		"unittests/array.cpp":      KindTest,
+		"unittests/CMakeLists.txt": KindTest,
+		"lib/unit_tests/a.c":       KindTest,
+		"unittestsuite/a.c":        KindSource,
+		"widgets/caf\xe9.py":       KindSource,
+		"src/main/java/Foo.java":   KindSource,
 	} {
 		if got := c.Classify(p); got != want {
 			t.Errorf("Classify(%q) = %s, want %s", p, got, want)
