@@ -152,6 +152,21 @@ func TestClassifyLines(t *testing.T) {
 	}
 }
 
+// A DNS library's test output names its own status codes (a c-ares PR's
+// Oracle: "Which is: ARES_ENOTFOUND"); they are not the network's, and
+// reading them as deps_unreachable kept the task from its verdict.
+func TestClassifyLibraryStatusCodeIsNotTheNetwork(t *testing.T) {
+	c := DefaultClassifier()
+	for _, line := range []string{"  Which is: ARES_ENOTFOUND", "Expected: ARES_ECONNREFUSED, actual: ARES_ETIMEDOUT"} {
+		if f, ok := c.Match("cpp", "o/n", []byte("[ RUN      ] LiveSearch.Basic\n"+line+"\n")); ok {
+			t.Errorf("%q: classed %+v, want no class", line, f)
+		}
+	}
+	if f, ok := c.Match("cpp", "o/n", []byte("connect: ECONNREFUSED 127.0.0.1:443\n")); !ok || f.Class != pipeline.ClassDepsUnreachable {
+		t.Errorf("a bare ECONNREFUSED: %+v, want deps_unreachable", f)
+	}
+}
+
 // Skips beside tests that ran are no class of their own.
 func TestClassifySomeSkippedIsNoClass(t *testing.T) {
 	for _, line := range []string{"=== 1 failed, 3 skipped in 0.10s ===", "=== 5 passed, 3 skipped in 0.10s ==="} {
