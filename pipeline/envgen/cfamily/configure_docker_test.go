@@ -11,7 +11,8 @@ import (
 // package an optional find_package missed: a CLI parser's CUDA test
 // switch found no nvcc and the task was classed deps_missing "Doxygen"
 // (its docs are optional: "-- Could NOT find Doxygen"). A REQUIRED
-// package that is missing is still deps_missing, naming it.
+// package that is missing is still deps_missing, naming it, also when
+// CMake wraps its name onto the next line.
 func TestCbuildConfigureFailureNamesTheErrorInDocker(t *testing.T) {
 	for _, c := range []struct {
 		cmake, want, not string
@@ -19,6 +20,9 @@ func TestCbuildConfigureFailureNamesTheErrorInDocker(t *testing.T) {
 		{"find_package(Doxygen)\nenable_language(CUDA)\n", "compile_error: the project does not configure at the PR head: CMake Error", "Doxygen"},
 		{"find_package(Doxygen)\nfind_package(Zzzlib REQUIRED)\n", "deps_missing: Zzzlib (the cmake configure step", "Doxygen"},
 		{"find_package(PkgConfig REQUIRED)\npkg_check_modules(ZZZ REQUIRED zzz-nothere)\n", "deps_missing: zzz-nothere", "Doxygen"},
+		// CMake wraps the package's name onto the next line (a Boost
+		// component's config: "provided by\n  \"boost_serialization\"").
+		{"find_package(zzzlib_serialization_component 1.74.0 CONFIG REQUIRED)\n", "deps_missing: zzzlib_serialization_component (the cmake", "compile_error"},
 	} {
 		out := runCbuild(t, map[string]string{
 			"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\n" + c.cmake,

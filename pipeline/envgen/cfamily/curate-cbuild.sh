@@ -319,7 +319,7 @@ configure)
       awk '/^CMake Error/{e=1} /^CMake Warning|^-- /{e=0} e' "$log" > "$said"
       grep -q 'A required package was not found' "$said" && grep -E "^--[[:space:]]+(No package '[^']+' found|Package '[^']+', required by)" "$log" >> "$said"
     fi
-    missing=$(sed -nE 's/.*Could NOT find ([A-Za-z0-9_]+).*/\1/p; s/.*provided by "([^"]+)".*/\1/p; s/.*No package .([^ ]+). found.*/\1/p; s/.*[Dd]ependency "?([^ "]+)"? not found.*/\1/p; s/.*cannot find -l([^ ]+).*/\1/p; s/.*Package .([^ ]+)., required by .*, not found.*/\1/p; s/.*ERROR: Program .([^ ]+). not found.*/\1/p' "$said" | sort -u | tr '\n' ' ')
+    missing=$(sed -nE 's/.*Could NOT find ([A-Za-z0-9_]+).*/\1/p; s/.*provided by "([^"]+)".*/\1/p; s/^[[:space:]]*"([^"]+)"( \(requested version [^)]*\))? with any of.*/\1/p; s/.*No package .([^ ]+). found.*/\1/p; s/.*[Dd]ependency "?([^ "]+)"? not found.*/\1/p; s/.*cannot find -l([^ ]+).*/\1/p; s/.*Package .([^ ]+)., required by .*, not found.*/\1/p; s/.*ERROR: Program .([^ ]+). not found.*/\1/p' "$said" | sort -u | tr '\n' ' ')
     # A git submodule the archive lacks (curate names them), when an
     # error names its directory: "The source directory /app/extern/x".
     sub=""

@@ -39,8 +39,8 @@ func parseTable(name, text string) (map[string]string, error) {
 			continue
 		}
 		f := strings.Split(line, ",")
-		if len(f) != 3 || f[1] == "" || (f[0] != "cmake" && f[0] != "pkg" && f[0] != "lib" && f[0] != "prog") {
-			return nil, fmt.Errorf("%s:%d: want kind,name,package with kind cmake, pkg, lib or prog: %q", name, i+1, line)
+		if len(f) != 3 || f[1] == "" || (f[0] != "cmake" && f[0] != "pkg" && f[0] != "lib" && f[0] != "prog" && f[0] != "boost") {
+			return nil, fmt.Errorf("%s:%d: want kind,name,package with kind cmake, pkg, lib, prog or boost: %q", name, i+1, line)
 		}
 		out[f[0]+":"+strings.ToLower(f[1])] = f[2]
 	}
@@ -49,7 +49,7 @@ func parseTable(name, text string) (map[string]string, error) {
 
 // Need is one thing the project asks the system for.
 type Need struct {
-	Kind, Name string // cmake, pkg, lib, prog, apt; the name as written
+	Kind, Name string // cmake, pkg, lib, prog, apt, boost; the name as written
 	From       string // file that asks
 	Required   bool
 }
@@ -117,7 +117,13 @@ func Needs(tree *envgen.Tree) []Need {
 			text = stripComments(tree.Text(f), "#")
 			for _, m := range findPackageRe.FindAllStringSubmatch(text, -1) {
 				if !strings.HasPrefix(m[1], "${") {
-					add(Need{Kind: "cmake", Name: m[1], From: f, Required: strings.Contains(strings.ToUpper(m[2]), "REQUIRED")})
+					req := strings.Contains(strings.ToUpper(m[2]), "REQUIRED")
+					add(Need{Kind: "cmake", Name: m[1], From: f, Required: req})
+					if strings.EqualFold(m[1], "boost") {
+						for _, c := range boostComponents(m[2]) {
+							add(Need{Kind: "boost", Name: c, From: f, Required: req})
+						}
+					}
 				}
 			}
 			for _, m := range pkgCheckRe.FindAllStringSubmatch(text, -1) {
@@ -275,6 +281,9 @@ func DebianPackages(needs []Need) (pkgs, unknown []string) {
 			continue // CIPackages: installed when Debian has them
 		}
 		p, ok := debTable[n.Kind+":"+strings.ToLower(n.Name)]
+		if n.Kind == "boost" {
+			p, ok = boostPackage(n.Name)
+		}
 		switch {
 		case !ok && n.Kind == "lib":
 			// AC_CHECK_LIB probes optional libraries as often as needed ones.
