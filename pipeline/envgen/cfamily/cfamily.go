@@ -210,6 +210,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Tools["curate-cc"] = ccScript
 		p.Note("compiles go through ccache, with -Wno-error after the project's flags (curate-cc, CMake's compiler launcher): a warning a newer compiler than the project's finds is not an error")
 		args = append(args, ciStandards(p, tree)...)
+		args = append(args, ciStdOption(p, tree, dir)...)
 		args = append(args, gtestSourcePath(p, tree)...)
 		for _, o := range testOptions(tree, dir) {
 			args = append(args, "-D"+o+"=ON")

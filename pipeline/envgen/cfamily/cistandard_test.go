@@ -95,3 +95,43 @@ func TestNeedsTheLocalesATestRunsUnder(t *testing.T) {
 		t.Errorf("packages %v for a project that names no locale", got)
 	}
 }
+
+// A serialization library picks its C++ standard by options
+// (IF (X_CXX17) SET (CMAKE_CXX_STANDARD 17) ... ELSE 98) that its CI
+// turns on through an environment variable a script passes to cmake.
+// Built at the default, C++98, its GoogleTest tests did not compile
+// (fix_fails_tests). The newest standard the CI turns on is chosen.
+func TestPlanTurnsOnTheCIsStandardOption(t *testing.T) {
+	cmake := "OPTION (W_CXX11 \"c++11\" OFF)\nOPTION (W_CXX17 \"c++17\" OFF)\nOPTION (W_CXX26 \"c++26\" OFF)\n" +
+		"IF (W_CXX26)\n  SET (CMAKE_CXX_STANDARD 26)\nELSEIF (W_CXX17)\n    SET (CMAKE_CXX_STANDARD 17)\nELSEIF (W_CXX11)\n  SET (CMAKE_CXX_STANDARD 11)\nELSE ()\n  SET (CMAKE_CXX_STANDARD 98)\nENDIF ()\n"
+	old := "IF (W_CXX17)\n  IF (CMAKE_CXX_COMPILER_ID MATCHES \"^(clang|Clang)$\")\n    SET (CMAKE_CXX_FLAGS \"-std=c++17 ${CMAKE_CXX_FLAGS}\")\n  ELSE ()\n    SET (CMAKE_CXX_FLAGS \"-std=c++17\")\n  ENDIF ()\n" +
+		"ELSEIF (W_CXX11)\n  SET (CMAKE_CXX_FLAGS \"-std=c++11 ${CMAKE_CXX_FLAGS}\")\nELSE ()\n  SET (CMAKE_CXX_FLAGS \"-std=c++98 ${CMAKE_CXX_FLAGS}\")\nENDIF ()\n"
+	wf := "jobs:\n  linux:\n    steps:\n      - run: |\n          export W_VERSION=\"W_CXX11=ON\"\n          if [ x = y ]; then export W_VERSION=\"W_CXX17=ON\"; fi\n          ci/build.sh\n"
+	for _, c := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{".github/workflows/gha.yml": wf, "ci/build.sh": "cmake -D ${W_VERSION} -D W_CXX26=ON -S .\n"}, "-DW_CXX17=ON"},
+		{map[string]string{"ci/build.sh": "cmake -S .\n"}, ""},
+		// The same project in 2020: flags, not CMAKE_CXX_STANDARD, and
+		// the CI's variable set apart from the cmake line.
+		{map[string]string{"CMakeLists.txt": old, ".github/workflows/gha.yml": "      - run: |\n          export CXX17=\"ON\"\n          ci/build_cmake.sh\n",
+			"ci/build_cmake.sh": "cmake -DW_CXX11=${CXX11} -DW_CXX17=${CXX17} ..\n"}, "-DW_CXX17=ON"},
+	} {
+		files := map[string]string{"CMakeLists.txt": cmake, "test/t.cpp": ""}
+		for k, v := range c.files { // a case's CMakeLists.txt replaces the default
+			files[k] = v
+		}
+		p, err := (lang{"cpp"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"test/t.cpp"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conf := strings.Join(p.Install, "\n")
+		if c.want != "" && (!strings.Contains(conf, c.want) || strings.Count(conf, "W_CXX") != 1) {
+			t.Errorf("configure step %q: want %s alone", conf, c.want)
+		}
+		if c.want == "" && strings.Contains(conf, "W_CXX") {
+			t.Errorf("no CI option on, but %q", conf)
+		}
+	}
+}
