@@ -273,7 +273,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	if ci := CIPackages(needs, pkgs); len(ci) > 0 {
 		look = append(look, ci...)
-		p.Note("packages the CI installs with apt or a suite's locale needs: %s; installed when Debian 12 has them, else left out with a note in the build log", strings.Join(aptSources(needs, ci), ", "))
+		p.Note("packages the CI installs with apt, a suite's locale or a -m32 build needs: %s; installed when Debian 12 has them, else left out with a note in the build log", strings.Join(aptSources(needs, ci), ", "))
 	}
 	if len(look) > 0 {
 		p.Tools["curate-cdeps"] = cdepsScript

@@ -72,6 +72,10 @@ var (
 	// progRe is a program of cdeps.csv's prog rows, as a word of a build
 	// file (set(RE2C re2c), add_test(t python x.py)).
 	progRe = regexp.MustCompile(`(?:^|[\s("'=:])(` + strings.Join(progNames(), "|") + `)(?:$|[\s)"';])`)
+	// m32Re is a 32-bit build flag in a build file: its tests compile
+	// only with Debian's multilib headers and libraries (a serialization
+	// library's portability tests: "bits/c++config.h: No such file").
+	m32Re = regexp.MustCompile(`(?:^|[\s"'(])-m32(?:$|[\s"')])`)
 	// runtimeAptRe are the CI's apt packages that are not -dev but that
 	// tests read at run time: locale and time-zone data.
 	runtimeAptRe = regexp.MustCompile(`^(?:locales|locales-all|tzdata)$`)
@@ -92,7 +96,8 @@ func self(tree *envgen.Tree, name string) bool {
 // and AC_CHECK_LIB, a Makefile's -l flags and pkg-config calls, and the
 // -dev packages its CI installs with apt; the programs a build file runs
 // (cdeps.csv's prog rows); locales-all when the build files or CI name a
-// locale (LC_ALL=de_DE.utf8).
+// locale (LC_ALL=de_DE.utf8); g++-multilib when a build file compiles
+// with -m32.
 func Needs(tree *envgen.Tree) []Need {
 	var out []Need
 	seen := map[string]bool{}
@@ -192,6 +197,9 @@ func Needs(tree *envgen.Tree) []Need {
 		}
 		if text != "" && localeRe.MatchString(text) {
 			add(Need{Kind: "apt", Name: "locales-all", From: f})
+		}
+		if text != "" && !strings.HasPrefix(f, ".github/") && m32Re.MatchString(text) {
+			add(Need{Kind: "apt", Name: "g++-multilib", From: f})
 		}
 	}
 	return out
