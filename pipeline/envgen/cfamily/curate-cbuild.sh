@@ -542,8 +542,10 @@ except ET.ParseError:
 failed = ["<testcase classname=%s name=%s><failure/></testcase>" % (quoteattr(c.get("classname", "")), quoteattr(c.get("name", "")))
           for c in root.iter("testcase") if c.find("failure") is not None or c.find("error") is not None]
 if failed:
+    # One test case per line: the run's log splits lines at 16 KiB, which
+    # cut names in two when 400 of them shared one line.
     print("curate: failing tests:")
-    print('<testsuite name="curate-failed">' + "".join(failed) + "</testsuite>")
+    print('<testsuite name="curate-failed">\n' + "\n".join(failed) + "\n</testsuite>")
 PY
   grep -q '<testcase' /logs/verifier/c-junit.xml || { echo "curate: no test report"; st=1; }
   exit "$st"
