@@ -23,7 +23,8 @@ var (
 
 // stdOptions are the project's options that pick the C++ standard
 // (option name → standard), read from its top-level CMake files: a
-// branch on the option that sets CMAKE_CXX_STANDARD or -std=c++N.
+// branch on an option named for the standard (X_CXX17) that sets
+// CMAKE_CXX_STANDARD or -std=c++N to it.
 func stdOptions(tree *envgen.Tree, dir string) map[string]int {
 	out := map[string]int{}
 	for _, f := range tree.Files {
@@ -39,10 +40,16 @@ func stdOptions(tree *envgen.Tree, dir string) map[string]int {
 			if end := branchEndRe.FindStringIndex(body); end != nil {
 				body = body[:end[0]]
 			}
-			if m := branchStdRe.FindStringSubmatch(body); m != nil {
-				if n, err := strconv.Atoi(m[1]); err == nil {
-					out[text[loc[2]:loc[3]]] = n
-				}
+			m := branchStdRe.FindStringSubmatch(body)
+			if m == nil {
+				continue
+			}
+			// The option names its standard (X_CXX17 sets 17): an option
+			// that raises the standard for what it adds (a fuzz-target
+			// switch that sets C++17, whose configure needs clang) is
+			// not a choice of standard.
+			if n, err := strconv.Atoi(m[1]); err == nil && strings.Contains(text[loc[2]:loc[3]], m[1]) {
+				out[text[loc[2]:loc[3]]] = n
 			}
 		}
 	}
