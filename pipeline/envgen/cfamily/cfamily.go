@@ -223,6 +223,9 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 				p.Note("%s=ON: warnings are not errors (the compiler may be newer than the project's)", o)
 			}
 		}
+		if ts := ciTargets(p, tree); len(ts) > 0 {
+			p.Env = append(p.Env, "CURATE_BUILD_TARGETS="+strings.Join(ts, " "))
+		}
 		if f := externalProjectWithoutByproducts(tree); f != "" {
 			p.Env = append(p.Env, "CURATE_CMAKE_GENERATOR=Unix Makefiles")
 			p.Note("%s builds an ExternalProject without BUILD_BYPRODUCTS: Make, not Ninja (Ninja stops on its outputs: \"missing and no known rule to make it\")", f)

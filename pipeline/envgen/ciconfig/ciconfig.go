@@ -31,6 +31,9 @@ type Config struct {
 	// Defines are the cache settings its cmake commands pass
 	// ("CMAKE_CXX_STANDARD=20"), first file first.
 	Defines []Setting
+	// Targets are the targets its cmake --build commands name
+	// ("--target testit"): tests that need more than the default build.
+	Targets []Setting
 }
 
 // Tools the setup steps name.
@@ -125,6 +128,7 @@ func (c *Config) add(f fileConfig) {
 	c.Packages = appendNew(c.Packages, f.packages)
 	c.Services = appendNew(c.Services, f.services)
 	c.Defines = appendNew(c.Defines, f.defines)
+	c.Targets = appendNew(c.Targets, f.targets)
 	if len(c.Tests) == 0 {
 		c.Tests = f.tests
 	}
@@ -137,6 +141,7 @@ type fileConfig struct {
 	services []Setting
 	tests    []Setting
 	defines  []Setting
+	targets  []Setting
 }
 
 func appendNew(to, from []Setting) []Setting {

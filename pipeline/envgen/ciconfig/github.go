@@ -87,6 +87,9 @@ func readWorkflow(file, content string) fileConfig {
 		if len(out.defines) == 0 {
 			out.defines = j.cfg.defines // the chosen job's, else the next that configures with cmake
 		}
+		if len(out.targets) == 0 {
+			out.targets = j.cfg.targets
+		}
 	}
 	return out
 }

@@ -16,10 +16,15 @@ var (
 	// cmakeRe is a cmake command line; defineRe one -DKEY[:TYPE]=VALUE of it.
 	cmakeRe  = regexp.MustCompile(`(?:^|[\s;&|(])cmake\s[^\n]*`)
 	defineRe = regexp.MustCompile(`(?:^|\s)-D\s*([A-Za-z_][A-Za-z0-9_]*)(?::[A-Z]+)?=("[^"\n]*"|'[^'\n]*'|[^\s"']+)`)
+	// targetRe is the --target (-t) list of a cmake --build command.
+	targetRe = regexp.MustCompile(`\s(?:--target|-t)(?:\s+|=)((?:[A-Za-z0-9_][A-Za-z0-9_.+-]*(?:\s+|$))+)`)
+	// targetWordRe is a target name (not an option, not a variable).
+	targetWordRe = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
 )
 
 // readShell reads a run script: apt-get install packages, rustup
-// toolchains, cmake cache settings, and its test commands.
+// toolchains, cmake cache settings and build targets, and its test
+// commands.
 func readShell(out *fileConfig, where, script string) {
 	script = strings.ReplaceAll(script, "\\\n", " ")
 	for _, m := range aptRe.FindAllStringSubmatch(script, -1) {
@@ -40,6 +45,18 @@ func readShell(out *fileConfig, where, script string) {
 		for _, m := range defineRe.FindAllStringSubmatch(c, -1) {
 			if v := strings.Trim(m[2], `"'`); v != "" {
 				out.defines = appendNew(out.defines, []Setting{{Value: m[1] + "=" + v, Source: where + " cmake"}})
+			}
+		}
+	}
+	for _, c := range cmakeRe.FindAllString(script, -1) {
+		if !strings.Contains(c, "--build") {
+			continue
+		}
+		for _, m := range targetRe.FindAllStringSubmatch(c, -1) {
+			for _, t := range strings.Fields(m[1]) {
+				if targetWordRe.MatchString(t) {
+					out.targets = appendNew(out.targets, []Setting{{Value: t, Source: where + " cmake --build"}})
+				}
 			}
 		}
 	}
