@@ -222,6 +222,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 				args = append(args, "-D"+o+"=ON")
 				p.Note("%s=ON: warnings are not errors (the compiler may be newer than the project's)", o)
 			}
+			if docsOptionRe.MatchString(o) {
+				args = append(args, "-D"+o+"=OFF")
+				p.Note("%s=OFF: documentation is not tested, and its tools (Doxygen) are not installed", o)
+			}
 		}
 		if ts := ciTargets(p, tree); len(ts) > 0 {
 			p.Env = append(p.Env, "CURATE_BUILD_TARGETS="+strings.Join(ts, " "))
@@ -426,6 +430,11 @@ func cxxStandard(tree *envgen.Tree) int {
 	}
 	return best
 }
+
+// docsOptionRe is an option that builds documentation (X_BUILD_DOCS,
+// BUILD_DOCUMENTATION, WITH_DOC): a URI library's is on by default and
+// its find_package(Doxygen REQUIRED) stopped the configure.
+var docsOptionRe = regexp.MustCompile(`(?i)^(?:[A-Z0-9]+_)*(?:BUILD|WITH|ENABLE|GENERATE)_(?:API_)?(?:DOCS?|DOCUMENTATION|DOXYGEN)$`)
 
 func ciText(tree *envgen.Tree) string {
 	var b strings.Builder
