@@ -72,7 +72,7 @@ var (
 	// progRe is a program of cdeps.csv's prog rows, as a word of a build
 	// file (set(RE2C re2c), add_test(t python x.py), configure.ac's
 	// AC_CHECK_PROG([HAVE_AUTOGEN], [autogen], ...)).
-	progRe = regexp.MustCompile(`(?:^|[\s("'=:\[])(` + strings.Join(progNames(), "|") + `)(?:$|[\s)"';\]])`)
+	progRe = regexp.MustCompile(`(?:^|[\s("'=:\[])(` + strings.Join(progNames(), "|") + `)(?:$|[\s)"';,\]])`)
 	// m32Re is a 32-bit build flag in a build file: its tests compile
 	// only with Debian's multilib headers and libraries (a serialization
 	// library's portability tests: "bits/c++config.h: No such file").

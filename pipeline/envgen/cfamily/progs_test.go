@@ -28,3 +28,12 @@ func TestNeedsTheProgramsABuildFileRuns(t *testing.T) {
 		t.Errorf("packages %v, want %v", pkgs, want)
 	}
 }
+
+// The same check in its older form, without brackets (the audio
+// library's 2015 configure.ac).
+func TestNeedsAutogenUnquoted(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{"configure.ac": "AC_CHECK_PROG(HAVE_AUTOGEN, autogen, yes, no)\n"})
+	if pkgs, _ := DebianPackages(Needs(tree)); !reflect.DeepEqual(pkgs, []string{"autogen"}) {
+		t.Errorf("packages %v, want autogen", pkgs)
+	}
+}
