@@ -51,8 +51,13 @@ func runCbuildWith(t *testing.T, flags []string, files map[string]string, comman
 	if err != nil {
 		t.Fatal(err)
 	}
+	citest, err := filepath.Abs("curate-citest.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
 	args := append([]string{"run", "--rm"}, flags...)
 	args = append(args, "-v", script+":/usr/local/bin/curate-cbuild:ro", "-v", launcher+":/usr/local/bin/curate-cc:ro", "-v", ids+":/usr/local/bin/curate-ctestids:ro",
+		"-v", citest+":/usr/local/bin/curate-citest:ro",
 		"-v", dir+":/app:ro", img, "bash", "-c", command)
 	out, err := exec.Command("docker", args...).CombinedOutput()
 	if err != nil {

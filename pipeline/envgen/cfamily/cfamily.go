@@ -287,6 +287,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.ToolchainSteps = append(p.ToolchainSteps, "curate-cdeps "+envgen.QuoteAll(look))
 	}
 	fill := submoduleSteps(p, tree, tests.Files)
+	if c := ciTestScript(p, tree); c != "" {
+		p.Env = append(p.Env, "CURATE_CI_TEST="+c)
+		p.Tools["curate-citest"] = citestScript
+	}
 
 	cb := "curate-cbuild %s " + sys + " " + BuildDir
 	// The image builds the PR head (lenient: a head that does not build is

@@ -419,7 +419,10 @@ test)
       target=check
       if [ "$sys" = make ] && ! make -C "$dir" -n check >/dev/null 2>&1; then target=test; fi
       named=""; [ "$sys" = make ] && named=$(make_named_targets "$dir" "$@")
-      if [ -n "$named" ]; then
+      # No test target, and the CI runs a test command: that runs below.
+      if [ "$sys" = make ] && [ -n "${CURATE_CI_TEST:-}" ] && ! make -C "$dir" -n "$target" >/dev/null 2>&1; then
+        named=ci
+      elif [ -n "$named" ]; then
         run_named_targets "$dir" "$named"
         ran=1
       else
@@ -502,6 +505,11 @@ test)
     fi
     [ "$rc" -ne 0 ] && st=1
   done < <(find "$root" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -path '*/_deps/*' ! -path '*/.git/*' ! -name '*.so*' 2>/dev/null | grep -iE '/[^/]*test[^/]*$' | sort)
+  # A build that defines no test: the CI's test command (curate-citest).
+  if [ -n "${CURATE_CI_TEST:-}" ] && ! cat "$out"/*.xml 2>/dev/null | grep -q '<testcase' &&
+    { [ "$sys" != make ] || [ "$named" = ci ]; }; then
+    curate-citest "$root" "$src" "$out" || st=1; named=ci
+  fi
   # A Makefile's test target whose tests report nothing of their own
   # (shell scripts that diff outputs) is one test, its exit status.
   if [ "$sys" = make ] && [ -z "$named" ] && ! cat "$out"/*.xml 2>/dev/null | grep -q '<testcase'; then
