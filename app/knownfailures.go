@@ -133,8 +133,11 @@ func allFail(ss []parse.Status) bool {
 func adoptKnownFailures(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run) ([]*pipeline.Task, error) {
 	var out []*pipeline.Task
 	err := eachFailedTask(ctx, ws, runs, func(t *pipeline.Task, latest map[string]*pipeline.Run) error {
-		// Once per task for each: the known failures, then the flaky tests
-		// (a task forgiven its known failures may show a flaky one after).
+		env, _ := EnvDigest(ws.Root, t)
+		forgetOtherEnvironments(t, env)
+		// Once per task and environment for each: the known failures, then
+		// the flaky tests (a task forgiven its known failures may show a
+		// flaky one after).
 		if len(pipeline.ExtraStrings(t, pipeline.ExtraFlakyTests)) > 0 {
 			return nil
 		}
@@ -167,10 +170,29 @@ func adoptKnownFailures(ctx context.Context, ws *workspace.Workspace, runs []*pi
 		if len(flaky) > 0 {
 			t.Extra[pipeline.ExtraFlakyTests] = flaky
 		}
+		if env != "" {
+			t.Extra[pipeline.ExtraKnownFailuresEnv] = env
+		}
 		out = append(out, t)
 		return nil
 	})
 	return out, err
+}
+
+// forgetOtherEnvironments drops t's known failures and flaky tests when
+// they were measured on another environment than env (a rebuild changed
+// its Dockerfile), so they are measured again: a list made by a run whose
+// log cut test names in two matched nothing after the fix, and being
+// "once per task" it was never made again. A list with no digest (made
+// before digests were kept) stays.
+func forgetOtherEnvironments(t *pipeline.Task, env string) {
+	on, _ := t.Extra[pipeline.ExtraKnownFailuresEnv].(string)
+	if on == "" || env == "" || on == env {
+		return
+	}
+	delete(t.Extra, pipeline.ExtraKnownFailures)
+	delete(t.Extra, pipeline.ExtraFlakyTests)
+	delete(t.Extra, pipeline.ExtraKnownFailuresEnv)
 }
 
 // eachFailedTask calls fn once for each mined task of runs whose verdict

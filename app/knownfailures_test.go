@@ -95,3 +95,21 @@ func writeLog(t *testing.T, dir, name, body string) string {
 	}
 	return p
 }
+
+// Known failures measured on another environment are measured again; on
+// this one, or with no digest recorded, they stay.
+func TestForgetOtherEnvironments(t *testing.T) {
+	for _, c := range []struct {
+		on, env string
+		keep    bool
+	}{{"sha256:old", "sha256:new", false}, {"sha256:new", "sha256:new", true}, {"", "sha256:new", true}, {"sha256:old", "", true}} {
+		task := &pipeline.Task{Extra: map[string]any{pipeline.ExtraKnownFailures: []string{"cut_ipv6_Def"}, pipeline.ExtraFlakyTests: []string{"f"}}}
+		if c.on != "" {
+			task.Extra[pipeline.ExtraKnownFailuresEnv] = c.on
+		}
+		forgetOtherEnvironments(task, c.env)
+		if kept := len(pipeline.MeasuredKnownFailures(task)) == 2; kept != c.keep {
+			t.Errorf("measured on %q, now %q: kept %v, want %v", c.on, c.env, kept, c.keep)
+		}
+	}
+}

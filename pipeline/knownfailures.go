@@ -14,6 +14,12 @@ const ExtraKnownFailures = "known_failures"
 // known failures so that they do not make test.sh's reward flaky.
 const ExtraFlakyTests = "flaky_tests"
 
+// ExtraKnownFailuresEnv (Task.Extra) is the environment digest
+// (validate.EnvDigest) the known failures and flaky tests were measured
+// on: a rebuild that changes the environment makes them stale, and they
+// are measured again.
+const ExtraKnownFailuresEnv = "known_failures_env"
+
 // KnownFailuresFile is where a built task lists ExtraKnownFailures, one
 // per line, relative to the task directory.
 const KnownFailuresFile = "tests/known_failures.txt"
