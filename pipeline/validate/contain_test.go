@@ -14,7 +14,7 @@ import (
 
 // Without limits in task.toml, the workspace's (else the default) memory
 // and CPU bound the container; capabilities are dropped to KeptCaps; /tmp
-// is a tmpfs where binaries can still run.
+// is a tmpfs where binaries can still run; lo has IPv6 (::1).
 func TestContainerDefaultsAndCapabilities(t *testing.T) {
 	img := testenv.BusyboxImage(t)
 	v, r := testValidator(t)
@@ -28,10 +28,15 @@ echo "capeff: $(grep CapEff /proc/self/status)"
 echo "tmp: $(grep ' /tmp ' /proc/mounts)"
 cp /bin/busybox /tmp/true && /tmp/true && echo "tmp exec: ok"
 mknod /tmp/dev c 1 3 2>/dev/null && echo "mknod: allowed" || echo "mknod: refused"
+echo "ipv6 lo: $(cat /proc/sys/net/ipv6/conf/lo/disable_ipv6) $(grep -c '^0*1 .* lo$' /proc/net/if_inet6)"
 echo 0 > /logs/verifier/reward.txt
 `), 0o755)
 	run := validateOne(t, v, dir, ModeNop)
 	log := logOf(t, run)
+	// IPv6 on lo: ::1 is there, as on a CI machine.
+	if !strings.Contains(log, "ipv6 lo: 0 1") {
+		t.Errorf("no ::1 on lo:\n%s", log)
+	}
 	// 0x4fb: the bits of CHOWN DAC_OVERRIDE FOWNER FSETID KILL SETGID SETUID NET_BIND_SERVICE.
 	for _, want := range []string{"mem: 314572800", "tmp: tmpfs /tmp tmpfs", "tmp exec: ok", "mknod: refused", "CapEff: 00000000000004fb"} {
 		if !strings.Contains(log, want) {

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
@@ -52,6 +53,9 @@ type DockerRunner struct {
 	defaultCaps Caps // from the engine's memory and CPUs (Probe)
 	disk        diskState
 	user        string // for images that run as root (SetUser)
+	// noIPv6: the engine's kernel has no IPv6, so containers start without
+	// the loopback sysctl (ipv6Loopback).
+	noIPv6 atomic.Bool
 }
 
 // NewDockerRunner connects to host ("" = DOCKER_HOST or the default

@@ -159,6 +159,11 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	}()
 	waitCh, errCh := d.cli.ContainerWait(ctx, created.ID, container.WaitConditionNextExit)
 	if err := d.cli.ContainerStart(ctx, created.ID, container.StartOptions{}); err != nil {
+		if host.Sysctls[ipv6Loopback] != "" && strings.Contains(err.Error(), "disable_ipv6") && !d.noIPv6.Swap(true) {
+			// A kernel without IPv6 has no such sysctl: run without it.
+			hj.Close()
+			return d.Exec(ctx, spec, out)
+		}
 		return res, ctxOr(ctx, infra("start %s: %w", short(created.ID), err))
 	}
 	if host.StorageOpt == nil {
