@@ -336,18 +336,21 @@ func TestCbuildATestKilledAtTheMemoryLimitFailsAloneInDocker(t *testing.T) {
 }
 
 // Autotools: configure made by autoreconf, `make check` through
-// Automake's test driver; each test's .trs is one result.
+// Automake's test driver; each test's .trs is one result. A failing
+// test's own log reaches the run's output (Make prints only FAIL).
 func TestCbuildAutotoolsInDocker(t *testing.T) {
 	out := runCbuild(t, map[string]string{
 		"configure.ac": "AC_INIT([widget], [1.0])\nAM_INIT_AUTOMAKE([foreign subdir-objects])\nAC_PROG_CC\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n",
 		"Makefile.am":  "check_PROGRAMS = t_add t_sub\nTESTS = t_add t_sub\n",
 		"t_add.c":      "int main(void) { return 0; }\n",
-		"t_sub.c":      "int main(void) { return 1; }\n",
+		"t_sub.c":      "#include <stdio.h>\nint main(void) { puts(\"sub: expected 2, got 3\"); return 1; }\n",
 	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild configure autotools /tmp/b >/dev/null && "+
 		"curate-cbuild test autotools /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
 	wantAll(t, out, "exit 1",
 		`<testcase classname="automake" name="t_add"/>`,
-		`<testcase classname="automake" name="t_sub"><failure message="FAIL"/>`)
+		`<testcase classname="automake" name="t_sub"><failure message="FAIL"/>`,
+		// The failing test's own log says why: Make prints only FAIL.
+		"t_sub.log: sub: expected 2, got 3")
 }
 
 // Autotools with a libtool library, built again with no change (what

@@ -435,7 +435,9 @@ test)
         case $r in
           PASS|XFAIL) echo "<testsuite name=\"automake\"><testcase classname=\"automake\" name=\"$n\"/></testsuite>" ;;
           SKIP) echo "<testsuite name=\"automake\"><testcase classname=\"automake\" name=\"$n\"><skipped/></testcase></testsuite>" ;;
-          *) echo "<testsuite name=\"automake\"><testcase classname=\"automake\" name=\"$n\"><failure message=\"$r\"/></testcase></testsuite>" ;;
+          *) echo "<testsuite name=\"automake\"><testcase classname=\"automake\" name=\"$n\"><failure message=\"$r\"/></testcase></testsuite>"
+             # Its own log's end says why (Make prints only FAIL).
+             [ -f "${t%.trs}.log" ] && tail -n 25 "${t%.trs}.log" | sed "s|^|$n.log: |" >&2 ;;
         esac
       done > "$out/automake.xml"
       # Stopped: the test whose log Make deleted, unfinished ("***
