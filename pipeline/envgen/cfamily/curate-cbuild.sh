@@ -403,7 +403,7 @@ test)
           ex=$(printf '%s\n' "$CURATE_GTEST_EXCLUDE" | tr ':' '\n' | sed -e 's/[][\.^$+(){}|/]/\\&/g' -e 's/\*/.*/g' -e 's/?/./g' | paste -sd'|' -)
           ex="^($ex)\$"; gf="-$CURATE_GTEST_EXCLUDE"
         fi
-        (cd "$b" && GTEST_OUTPUT="xml:$out/gtest/" env ${gf:+GTEST_FILTER="$gf"} ctest --output-on-failure --timeout 900 --output-junit "$out/ctest.xml" ${sel:+-R "${sel#|}"} ${ex:+-E "$ex"}) 2>&1 | tee /tmp/curate-ctest.log
+        (cd "$b" && GTEST_OUTPUT="xml:$out/gtest/" env ${gf:+GTEST_FILTER="$gf"} ctest --output-on-failure --timeout 900 --test-output-size-passed 4000000 --test-output-size-failed 4000000 --output-junit "$out/ctest.xml" ${sel:+-R "${sel#|}"} ${ex:+-E "$ex"}) 2>&1 | tee /tmp/curate-ctest.log
         [ "${PIPESTATUS[0]}" -ne 0 ] && st=1
         ran=1
         ctest_runs > "$ctests"

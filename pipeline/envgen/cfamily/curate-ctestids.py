@@ -14,7 +14,14 @@
 # again) gets the id the framework's own report gives it: Catch2's
 # "EXE.global.CASE", doctest's "EXE.CASE" (ParseAndAddCatchTests names
 # the test "EXE:CASE"), not CTest's "CASE.CASE".
-import glob, os, sys, xml.etree.ElementTree as ET
+#
+# A CTest test whose output is TAP (a plan "1..N" and "ok 1 - name" lines:
+# one CTest test that runs a project's whole home-grown runner) is split
+# into its TAP cases, "TEST.name": one case that fails in both states (it
+# needs the network) no longer fails the whole suite with it. The test
+# itself stays only when it failed and no case did (it crashed between
+# cases).
+import glob, os, re, sys, xml.etree.ElementTree as ET
 out = sys.argv[1]
 runs, exe_of, kind = {}, {}, {}
 try:
@@ -67,4 +74,31 @@ for suite in tree.iter("testsuite"):
             cls, _, rest = name.partition(".")
             c.set("classname", cls)
             c.set("name", rest)
+plan_re = re.compile(r"^\s*1\.\.\d+", re.M)
+tap_re = re.compile(r"^\s*(not ok|ok)\b[ \t]*(\d*)[ \t]*(?:-[ \t]*)?([^#\n]*?)[ \t]*(?:#[ \t]*(skip|todo)\b[^\n]*)?$", re.M | re.I)
+for suite in tree.iter("testsuite"):
+    for c in list(suite.findall("testcase")):
+        text = c.findtext("system-out") or ""
+        if not plan_re.search(text):
+            continue
+        cases, seen = [], set()
+        for m in tap_re.finditer(text):
+            name = m.group(3).strip() or "test " + (m.group(2) or str(len(cases) + 1))
+            if name in seen:
+                name += " #" + (m.group(2) or str(len(cases) + 1))
+            seen.add(name)
+            cases.append((name, m.group(1).lower(), (m.group(4) or "").lower()))
+        if len(cases) < 2:
+            continue
+        failed = c.find("failure") is not None or c.find("error") is not None
+        any_failed = False
+        for name, result, directive in cases:
+            e = ET.SubElement(suite, "testcase", {"classname": c.get("name") or "", "name": name})
+            if directive:
+                ET.SubElement(e, "skipped", {"message": directive})
+            elif result == "not ok":
+                ET.SubElement(e, "failure", {"message": "not ok"})
+                any_failed = True
+        if not failed or any_failed:
+            suite.remove(c)
 tree.write(path, encoding="unicode")
