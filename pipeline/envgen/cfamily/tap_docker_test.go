@@ -34,3 +34,17 @@ func TestCbuildSplitsATAPSuiteIntoItsCasesInDocker(t *testing.T) {
 		}
 	}
 }
+
+// An Automake test run by its TAP driver has one result per case in its
+// .trs: its first case passed, its second failed, and the test read PASS.
+// The worst case's result counts.
+func TestCbuildAutomakeTAPTestFailsOnAnyCaseInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"configure.ac": "AC_INIT([widget], [1.0])\nAC_CONFIG_AUX_DIR([build-aux])\nAM_INIT_AUTOMAKE([foreign])\nAC_PROG_AWK\n" +
+			"AC_REQUIRE_AUX_FILE([tap-driver.sh])\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n",
+		"Makefile.am": "TESTS = t_tap.sh\nLOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh\n",
+		"t_tap.sh":    "#!/bin/sh\necho 1..2\necho 'ok 1 - first'\necho 'not ok 2 - second'\n",
+	}, "cp -r /app /tmp/src && chmod +x /tmp/src/t_tap.sh && export CURATE_SRC=/tmp/src && curate-cbuild configure autotools /tmp/b >/dev/null && "+
+		"curate-cbuild test autotools /tmp/b >/dev/null 2>&1; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 1", `<testcase classname="automake" name="t_tap.sh"><failure message="FAIL"/>`)
+}
