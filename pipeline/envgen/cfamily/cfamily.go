@@ -161,8 +161,11 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Env = append(p.Env, "CURATE_SRC=/app/"+dir)
 		p.Note("the build files are in %s/ (the root has none): configured, built and tested from there", dir)
 	}
-	// xxd: shell-script tests make binary fixtures with it.
-	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd", "ccache"}
+	// xxd: shell-script tests make binary fixtures with it. netbase:
+	// /etc/services and /etc/protocols, which a CI machine has and a
+	// network library's tests read (getservbyname "http": a DNS resolver's
+	// 5 cases failed in both states without it).
+	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd", "ccache", "netbase"}
 	// ccache's compiler links come first in PATH, whatever the build
 	// system: the image compiles the PR head and then the buggy tree, so
 	// a run that compiles either state again (the oracle, gold's fixed

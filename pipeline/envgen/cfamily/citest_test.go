@@ -79,3 +79,17 @@ func TestCbuildRunsTheCIsTestScriptInDocker(t *testing.T) {
 		t.Errorf("a build with its own test ran the CI's command:\n%s", out)
 	}
 }
+
+// A DNS resolver's tests look up the "http" service by name: a CI machine
+// has /etc/services, Debian's slim image does not, and 5 cases failed in
+// both states. Every C/C++ image gets netbase.
+func TestPlanInstallsNetbase(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{"CMakeLists.txt": "project(r C)\n", "test/t.c": ""})
+	p, err := (lang{"c"}).Plan(tree, envgen.Tests{Files: []string{"test/t.c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !contains(p.Packages, "netbase") {
+		t.Errorf("packages %v lack netbase (/etc/services)", p.Packages)
+	}
+}
