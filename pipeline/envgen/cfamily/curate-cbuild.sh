@@ -426,7 +426,12 @@ test)
         run_named_targets "$dir" "$named"
         ran=1
       else
+      # The logs of the tests running a second before the stop: Automake's
+      # test driver deletes its log when signalled, and Make may not say.
+      rm -f /tmp/curate-running
+      ( sleep $((tlimit > 2 ? tlimit - 1 : 1)); find "$dir" -name '*.log' > /tmp/curate-running 2>/dev/null ) & snap=$!
       timeout -k 10 "$tlimit" make -C "$dir" -k "$target" 2>&1 | tee /tmp/curate-check.log; mrc=${PIPESTATUS[0]}
+      kill "$snap" 2>/dev/null
       [ "$mrc" -ne 0 ] && st=1
       # Automake's test driver leaves one .trs per test.
       find "$dir" -name '*.trs' | while read -r t; do
@@ -454,9 +459,10 @@ test)
             f = substr($0, RSTART + 15, RLENGTH - 19); p = (n > 0 ? d[n] : top) "/" f
             sub("^" top "/", "", p); print p }' /tmp/curate-check.log > /tmp/curate-hung
         # When the signal reached the test before Make, Make says nothing:
-        # a test log without its .trs beside the test is the unfinished one.
-        find "$dir" -name '*.log' ! -name test-suite.log ! -name config.log | while read -r l; do
-          n=${l%.log}; [ -e "$n.trs" ] && continue
+        # a test log (now, or a second before the stop) without its .trs
+        # beside the test is the unfinished one.
+        { find "$dir" -name '*.log'; cat /tmp/curate-running 2>/dev/null; } | sort -u | while read -r l; do
+          n=${l%.log}; case ${n##*/} in test-suite|config) continue ;; esac; [ -e "$n.trs" ] && continue
           { [ -e "$n" ] || ls "$n".* 2>/dev/null | grep -qv '\.log$'; } && echo "${n#"$dir"/}"
         done >> /tmp/curate-hung
         sort -u /tmp/curate-hung | while read -r n; do
