@@ -229,6 +229,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 				args = append(args, "-D"+o+"=OFF")
 				p.Note("%s=OFF: documentation is not tested, and its tools (Doxygen) are not installed", o)
 			}
+			if downloadOptionRe.MatchString(o) {
+				args = append(args, "-D"+o+"=OFF")
+				p.Note("%s=OFF: only the package registries answer here, so the project's switch to download a dependency is off and the installed package is used", o)
+			}
 		}
 		if ts := ciTargets(p, tree); len(ts) > 0 {
 			p.Env = append(p.Env, "CURATE_BUILD_TARGETS="+strings.Join(ts, " "))
@@ -290,6 +294,9 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.ToolchainSteps = append(p.ToolchainSteps, "curate-cdeps "+envgen.QuoteAll(look))
 	}
 	fill := submoduleSteps(p, tree, tests.Files)
+	if u := testUser(p, tree); u != "" {
+		p.Env = append(p.Env, "CURATE_TEST_USER="+u)
+	}
 	if c := ciTestScript(p, tree); c != "" {
 		p.Env = append(p.Env, "CURATE_CI_TEST="+c)
 		p.Tools["curate-citest"] = citestScript
@@ -442,6 +449,12 @@ func cxxStandard(tree *envgen.Tree) int {
 // BUILD_DOCUMENTATION, WITH_DOC): a URI library's is on by default and
 // its find_package(Doxygen REQUIRED) stopped the configure.
 var docsOptionRe = regexp.MustCompile(`(?i)^(?:[A-Z0-9]+_)*(?:BUILD|WITH|ENABLE|GENERATE)_(?:API_)?(?:DOCS?|DOCUMENTATION|DOXYGEN)$`)
+
+// downloadOptionRe is an option that downloads a dependency when on
+// (X_DOWNLOAD_GTEST, FETCH_DEPS): a hash-map library's, on by default,
+// cloned GoogleTest from GitHub at configure time, and all six of its PRs
+// were deps_unreachable; off, it finds Debian's.
+var downloadOptionRe = regexp.MustCompile(`(?i)^(?:[A-Z0-9]+_)*(?:DOWNLOAD|FETCH)(?:_[A-Z0-9]+)*$`)
 
 func ciText(tree *envgen.Tree) string {
 	var b strings.Builder

@@ -31,3 +31,32 @@ func TestPlanTurnsDocumentationOptionsOff(t *testing.T) {
 		t.Errorf("configure step %q: an option that only mentions docs", conf)
 	}
 }
+
+// A hash-map library's PHMAP_DOWNLOAD_GTEST, on by default, cloned
+// GoogleTest from GitHub at configure time: all six PRs were
+// deps_unreachable. Switches that download are turned off; others stay.
+func TestPlanTurnsOffDownloadOptions(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{
+		"CMakeLists.txt": "project(phmap CXX)\noption(PHMAP_BUILD_TESTS \"tests\" ON)\n" +
+			"option(PHMAP_DOWNLOAD_GTEST \"Whether to download gtest or use installed version\" ON)\n" +
+			"option(FETCH_DEPS \"fetch\" ON)\noption(PHMAP_DOWNLOADER_TOOL \"a tool\" ON)\n" +
+			"find_package(GTest CONFIG)\n",
+		"tests/t.cc": "",
+	})
+	p, err := (lang{"cpp"}).Plan(tree, envgen.Tests{Files: []string{"tests/t.cc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := strings.Join(p.Install, "\n")
+	for _, want := range []string{"-DPHMAP_DOWNLOAD_GTEST=OFF", "-DFETCH_DEPS=OFF"} {
+		if !strings.Contains(cmd, want) {
+			t.Errorf("configure lacks %s:\n%s", want, cmd)
+		}
+	}
+	if strings.Contains(cmd, "PHMAP_DOWNLOADER_TOOL=OFF") {
+		t.Errorf("an option that only has DOWNLOAD in a word was turned off:\n%s", cmd)
+	}
+	if !contains(p.Packages, "libgtest-dev") {
+		t.Errorf("packages %v lack libgtest-dev", p.Packages)
+	}
+}
