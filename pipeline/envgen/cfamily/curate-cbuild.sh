@@ -13,6 +13,8 @@ src=${CURATE_SRC:-/app}
 # CURATE_CMAKE_GENERATOR: Ninja unless the plan chose Make (an
 # ExternalProject whose outputs Ninja cannot know).
 gen=${CURATE_CMAKE_GENERATOR:-Ninja}
+# The configure step may have fallen back to Make (see configure).
+grep -qs '^CMAKE_GENERATOR:INTERNAL=Unix Makefiles$' "$b/CMakeCache.txt" && gen="Unix Makefiles"
 out=/tmp/curate-junit
 first_error() { grep -m1 -E ': (fatal )?error:|: undefined reference|^ninja: build stopped|Error [0-9]+|(^|: )ERROR: ' "$1" | cut -c1-300; }
 
@@ -304,7 +306,14 @@ configure)
   mkdir -p "$b"
   log=$(mktemp)
   case $sys in
-    cmake) cmake -S "$src" -B "$b" -G "$gen" "$@" ;;
+    cmake) cmake -S "$src" -B "$b" -G "$gen" "$@" &&
+      # Ninja refuses a manifest two rules write one file in ("multiple
+      # rules generate unxz": a compressor's symlinked tool names), which
+      # Make builds: the build is configured again for Make.
+      if [ "$gen" = Ninja ] && ninja -C "$b" -t targets 2>&1 >/dev/null | grep -q 'multiple rules generate'; then
+        echo "curate: Ninja refuses the build ($(ninja -C "$b" -t targets 2>&1 >/dev/null | grep -m1 'multiple rules generate')): configured again for Make"
+        rm -rf "$b" && cmake -S "$src" -B "$b" -G "Unix Makefiles" "$@"
+      fi ;;
     meson) meson setup "$b" "$src" "$@" ;;
     autotools) { [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi); } && cd "$b" && "$src/configure" "$@" ;;
     make) true ;;
