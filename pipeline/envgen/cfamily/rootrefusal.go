@@ -11,7 +11,7 @@ import (
 var (
 	// refusesRootRe is a message that a suite will not run as root, and
 	// uidCheckRe the check behind it.
-	refusesRootRe = regexp.MustCompile(`(?i)"[^"\n]*\b(?:cannot|can't|can not|must not|should not|shouldn't|do not|don't|refuses? to)\s+(?:be\s+)?run\w*(?:\s+\w+){0,3}\s+as\s+root\b[^"\n]*"`)
+	refusesRootRe = regexp.MustCompile(`(?i)"[^"\x00-\x1f]*\b(?:cannot|can't|can not|must not|should not|shouldn't|do not|don't|refuses? to)\s+(?:be\s+)?run\w*(?:\s+\w+){0,3}\s+as\s+root\b[^"\x00-\x1f]*"`)
 	uidCheckRe    = regexp.MustCompile(`\bgete?uid\s*\(\s*\)\s*==\s*0\b|\b0\s*==\s*gete?uid\s*\(\s*\)`)
 )
 

@@ -35,11 +35,16 @@ func TestPlanRunsARootRefusingSuiteAsNobody(t *testing.T) {
 		{rootRefusingTest, true},
 		{"/* run as root for the raw socket test */\nint main(void) { return 0; }\n", false},
 		{"#include <stdio.h>\nint main(void) { puts(\"do not run as root\"); return 0; }\n", false},
+		// A terminal escape in the message never reaches the task's notes.
+		{"int main(void) { if (geteuid() == 0) { puts(\"\x1b[2Jcannot be run as root\"); return 1; } return 0; }\n", false},
 	} {
 		tree := envgen.MapTree("o/n", map[string]string{"CMakeLists.txt": "project(w C)\n", "test/runner.c": c.src})
 		p, err := (lang{"c"}).Plan(tree, envgen.Tests{Files: []string{"test/runner.c"}})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if strings.ContainsRune(strings.Join(p.Notes, ""), 0x1b) {
+			t.Errorf("a terminal escape reached the notes: %q", p.Notes)
 		}
 		if got := contains(p.Env, "CURATE_TEST_USER=nobody"); got != c.want {
 			t.Errorf("CURATE_TEST_USER=nobody: %v, want %v (env %q)", got, c.want, p.Env)
