@@ -36,7 +36,7 @@ func TestPlanRunsARootRefusingSuiteAsNobody(t *testing.T) {
 		{"/* run as root for the raw socket test */\nint main(void) { return 0; }\n", false},
 		{"#include <stdio.h>\nint main(void) { puts(\"do not run as root\"); return 0; }\n", false},
 		// A terminal escape in the message never reaches the task's notes.
-		{"int main(void) { if (geteuid() == 0) { puts(\"\x1b[2Jcannot be run as root\"); return 1; } return 0; }\n", false},
+		{"int main(void) { if (geteuid() == 0) { puts(\"\x1b[2J cannot be run as root\"); return 1; } return 0; }\n", false},
 	} {
 		tree := envgen.MapTree("o/n", map[string]string{"CMakeLists.txt": "project(w C)\n", "test/runner.c": c.src})
 		p, err := (lang{"c"}).Plan(tree, envgen.Tests{Files: []string{"test/runner.c"}})
