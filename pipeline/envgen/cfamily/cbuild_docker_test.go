@@ -39,25 +39,16 @@ func runCbuildWith(t *testing.T, flags []string, files map[string]string, comman
 			t.Fatal(err)
 		}
 	}
-	script, err := filepath.Abs("curate-cbuild.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	launcher, err := filepath.Abs("curate-cc.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := filepath.Abs("curate-ctestids.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	citest, err := filepath.Abs("curate-citest.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
 	args := append([]string{"run", "--rm"}, flags...)
-	args = append(args, "-v", script+":/usr/local/bin/curate-cbuild:ro", "-v", launcher+":/usr/local/bin/curate-cc:ro", "-v", ids+":/usr/local/bin/curate-ctestids:ro",
-		"-v", citest+":/usr/local/bin/curate-citest:ro",
+	// The helper programs, as the image has them (Plan.Tools).
+	for _, tool := range []string{"curate-cbuild.sh", "curate-cc.sh", "curate-ctestids.py", "curate-citest.sh", "curate-automake.sh"} {
+		file, err := filepath.Abs(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "-v", file+":/usr/local/bin/"+strings.TrimSuffix(strings.TrimSuffix(tool, ".sh"), ".py")+":ro")
+	}
+	args = append(args,
 		"-v", dir+":/app:ro", img, "bash", "-c", command)
 	out, err := exec.Command("docker", args...).CombinedOutput()
 	if err != nil {

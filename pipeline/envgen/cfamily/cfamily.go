@@ -42,6 +42,9 @@ var ccScript string
 //go:embed curate-ctestids.py
 var ctestidsScript string
 
+//go:embed curate-automake.sh
+var automakeScript string
+
 var (
 	gtestRe  = regexp.MustCompile(`(?m)^\s*(?:TYPED_)?TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)`)
 	caseRe   = regexp.MustCompile(`(?m)^\s*(?:TEST_CASE|SCENARIO|TEST_CASE_METHOD\s*\(\s*\w+\s*,)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
@@ -147,7 +150,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if sys == "" {
 		return nil, fmt.Errorf("no C/C++ build system at the root or in a top-level folder (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
-	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript, "curate-ctestids": ctestidsScript}}
+	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript, "curate-ctestids": ctestidsScript, "curate-automake": automakeScript}}
 	if dir == "" {
 		if ci := ciBuildSystem(tree, sys); ci != sys {
 			p.Note("build system %s, not %s: the CI runs %s and no CMake, or no CMake file declares a test", ci, sys, ci)
