@@ -284,7 +284,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if len(unknown) > 0 {
 		p.Note("no Debian package known for %s: the configure step names them as deps_missing if the build needs them", strings.Join(envgen.FirstOf(unknown, 5), ", "))
 	}
-	look := LookUps(append(needs, headerNeeds(tree)...), sys)
+	look := LookUps(append(append(needs, headerNeeds(tree)...), findModuleHeaders(tree, needs)...), sys)
 	if len(look) > 0 {
 		p.Note("required and not in cdeps.csv: %s; looked up in Debian's Contents index at image build time (apt-file)", strings.Join(look, " "))
 	}
