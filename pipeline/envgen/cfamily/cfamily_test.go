@@ -269,6 +269,27 @@ func TestBuildSystemTheCIRuns(t *testing.T) {
 	}
 }
 
+// A regular expression library of 2020: its CMake builds only the
+// library, its tests are Automake's (test/Makefile.am's TESTS), and it has
+// no GitHub workflow. CMake found no test (nop_not_run); Automake does.
+func TestBuildSystemIsAutomakesWhenOnlyItDeclaresTests(t *testing.T) {
+	files := map[string]string{
+		"CMakeLists.txt": "project(regex C)\nadd_library(regex src/regex.c)\ninclude(TestBigEndian)\n",
+		"configure.ac":   "AC_INIT([regex], [6.9])\nAC_CONFIG_FILES([Makefile src/Makefile test/Makefile])\nAC_OUTPUT\n",
+		"Makefile.am":    "SUBDIRS = src test\n", "src/regex.c": "",
+		"test/Makefile.am": "TESTS = test_utf8 test_syntax\ncheck_PROGRAMS = $(TESTS)\n", "test/test_utf8.c": "",
+	}
+	p, err := (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"test/test_utf8.c"}})
+	if err != nil || !strings.Contains(p.Install[0], "configure autotools") {
+		t.Fatalf("configure step %q (%v), want autotools'", p.Install[0], err)
+	}
+	// Without tests in any Makefile.am, CMake stays.
+	files["test/Makefile.am"] = "noinst_PROGRAMS = sample\n"
+	if p, err = (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"test/test_utf8.c"}}); err != nil || !strings.Contains(p.Install[0], "configure cmake") {
+		t.Errorf("no Automake tests: configure step %q (%v), want cmake's", p.Install[0], err)
+	}
+}
+
 // A plain Makefile's linker flags and pkg-config calls are needs too: an
 // HTTP library's test/Makefile (2019) links -lssl -lcrypto -lz, and its
 // test did not compile without OpenSSL's headers ("openssl/err.h: No such

@@ -27,9 +27,11 @@ const cmakeTestRe = `(add_test|enable_testing|_discover_tests|_add_tests)[[:spac
 //     test goal builds and runs the tests, and whose CI runs only "make
 //     all", is built with make (kgabis/parson: CMake found no test,
 //     nop_not_run);
-//   - Meson's (when meson.build declares a test) or the Makefile's, when
-//     there is no such CI and no CMake file declares a test (the same
-//     library before it had a CI).
+//   - Meson's (when meson.build declares a test), the Makefile's, or
+//     Automake's (when a Makefile.am declares tests), when there is no
+//     such CI and no CMake file declares a test (the same library before
+//     it had a CI; a regular expression library of 2020 whose CMake built
+//     only the library and whose tests were Automake's: nop_not_run).
 func ciBuildSystem(tree *envgen.Tree, sys string) string {
 	if ci := ciText(tree); ci != "" && !ciRuns[0].re.MatchString(ci) {
 		for _, r := range ciRuns[1:] {
@@ -47,8 +49,15 @@ func ciBuildSystem(tree *envgen.Tree, sys string) string {
 	if hasBuildFiles(tree.Files, "make") {
 		return "make"
 	}
+	if hasBuildFiles(tree.Files, "autotools") && len(tree.Grep(automakeTestRe, "Makefile.am")) > 0 {
+		return "autotools"
+	}
 	return sys
 }
+
+// automakeTestRe is a Makefile.am declaring tests ("make check" runs
+// them).
+const automakeTestRe = `^[[:space:]]*(TESTS|check_PROGRAMS|check_SCRIPTS)[[:space:]]*[+]?=|^check-local[[:space:]]*:`
 
 // hasBuildFiles says whether the root has sys's build files.
 func hasBuildFiles(files []string, sys string) bool {
