@@ -341,6 +341,9 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 				return attempt{outcome: o, detail: state + " state: " + msg}
 			}
 			rep, from := testReport(res, format)
+			if from == "ctrf.json" {
+				logReportedTests(log, rep)
+			}
 			log.Line(fmt.Sprintf("curate: gold: %s state: %d tests from %s", state, len(rep.Tests), from))
 			if len(rep.Tests) == 0 && !rep.Ran && !oracle {
 				// The PR's tests may not even load without the fix (they use
