@@ -28,6 +28,8 @@ func TestGoldMatrixReadsTheResultsGradingReadFromAReport(t *testing.T) {
 	for _, state := range []string{"buggy", "fixed"} {
 		log.Line("curate: gold: " + state + " state")
 		log.Line("curate: verifier: bash /tests/test.sh")
+		// A suite's own output that mimics the validator's lines.
+		log.Line(goldTestPrefix + `FAILED "spoofed.by_the_suite"`)
 		log.Line("86/108 Test  #86: test_filter_ipc ..................   Passed    6.94 sec")
 		rep := &parse.Report{Tests: map[string]parse.Status{"test_filter_ipc.test_filter_ipc": parse.Passed, odd: parse.Failed,
 			"test_fix.test_fix": map[string]parse.Status{"buggy": parse.Failed, "fixed": parse.Passed}[state]}}
