@@ -50,9 +50,10 @@ func flakyOracleEvidence(ctx context.Context, root string, t *pipeline.Task, lat
 // reclassifyFlakyOracles re-reads the Oracle failures of the tasks runs
 // validated against their gold runs: an Oracle run whose failing tests all
 // passed in gold's fixed state is flaky, not a fix that fails, and its
-// task says so (a line on warn).
-func reclassifyFlakyOracles(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run, warn io.Writer) error {
+// task says so (a line on warn). It returns those tasks.
+func reclassifyFlakyOracles(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run, warn io.Writer) ([]*pipeline.Task, error) {
 	var changed []*pipeline.Run
+	var tasks []*pipeline.Task
 	err := eachFailedTask(ctx, ws, runs, func(t *pipeline.Task, latest map[string]*pipeline.Run) error {
 		ev := flakyOracleEvidence(ctx, ws.Root, t, latest)
 		if ev == "" {
@@ -66,10 +67,35 @@ func reclassifyFlakyOracles(ctx context.Context, ws *workspace.Workspace, runs [
 		}
 		fmt.Fprintf(warn, "%s: flaky, not a fix that fails: %s\n", t.ID, ev)
 		changed = append(changed, oracle)
+		tasks = append(tasks, t)
 		return nil
 	})
 	if err != nil || len(changed) == 0 {
-		return err
+		return nil, err
 	}
-	return validate.RecordResults(ctx, ws.Store, ws.Root, changed)
+	return tasks, validate.RecordResults(ctx, ws.Store, ws.Root, changed)
+}
+
+// rerunFlakyOracles runs the Oracle of each task once more. One failure of
+// a test that passed in gold's fixed state on the same files is more
+// likely the machine (a CTest timeout at load 9) than the fix; a second
+// Oracle that passes settles the task, one that fails again leaves it
+// flaky. Every run is kept, so the first failure stays on record.
+func rerunFlakyOracles(ctx context.Context, ws *workspace.Workspace, v *validate.Validator, tasks []*pipeline.Task, warn io.Writer) ([]*pipeline.Run, error) {
+	jobs, skips := validate.Jobs(ws.Root, tasks, []string{pipeline.ModeOracle})
+	for _, s := range skips {
+		fmt.Fprintf(warn, "%s: its Oracle is not run again: %s\n", s.TaskID, s.Reason)
+	}
+	if len(jobs) == 0 {
+		return nil, nil
+	}
+	for _, j := range jobs {
+		fmt.Fprintf(warn, "%s: running its Oracle once more\n", j.TaskID)
+	}
+	again := runJobs(ctx, ws, v, jobs)
+	if err := validate.RecordResults(context.WithoutCancel(ctx), ws.Store, ws.Root, again); err != nil {
+		return again, err
+	}
+	_, err := reclassifyFlakyOracles(context.WithoutCancel(ctx), ws, again, warn)
+	return again, err
 }

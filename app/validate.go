@@ -60,7 +60,8 @@ type ValidateOptions struct {
 // fix failed only tests that never passed before the fix is rebuilt
 // without them deciding the reward and validated again; those runs come
 // last (see adoptKnownFailures). An Oracle failure gold's fixed state
-// contradicts is classed flaky (reclassifyFlakyOracles).
+// contradicts is classed flaky (reclassifyFlakyOracles) and its Oracle
+// runs once more (rerunFlakyOracles).
 func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job, o ValidateOptions) ([]*pipeline.Run, error) {
 	defaultTimeout, err := DockerTimeout(ws)
 	if err != nil {
@@ -116,12 +117,7 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 			fmt.Fprintf(o.Warn, "warning: engine %s stopped answering (%v): it gets no more runs; its runs in flight are retried once on another engine\n", host, err)
 		}
 	}
-	runs := v.Validate(ctx, jobs)
-	for _, r := range runs {
-		if r != nil {
-			os.Remove(CancelPath(ws, r.ID))
-		}
-	}
+	runs := runJobs(ctx, ws, v, jobs)
 	if err := validate.RecordResults(context.WithoutCancel(ctx), ws.Store, ws.Root, runs); err != nil {
 		return runs, fmt.Errorf("record results: %w", err)
 	}
@@ -132,8 +128,17 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 	if warn == nil {
 		warn = io.Discard
 	}
-	if err := reclassifyFlakyOracles(context.WithoutCancel(ctx), ws, runs, warn); err != nil {
+	flaky, err := reclassifyFlakyOracles(context.WithoutCancel(ctx), ws, runs, warn)
+	if err != nil {
 		return runs, fmt.Errorf("record results: %w", err)
+	}
+	again, err := rerunFlakyOracles(ctx, ws, v, flaky, warn)
+	runs = append(runs, again...)
+	if err != nil {
+		return runs, fmt.Errorf("record results: %w", err)
+	}
+	if ctx.Err() != nil {
+		return runs, nil
 	}
 	// Tasks invalid only because some tests fail after the fix and never
 	// passed before it here: leave those out of the reward and validate
@@ -146,17 +151,23 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 	if err != nil || len(jobs) == 0 {
 		return runs, err
 	}
-	again := v.Validate(ctx, jobs)
-	for _, r := range again {
-		if r != nil {
-			os.Remove(CancelPath(ws, r.ID))
-		}
-	}
+	again = runJobs(ctx, ws, v, jobs)
 	runs = append(runs, again...)
 	if err := validate.RecordResults(context.WithoutCancel(ctx), ws.Store, ws.Root, again); err != nil {
 		return runs, fmt.Errorf("record results: %w", err)
 	}
 	return runs, nil
+}
+
+// runJobs runs jobs and clears the cancel markers of their runs.
+func runJobs(ctx context.Context, ws *workspace.Workspace, v *validate.Validator, jobs []validate.Job) []*pipeline.Run {
+	runs := v.Validate(ctx, jobs)
+	for _, r := range runs {
+		if r != nil {
+			os.Remove(CancelPath(ws, r.ID))
+		}
+	}
+	return runs
 }
 
 // DockerTimeout is curate.toml's [docker] timeout: the limit of a task
