@@ -424,3 +424,27 @@ func TestCbuildLauncherCapsWerrorInDocker(t *testing.T) {
 		t.Errorf("-Werror still makes the warning an error:\n%s", out)
 	}
 }
+
+// A bug that loops (libgit2's zstream, in the eleventh held-out set): its
+// test never ends on the buggy tree, and at load 9 the suite before it
+// took 20 minutes, so the container's 30-minute limit cut the run with no
+// result and both NOP and gold were classed timeout. Given the verifier's
+// limit, the tests stop a margin before it: the looping test fails, the
+// others keep their results.
+func TestCbuildStopsALoopingTestBeforeTheVerifierLimitInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget C)\nenable_testing()\n" +
+			"add_executable(quick_test quick_test.c)\nadd_test(NAME quick_test COMMAND quick_test)\n" +
+			"add_executable(loop_test loop_test.c)\nadd_test(NAME loop_test COMMAND loop_test)\n",
+		"quick_test.c": "int main(void) { return 0; }\n",
+		"loop_test.c":  "int main(void) { volatile int spin = 1; while (spin) {} return 0; }\n",
+	}, "curate-cbuild configure cmake /tmp/b >/dev/null && curate-cbuild build cmake /tmp/b >/dev/null && "+
+		"s=$(date +%s); CURATE_VERIFIER_TIMEOUT=75 timeout 200 curate-cbuild test cmake /tmp/b; echo \"exit $? after $(($(date +%s) - s)) s\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, `name="quick_test"`, `name="loop_test"`)
+	if !regexp.MustCompile(`exit 1 after [0-9] s|exit 1 after [1-5][0-9] s`).MatchString(out) {
+		t.Errorf("the looping test was not stopped before the verifier's limit (75 s, 60 s margin):\n%s", out)
+	}
+	if !regexp.MustCompile(`<testcase[^>]*name="loop_test"[^>]*>\s*<failure`).MatchString(out) {
+		t.Errorf("the looping test is not a failure:\n%s", out)
+	}
+}

@@ -33,6 +33,11 @@ func (l lang) Name() string { return l.name }
 // BuildDir is the out-of-tree build folder kept in the image.
 const BuildDir = "/opt/curate-build"
 
+// verifierTimeoutSec is task.toml's [verifier] timeout_sec: compiling a
+// C++ test suite on a busy machine takes minutes. test.sh passes it to
+// curate-cbuild, whose tests stop a margin before it.
+const verifierTimeoutSec = 1800
+
 //go:embed curate-cbuild.sh
 var cbuildScript string
 
@@ -332,7 +337,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Note("GoogleTest cases the CI leaves out by default (GTEST_FILTER in .github/workflows): %s; they do not run", strings.Join(ex, " "))
 	}
 	p.Test = envgen.Runner{
-		Command:   only + fmt.Sprintf(cb, "test") + " " + envgen.QuoteAll(dedupe(names)),
+		Command:   only + fmt.Sprintf("CURATE_VERIFIER_TIMEOUT=%d ", verifierTimeoutSec) + fmt.Sprintf(cb, "test") + " " + envgen.QuoteAll(dedupe(names)),
 		Check:     `grep -q '<testcase' /logs/verifier/c-junit.xml`,
 		LogFormat: "ctest",
 	}
@@ -340,7 +345,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	// Compiling a C++ test suite on a busy machine: the image build and
 	// test.sh (which recompiles what the patch touched) get 30 minutes.
 	p.BuildTimeoutSec = 1800
-	p.VerifierTimeoutSec = 1800
+	p.VerifierTimeoutSec = verifierTimeoutSec
 	// Two compilers at once (-j2), each over 1 GB on a large C++ test
 	// file, with a link beside them: 2 GB killed cc1plus on a
 	// header-only HTTP library's 15,000-line test file (oom in nop).

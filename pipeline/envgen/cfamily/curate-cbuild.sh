@@ -139,6 +139,22 @@ CMAKE
 # finished keep their results, and it is not the container's limit that
 # ends the whole run (no result at all, classed timeout).
 tlimit=${CURATE_TEST_TIMEOUT:-900}
+# CURATE_VERIFIER_TIMEOUT (test.sh passes task.toml's [verifier]
+# timeout_sec): the tests stop a margin before that limit, so a test that
+# loops (the bug) fails with the others' results kept, where the
+# container's limit would have cut the run with none (classed timeout).
+if [ -z "${CURATE_TEST_DEADLINE:-}" ] && [ "${CURATE_VERIFIER_TIMEOUT:-0}" -gt 0 ] 2>/dev/null; then
+  margin=$((CURATE_VERIFIER_TIMEOUT / 10)); [ "$margin" -lt 60 ] && margin=60
+  export CURATE_TEST_DEADLINE=$(($(date +%s) + CURATE_VERIFIER_TIMEOUT - margin))
+fi
+# cap_tlimit: tlimit no later than the deadline (at least 1 s).
+cap_tlimit() {
+  [ -n "${CURATE_TEST_DEADLINE:-}" ] || return 0
+  local left=$((CURATE_TEST_DEADLINE - $(date +%s)))
+  [ "$left" -lt 1 ] && left=1
+  [ "$left" -lt "$tlimit" ] && tlimit=$left
+  return 0
+}
 stopped() { [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; }
 why_stopped() {
   if [ "$1" -eq 124 ]; then echo "stopped after $tlimit s: it never finished"
@@ -230,6 +246,7 @@ run_named_targets() {
   while read -r d t; do
     n=$t; [ "$d" = "$top" ] || n=${d#"$top"/}/$t
     echo "curate: make -C $d $t (a target named after a test file of the PR)"
+    cap_tlimit
     timeout -k 10 "$tlimit" make -C "$d" "$t"; trc=$?
     if [ "$trc" -eq 0 ]; then r='/>'; else st=1; r="><failure message=\"$(why_make "$trc")\"/></testcase>"; fi
     echo "<testsuite name=\"make\"><testcase classname=\"make\" name=\"$n\"$r</testsuite>" >> "$out/make.xml"
@@ -420,7 +437,8 @@ test)
           ex=$(printf '%s\n' "$CURATE_GTEST_EXCLUDE" | tr ':' '\n' | sed -e 's/[][\.^$+(){}|/]/\\&/g' -e 's/\*/.*/g' -e 's/?/./g' | paste -sd'|' -)
           ex="^($ex)\$"; gf="-$CURATE_GTEST_EXCLUDE"
         fi
-        (cd "$b" && GTEST_OUTPUT="xml:$out/gtest/" env ${gf:+GTEST_FILTER="$gf"} ctest --output-on-failure --timeout 900 --test-output-size-passed 4000000 --test-output-size-failed 4000000 --output-junit "$out/ctest.xml" ${sel:+-R "${sel#|}"} ${ex:+-E "$ex"}) 2>&1 | tee /tmp/curate-ctest.log
+        stop=""; [ -n "${CURATE_TEST_DEADLINE:-}" ] && stop=$(date -d "@$CURATE_TEST_DEADLINE" +%H:%M:%S)
+        (cd "$b" && GTEST_OUTPUT="xml:$out/gtest/" env ${gf:+GTEST_FILTER="$gf"} ctest ${stop:+--stop-time "$stop"} --output-on-failure --timeout 900 --test-output-size-passed 4000000 --test-output-size-failed 4000000 --output-junit "$out/ctest.xml" ${sel:+-R "${sel#|}"} ${ex:+-E "$ex"}) 2>&1 | tee /tmp/curate-ctest.log
         [ "${PIPESTATUS[0]}" -ne 0 ] && st=1
         ran=1
         ctest_runs > "$ctests"
@@ -443,6 +461,7 @@ test)
         run_named_targets "$dir" "$named"
         ran=1
       else
+        cap_tlimit
         curate-automake "$dir" "$target" "$tlimit" "$out"; mrc=$?
         [ "$mrc" -ne 0 ] && st=1
         [ -s "$out/automake.xml" ] && ran=1
@@ -457,6 +476,7 @@ test)
     [ "$(head -c4 "$exe" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || continue
     if [ "$sys" = make ] && [ -s "$runs" ] && ! grep -qxF -- "${exe#"$root"/}" "$runs"; then continue; fi
     i=$((i + 1))
+    cap_tlimit
     if [ "$ran" -eq 1 ] && case_by_case "$exe"; then
       continue
     elif grep -qa 'doctest' "$exe" && grep -qa -- '--reporters' "$exe"; then
