@@ -395,8 +395,10 @@ func turnsTestsOn(u string) bool {
 var projectRe = regexp.MustCompile(`(?i)\bproject\s*\(\s*([A-Za-z0-9_.+-]+)`)
 
 // testWords may stand in a test switch's name beside the project's name
-// and a verb: FOO_BUILD_TESTS, ENABLE_FOO_TEST, WITH_GTEST, FOO_UNIT_TESTS.
-var testWords = map[string]bool{"BUILD": true, "ENABLE": true, "WITH": true, "TEST": true, "TESTS": true, "TESTING": true, "GTEST": true, "UNIT": true, "UNITTESTS": true}
+// and a verb: FOO_BUILD_TESTS, ENABLE_FOO_TEST, WITH_GTEST, FOO_UNIT_TESTS,
+// FOO_USE_TEST (a C math library's tests, off by default and turned on by
+// its CI's -DFOO_USE_TEST=ON: all six PRs tried were nop_not_run).
+var testWords = map[string]bool{"BUILD": true, "ENABLE": true, "WITH": true, "USE": true, "TEST": true, "TESTS": true, "TESTING": true, "GTEST": true, "UNIT": true, "UNITTESTS": true}
 
 // plainTestSwitch says whether an upper-cased switch turns the project's
 // tests on without asking for more: once its first word (the project's
