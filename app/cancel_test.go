@@ -3,27 +3,17 @@ package app
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"curate/pipeline"
-	"curate/workspace"
 )
 
 // A run whose process is gone is cancelled by whoever asks, and its marker
 // does not linger; a finished run cannot be cancelled.
 func TestCancelRunOfAStoppedProcess(t *testing.T) {
 	ctx := context.Background()
-	root, err := workspace.Init(filepath.Join(t.TempDir(), "ws"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.Open(ctx, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := openTestWorkspace(t)
 	run := &pipeline.Run{ID: "r-orphan", TaskID: "x", Mode: "nop", Outcome: pipeline.OutcomeRunning, PID: 0x7ffffff0, StartedAt: time.Now()}
 	if err := ws.Store.SaveRun(ctx, run); err != nil {
 		t.Fatal(err)

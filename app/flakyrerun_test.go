@@ -14,7 +14,6 @@ import (
 	"curate/pipeline"
 	"curate/pipeline/taskdir"
 	"curate/pipeline/validate"
-	"curate/workspace"
 )
 
 // oracleScript is an engine whose Oracle runs print, in turn, each of its
@@ -64,15 +63,8 @@ func TestFlakyOracleRunsOnceMore(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
-			root, err := workspace.Init(filepath.Join(t.TempDir(), "ws"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ws, err := workspace.Open(ctx, root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ws.Close()
+			ws := openTestWorkspace(t)
+			root := ws.Root
 			dir := filepath.Join(root, "tasks", "t")
 			for name, body := range map[string]string{
 				"task.toml": "version = \"1.0\"\n", "instruction.md": "Fix it.\n",

@@ -10,7 +10,6 @@ import (
 
 	"curate/internal/fixtures"
 	"curate/pipeline/source/gitmine"
-	"curate/workspace"
 )
 
 func TestImportKindOf(t *testing.T) {
@@ -69,15 +68,7 @@ func (l *progressLog) f(p Progress) {
 // ending at done == total, and the results are the same as without a
 // listener.
 func TestProgressReachesTheEnd(t *testing.T) {
-	root, err := workspace.Init(filepath.Join(t.TempDir(), "ws"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.Open(context.Background(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := openTestWorkspace(t)
 	ctx := context.Background()
 
 	var imp progressLog
