@@ -223,8 +223,14 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		args = append(args, ciStandards(p, tree)...)
 		args = append(args, ciStdOption(p, tree, dir)...)
 		args = append(args, gtestSourcePath(p, tree)...)
-		for _, o := range testOptions(tree, dir) {
+		switches := testOptions(tree, dir)
+		for _, o := range switches {
 			args = append(args, "-D"+o+"=ON")
+		}
+		deps := switchDependencies(tree.Text(join(dir, "CMakeLists.txt")), switches, options(tree, dir))
+		for _, o := range sortedKeys(deps) {
+			args = append(args, "-D"+o+"=ON")
+			p.Note("%s=ON: the test switch %s is a cmake_dependent_option on it, and stays off without it", o, deps[o])
 		}
 		// Warnings as errors break builds with a newer compiler than the
 		// project's CI; a switch that turns them off is used.

@@ -1,0 +1,47 @@
+package cfamily
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// dependentOptionRe is cmake_dependent_option(NAME "help" DEFAULT DEPENDS
+// FORCE), capturing NAME and DEPENDS (quoted, or one bare word).
+var dependentOptionRe = regexp.MustCompile(`(?is)\bcmake_dependent_option\s*\(\s*([A-Za-z0-9_]+)\s+"(?:[^"\\]|\\.)*"\s+\S+\s+("[^"]*"|[A-Za-z0-9_]+)`)
+
+var bareWordRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// switchDependencies maps each option a test switch's
+// cmake_dependent_option condition names to the switch that needs it: the
+// conditions that are a bare name of an option() the same file declares.
+// Such a switch is forced to its FORCE value, whatever -D says, until
+// its condition holds: a test framework's CATCH_BUILD_TESTING needs
+// CATCH_DEVELOPMENT_BUILD (its CI sets it), and with only the switch on
+// no test was built (all six PRs tried were nop_not_run). A condition
+// that is an expression (NOT X, X AND Y) is left to the project.
+func switchDependencies(cmake string, switches, declared []string) map[string]string {
+	text := stripComments(cmake, "#")
+	out := map[string]string{}
+	for _, m := range dependentOptionRe.FindAllStringSubmatch(text, -1) {
+		if !contains(switches, m[1]) {
+			continue
+		}
+		for _, cond := range strings.Split(strings.Trim(m[2], `"`), ";") {
+			cond = strings.TrimSpace(cond)
+			if bareWordRe.MatchString(cond) && contains(declared, cond) && !contains(switches, cond) && out[cond] == "" {
+				out[cond] = m[1]
+			}
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
