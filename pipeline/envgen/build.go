@@ -194,9 +194,12 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		plan.Note("install steps from [repos] install")
 	}
 	plan.Notes = append(plan.Notes, cfg.Network.Notes...)
-	plan.Layer = Layer{Repo: t.Repo, Revision: rev, Strategy: strategy, Method: method,
+	plan.Layer = Layer{Repo: t.Repo, Revision: rev, Strategy: strategy, Method: method, CRLF: crlfCheckout(tr),
 		Network: touchesAny(set.SourceFiles, plan.Manifests) || touchesAny(testPaths(set.TestFiles), plan.Manifests) ||
 			touchesName(set.SourceFiles, plan.RefetchOn) || touchesName(testPaths(set.TestFiles), plan.RefetchOn)}
+	if plan.Layer.CRLF {
+		plan.Note("patches apply where git reads the repository's .gitattributes (an empty repository with /app as its work tree): they check some files out with CRLF, and the PR's diff has LF")
+	}
 	if strategy == pipeline.AtSnapshot {
 		plan.Note("snapshot build: the PR mirrored onto %s (%s)", rev[:12], method)
 		if testMethod == patch.MethodBase {

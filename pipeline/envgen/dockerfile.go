@@ -93,7 +93,13 @@ func Dockerfile(id, image string, p *Plan, net Network, rc RepoConfig, hideTests
 	// One COPY and one RUN: each instruction is a container and a commit,
 	// seconds apiece on a busy engine, and this layer is all a task builds.
 	b.WriteString("# Recreate the bug, hide the PR's tests from the agent, then the steps that\n# need the buggy tree, and a git repository for the agent's diff.\n")
+	crlf := p.Layer.CRLF
 	apply := func(p string) string {
+		if crlf {
+			// git reads .gitattributes only in a repository: an empty one
+			// whose work tree is /app (crlfCheckout says why).
+			return fmt.Sprintf(`(d=$(mktemp -d) && git init -q --bare "$d" && GIT_DIR="$d" GIT_WORK_TREE=/app git apply --whitespace=nowarn %s; r=$?; rm -rf "$d"; [ "$r" -eq 0 ] || patch -p1 --batch --forward < %s)`, p, p)
+		}
 		return fmt.Sprintf("(git apply --whitespace=nowarn %s || patch -p1 --batch --forward < %s)", p, p)
 	}
 	cmds := []string{"cd /app", apply("/tmp/curate/bug.patch")}

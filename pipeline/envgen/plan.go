@@ -215,6 +215,9 @@ type Layer struct {
 	// Strategy is how the task is built (pipeline.AtMerge, AtSnapshot);
 	// Method how a snapshot build's fix reversed (patch.MethodReverse...).
 	Strategy, Method string
+	// CRLF is true when the tree's .gitattributes check files out with
+	// CRLF: the patches then apply where git reads those attributes.
+	CRLF bool
 }
 
 // Runner is the test command for the selected files, a check that the

@@ -198,14 +198,26 @@ func (s *Set) Check(ctx context.Context, archive string) error {
 	return nil
 }
 
-// Apply runs `git apply [--check]` of patchFile in dir, outside any git
-// repository (GIT_CEILING_DIRECTORIES stops discovery above dir).
+// Apply runs `git apply [--check]` of patchFile in dir, as the work tree
+// of an empty repository made for it: git then reads dir's .gitattributes,
+// as a checkout does. A file the project checks out with CRLF (eol=crlf:
+// Visual Studio project files) is CRLF in the archive while the PR's diff
+// has LF; outside a repository git apply compares raw bytes and refused
+// such a PR ("patch does not apply") though git itself applies it.
 func Apply(ctx context.Context, dir, patchFile string, checkOnly bool) error {
+	gitDir, err := os.MkdirTemp(filepath.Dir(dir), "curate-attrs-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(gitDir)
+	if _, err := gitOut(ctx, dir, nil, "init", "-q", "--bare", gitDir); err != nil {
+		return err
+	}
 	args := []string{"apply", "--whitespace=nowarn"}
 	if checkOnly {
 		args = append(args, "--check")
 	}
-	_, err := gitOut(ctx, dir, []string{"GIT_CEILING_DIRECTORIES=" + filepath.Dir(dir)}, append(args, patchFile)...)
+	_, err = gitOut(ctx, dir, []string{"GIT_DIR=" + gitDir, "GIT_WORK_TREE=" + dir}, append(args, patchFile)...)
 	return err
 }
 
