@@ -119,6 +119,10 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	}
 	rc := cfg.Repos[t.Repo]
 	lang := rc.Language
+	if other := OtherLanguageOfTests(tree, installs); lang == "" && other != "" && rc.TestCommand == "" {
+		reasons = append(reasons, fmt.Sprintf("the PR's %d test file(s) are %s (%s...), a language curate has no builder for: set [repos.%q] language, install and test_command in curate.toml to build it", len(installs), other, installs[0], t.Repo))
+		return nil, &patch.Rejection{Reasons: reasons}
+	}
 	if lang == "" {
 		lang = DetectForTests(tree, t.Language, installs)
 	}

@@ -1,14 +1,10 @@
 package envgen_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"curate/internal/fixtures"
-	"curate/pipeline/envgen"
 	"curate/pipeline/envgen/envgentest"
-	"curate/pipeline/patch"
 )
 
 // A PR whose only change under tests/ is the PowerShell script its
@@ -25,22 +21,11 @@ func TestBuildRefusesPRsThatChangeOnlyCIScripts(t *testing.T) {
 		{"tests/autotest-appveyor.ps1", "test_script:\n  - ps: tests\\autotest-appveyor.ps1\n", true},
 		{"tests/run-it.sh", "test_script:\n  - ps: tests\\autotest-appveyor.ps1\n", false},
 	} {
-		dir := t.TempDir()
-		g, _ := fixtures.NewGit(dir, "acme/lib")
-		g.Write(map[string]string{"a.py": "x = 1\n", "tests/test_a.py": "def test_a():\n    pass\n",
-			c.script: "echo one\n", "appveyor.yml": c.appveyor})
-		g.Commit("init")
-		g.Write(map[string]string{"a.py": "x = 2\n", c.script: "echo two\n"})
-		g.Commit("Fix the build (#1)")
-		if g.Err() != nil {
-			t.Fatal(g.Err())
-		}
-		task := envgentest.MinedTasks(t, dir, fc)[1]
-		_, err := envgen.Build(context.Background(), task, t.TempDir(), envgen.Config{Filter: fc})
-		reasons, _ := patch.IsRejection(err)
+		reasons := buildRefusal(t, fc, map[string]string{"a.py": "x = 1\n", "tests/test_a.py": "def test_a():\n    pass\n",
+			c.script: "echo one\n", "appveyor.yml": c.appveyor}, map[string]string{"a.py": "x = 2\n", c.script: "echo two\n"})
 		got := strings.Contains(strings.Join(reasons, ";"), "scripts its CI runs")
 		if got != c.refused {
-			t.Errorf("%s: refused for CI scripts = %v, want %v (%v)", c.script, got, c.refused, err)
+			t.Errorf("%s: refused for CI scripts = %v, want %v (%v)", c.script, got, c.refused, reasons)
 		}
 		if c.refused && !strings.Contains(strings.Join(reasons, ";"), "tests/autotest-appveyor.ps1 (run by appveyor.yml)") {
 			t.Errorf("refusal does not name the script and the CI file: %v", reasons)
