@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"curate/internal/fixtures"
-	"curate/pipeline/filter"
 	"curate/pipeline/envgen"
 	"curate/pipeline/envgen/envgentest"
+	"curate/pipeline/filter"
 	"curate/pipeline/patch"
 )
 
