@@ -77,8 +77,9 @@ def junit_cases(paths):
 def suite_cases(suite):
     for case in suite.iter("testcase"):
         # GoogleTest (before 1.10) lists the cases its filter left out as
-        # status="notrun": not a pass.
-        raw = "SKIPPED" if case.get("status") == "notrun" else "PASSED"
+        # status="notrun", and CTest a test the project disabled as
+        # status="disabled" with no <skipped>: neither is a pass.
+        raw = "SKIPPED" if case.get("status") in ("notrun", "disabled") else "PASSED"
         for child in case:
             tag = child.tag
             if tag == "failure":

@@ -25,8 +25,52 @@ func TestGoogleTestNotRunIsSkipped(t *testing.T) {
   </testsuite>
 </testsuites>
 `
-	want := map[string]parse.Status{"Net.Changed": parse.Passed, "Net.Other": parse.Skipped, "Net.Broken": parse.Failed}
-	if got := parse.JUnitXML([]byte(xml)).Tests; len(got) != 3 || got["Net.Changed"] != want["Net.Changed"] || got["Net.Other"] != want["Net.Other"] || got["Net.Broken"] != want["Net.Broken"] {
+	checkBothReaders(t, xml, map[string]parse.Status{"Net.Changed": parse.Passed, "Net.Other": parse.Skipped, "Net.Broken": parse.Failed})
+}
+
+// CTest (3.25, Debian 12) writes a test the project disabled (the DISABLED
+// property: a logging library's demangler test, off for this compiler) as
+// status="disabled" with no <skipped>; read as a pass, it was PASSED
+// before the fix and FAILED after it when curate ran its binary itself.
+// Captured from the real run's --output-junit.
+func TestCTestDisabledIsSkipped(t *testing.T) {
+	xml := `<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="Linux-c++"
+	tests="2"
+	failures="0"
+	disabled="1"
+	skipped="0"
+	hostname="fd3d3fa1e667"
+	time="0"
+	timestamp="2026-11-27T18:52:04"
+	>
+	<testcase name="demangle" classname="demangle" time="0" status="disabled">
+		<system-out>Disabled</system-out>
+	</testcase>
+	<testcase name="logging" classname="logging" time="0.07" status="run">
+		<system-out>ok</system-out>
+	</testcase>
+</testsuite>
+`
+	checkBothReaders(t, xml, map[string]parse.Status{"demangle.demangle": parse.Skipped, "logging.logging": parse.Passed})
+}
+
+// checkBothReaders reads a JUnit report with the Go log parser and with
+// ctrf.py (the task's converter), and wants the same statuses from both.
+func checkBothReaders(t *testing.T, xml string, want map[string]parse.Status) {
+	t.Helper()
+	same := func(got map[string]parse.Status) bool {
+		if len(got) != len(want) {
+			return false
+		}
+		for k, v := range want {
+			if got[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+	if got := parse.JUnitXML([]byte(xml)).Tests; !same(got) {
 		t.Errorf("log parser: %v, want %v", got, want)
 	}
 	dir := t.TempDir()
@@ -41,7 +85,7 @@ func TestGoogleTestNotRunIsSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Tests; len(got) != 3 || got["Net.Changed"] != want["Net.Changed"] || got["Net.Other"] != want["Net.Other"] || got["Net.Broken"] != want["Net.Broken"] {
+	if got := r.Tests; !same(got) {
 		t.Errorf("ctrf.py: %v, want %v\n%s", got, want, out)
 	}
 }

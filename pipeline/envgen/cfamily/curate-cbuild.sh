@@ -270,6 +270,8 @@ gtest_crashes() {
   local exe name
   while read -r exe; do
     grep -qa 'gtest_output' "$exe" 2>/dev/null || continue
+    # Not a binary the project disabled (CTest's DISABLED property).
+    grep -qxF -- "$(realpath "$exe")" "$ctests.disabled" 2>/dev/null && continue
     name=$(basename "$exe")
     [ -f "$out/gtest/$name.xml" ] && continue
     gtest_until_done "$exe" "$out/gtest-crash-$name.xml"
@@ -288,10 +290,13 @@ try:
     tests = json.load(sys.stdin).get("tests", [])
 except ValueError:
     sys.exit(0)
-seen = {}
+seen, disabled = {}, set()
 for t in tests:
     cmd = t.get("command") or []
     if not cmd:
+        continue
+    if any(p.get("name") == "DISABLED" and p.get("value") for p in t.get("properties", [])):
+        disabled.add(os.path.realpath(cmd[0]))
         continue
     exe = os.path.realpath(cmd[0])
     wd = next((p.get("value") for p in t.get("properties", []) if p.get("name") == "WORKING_DIRECTORY"), "") or os.path.dirname(exe)
@@ -300,7 +305,8 @@ for t in tests:
     names.write("%s\t%s\n" % (t.get("name", ""), exe))
 for exe, (n, wd) in seen.items():
     print("%d\t%s\t%s" % (n, wd, exe))
-' "$ctests.names" 2>/dev/null || true
+open(sys.argv[2], "w").write("".join(e + "\n" for e in disabled - set(seen)))
+' "$ctests.names" "$ctests.disabled" 2>/dev/null || true
 }
 
 # runs_in EXE: the folder CTest runs EXE in, else EXE's own.
@@ -474,6 +480,7 @@ test)
   i=0
   while read -r exe; do
     [ "$(head -c4 "$exe" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+    grep -qxF -- "$(realpath "$exe")" "$ctests.disabled" 2>/dev/null && continue
     if [ "$sys" = make ] && [ -s "$runs" ] && ! grep -qxF -- "${exe#"$root"/}" "$runs"; then continue; fi
     i=$((i + 1))
     cap_tlimit

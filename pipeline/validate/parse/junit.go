@@ -69,8 +69,10 @@ func junitDecode(log []byte, start int, r *Report) int64 {
 						name = a.Value
 					case "status":
 						// GoogleTest (before 1.10) lists every case its
-						// filter left out as status="notrun": not a pass.
-						if a.Value == "notrun" {
+						// filter left out as status="notrun", and CTest a
+						// test the project disabled as status="disabled"
+						// with no <skipped>: neither is a pass.
+						if a.Value == "notrun" || a.Value == "disabled" {
 							status = Skipped
 						}
 					}
