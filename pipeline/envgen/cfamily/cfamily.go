@@ -9,6 +9,7 @@ package cfamily
 import (
 	_ "embed"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -228,7 +229,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 			args = append(args, "-D"+o+"=ON")
 		}
 		deps := switchDependencies(tree.Text(join(dir, "CMakeLists.txt")), switches, options(tree, dir))
-		for _, o := range sortedKeys(deps) {
+		for _, o := range slices.Sorted(maps.Keys(deps)) {
 			args = append(args, "-D"+o+"=ON")
 			p.Note("%s=ON: the test switch %s is a cmake_dependent_option on it, and stays off without it", o, deps[o])
 		}

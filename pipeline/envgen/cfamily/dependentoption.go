@@ -2,7 +2,6 @@ package cfamily
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -35,13 +34,4 @@ func switchDependencies(cmake string, switches, declared []string) map[string]st
 		}
 	}
 	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
