@@ -170,6 +170,9 @@ func adoptKnownFailures(ctx context.Context, ws *workspace.Workspace, runs []*pi
 		if len(flaky) > 0 {
 			t.Extra[pipeline.ExtraFlakyTests] = flaky
 		}
+		if required := requiredTestsOf(ctx, ws.Root, t, latest[pipeline.ModeGold]); len(required) > 0 {
+			t.Extra[pipeline.ExtraRequiredTests] = required // validated again anyway
+		}
 		if env != "" {
 			t.Extra[pipeline.ExtraKnownFailuresEnv] = env
 		}
@@ -192,6 +195,7 @@ func forgetOtherEnvironments(t *pipeline.Task, env string) {
 	}
 	delete(t.Extra, pipeline.ExtraKnownFailures)
 	delete(t.Extra, pipeline.ExtraFlakyTests)
+	delete(t.Extra, pipeline.ExtraRequiredTests)
 	delete(t.Extra, pipeline.ExtraKnownFailuresEnv)
 }
 
@@ -199,6 +203,15 @@ func forgetOtherEnvironments(t *pipeline.Task, env string) {
 // is fix_fails_tests (or deps read from a test's output) or flaky, with
 // its latest runs on its current files.
 func eachFailedTask(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run, fn func(*pipeline.Task, map[string]*pipeline.Run) error) error {
+	return eachInvalidTask(ctx, ws, runs, func(t *pipeline.Task) bool {
+		return oracleTestsFailed(pipeline.OutcomeOracleFailed, t.Failure.Class) || t.Failure.Class == pipeline.ClassFlaky
+	}, fn)
+}
+
+// eachInvalidTask calls fn once for each mined, invalid task of runs
+// (with a failure) that want keeps, with its latest runs on its current
+// files.
+func eachInvalidTask(ctx context.Context, ws *workspace.Workspace, runs []*pipeline.Run, want func(*pipeline.Task) bool, fn func(*pipeline.Task, map[string]*pipeline.Run) error) error {
 	seen := map[string]bool{}
 	for _, r := range runs {
 		if r == nil || seen[r.TaskID] {
@@ -209,8 +222,7 @@ func eachFailedTask(ctx context.Context, ws *workspace.Workspace, runs []*pipeli
 		if err != nil {
 			return err
 		}
-		if !t.Mined() || t.Status != pipeline.StatusInvalid || t.Failure == nil ||
-			!oracleTestsFailed(pipeline.OutcomeOracleFailed, t.Failure.Class) && t.Failure.Class != pipeline.ClassFlaky {
+		if !t.Mined() || t.Status != pipeline.StatusInvalid || t.Failure == nil || !want(t) {
 			continue
 		}
 		all, err := ws.Store.Runs(ctx, t.ID)
@@ -246,12 +258,18 @@ func rebuildWithKnownFailures(ctx context.Context, ws *workspace.Workspace, task
 			return nil, err
 		}
 		if r.Status != string(pipeline.StatusBuilt) {
-			fmt.Fprintf(warn, "%s: its tests %s fail after the fix and never passed before it, but the rebuild leaving them out did not build (%s): verdict kept\n",
-				t.ID, strings.Join(envgen.FirstOf(known, 3), ", "), r.Status)
+			fmt.Fprintf(warn, "%s: the rebuild that records the tests gold measured (%s) did not build (%s): verdict kept\n",
+				t.ID, strings.Join(envgen.FirstOf(append(known, pipeline.RequiredTests(t)...), 3), ", "), r.Status)
 			continue
 		}
-		fmt.Fprintf(warn, "%s: %d test(s) fail after the fix and never passed before it, or change status between repeats, on this environment (%s): they no longer decide the reward; validating again\n",
-			t.ID, len(known), strings.Join(envgen.FirstOf(known, 3), ", "))
+		if len(known) > 0 {
+			fmt.Fprintf(warn, "%s: %d test(s) fail after the fix and never passed before it, or change status between repeats, on this environment (%s): they no longer decide the reward; validating again\n",
+				t.ID, len(known), strings.Join(envgen.FirstOf(known, 3), ", "))
+		}
+		if required := pipeline.RequiredTests(t); len(required) > 0 {
+			fmt.Fprintf(warn, "%s: test.sh now requires the %d FAIL_TO_PASS test(s) gold found to be reported passed (%s); validating again\n",
+				t.ID, len(required), strings.Join(envgen.FirstOf(required, 3), ", "))
+		}
 		again = append(again, t)
 	}
 	modes := []string{pipeline.ModeNop, pipeline.ModeOracle, pipeline.ModeGold}

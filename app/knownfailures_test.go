@@ -12,10 +12,14 @@ import (
 
 // goldLog is a gold run's log in the shape the validator writes: pytest's
 // summary lines of the buggy state, then of the fixed state.
-func goldLog(buggy, fixed string) string {
+func goldLog(buggy, fixed string) string { return goldLogFrom("the log [pytest]", buggy, fixed) }
+
+// goldLogFrom is goldLog with each state graded from "from" (a gold run
+// graded from ctrf.json writes its results as "curate: gold: test" lines).
+func goldLogFrom(from, buggy, fixed string) string {
 	return "curate: gold t on unix:///var/run/docker.sock\ncurate: gold: buggy state\ncurate: verifier: bash /tests/test.sh\n" + buggy +
-		"curate: gold: buggy state: 2 tests from the log [pytest]\ncurate: gold: fixed state\ncurate: verifier: bash /tests/test.sh\n" + fixed +
-		"curate: gold: fixed state: 2 tests from the log [pytest]\ncurate: outcome ok\n"
+		"curate: gold: buggy state: 2 tests from " + from + "\ncurate: gold: fixed state\ncurate: verifier: bash /tests/test.sh\n" + fixed +
+		"curate: gold: fixed state: 2 tests from " + from + "\ncurate: outcome ok\n"
 }
 
 func TestKnownFailuresOf(t *testing.T) {

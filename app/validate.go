@@ -59,7 +59,8 @@ type ValidateOptions struct {
 // the results on the tasks and returns the runs in job order. A task whose
 // fix failed only tests that never passed before the fix is rebuilt
 // without them deciding the reward and validated again; those runs come
-// last (see adoptKnownFailures). An Oracle failure gold's fixed state
+// last (see adoptKnownFailures), as are those whose NOP passed because
+// the bug left out a test gold found FAIL_TO_PASS (adoptRequiredTests). An Oracle failure gold's fixed state
 // contradicts is classed flaky (reclassifyFlakyOracles) and its Oracle
 // runs once more (rerunFlakyOracles).
 func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job, o ValidateOptions) ([]*pipeline.Run, error) {
@@ -144,8 +145,18 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 	// passed before it here: leave those out of the reward and validate
 	// them again, once.
 	known, err := adoptKnownFailures(ctx, ws, runs)
-	if err != nil || len(known) == 0 {
+	if err != nil {
 		return runs, err
+	}
+	// Tasks whose NOP passed only because the bug left a FAIL_TO_PASS test
+	// out: test.sh must require it, as gold does.
+	required, err := adoptRequiredTests(ctx, ws, runs)
+	if err != nil {
+		return runs, err
+	}
+	known = append(known, required...)
+	if len(known) == 0 {
+		return runs, nil
 	}
 	jobs, err = rebuildWithKnownFailures(ctx, ws, known, warn)
 	if err != nil || len(jobs) == 0 {

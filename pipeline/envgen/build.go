@@ -219,6 +219,12 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	} else {
 		known = nil
 	}
+	required := pipeline.RequiredTests(t)
+	if len(required) > 0 && CTRFStep(plan.Test.LogFormat) != "" {
+		plan.Note("test.sh requires the %d FAIL_TO_PASS test(s) curate validate found to be reported passed, so a run that leaves one out fails: %s", len(required), strings.Join(FirstOf(required, 3), ", "))
+	} else {
+		required = nil
+	}
 	image := cfg.Image(t.Repo, lang)
 	if err := WriteEnvironment(env, t.ID, image, tr, plan, cfg.Network, rc, len(set.HideTests) > 0); err != nil {
 		return nil, err
@@ -250,7 +256,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		"environment/bug.patch":  set.Bug,
 		"solution/fix.patch":     set.Fix,
 		"solution/solve.sh":      []byte(SolveSh),
-		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes, known)),
+		"tests/test.sh":          []byte(TestSh(t.ID, plan.Test, installs, removes, known, required)),
 		CTRFFile:                 CTRFScript,
 		"instruction.md":         []byte(Instruction(t.Title, issueText, t.Body, hide)),
 		"task.toml":              toml,
@@ -258,6 +264,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	}
 	if len(known) > 0 {
 		files[KnownFailuresFile] = []byte(strings.Join(known, "\n") + "\n")
+	}
+	if len(required) > 0 {
+		files[RequiredTestsFile] = []byte(strings.Join(required, "\n") + "\n")
 	}
 	if len(set.HideTests) > 0 {
 		files["environment/hide-tests.patch"] = set.HideTests

@@ -38,7 +38,7 @@ func ctrfTask(t *testing.T, base, lang string, files map[string]string, tests []
 		"instruction.md":         "Fix it.\n",
 		"task.toml":              "schema_version = \"1.4\"\n[task]\nname = \"acme/ctrf-" + lang + "\"\n",
 		"environment/Dockerfile": docker,
-		"tests/test.sh":          envgen.TestSh("ctrf-"+lang, plan.Test, nil, nil, nil),
+		"tests/test.sh":          envgen.TestSh("ctrf-"+lang, plan.Test, nil, nil, nil, nil),
 		envgen.CTRFFile:          string(envgen.CTRFScript),
 		"solution/solve.sh":      "#!/bin/bash\ncd /app && " + fix + "\n",
 	}

@@ -31,7 +31,7 @@ func replayTask(t *testing.T, base string, c envgen.CTRFCapture, withCTRF bool) 
 		"task.toml":              "schema_version = \"1.4\"\n[task]\nname = \"acme/" + name + "\"\n",
 		"environment/Dockerfile": "FROM " + base + "\nRUN mkdir -p /app && echo bug > /app/state\nWORKDIR /app\n",
 		"solution/solve.sh":      "#!/bin/bash\necho fix > /app/state\n",
-		"tests/test.sh":          envgen.TestSh(name, envgen.Runner{Command: replay, LogFormat: c.Format}, nil, nil, nil),
+		"tests/test.sh":          envgen.TestSh(name, envgen.Runner{Command: replay, LogFormat: c.Format}, nil, nil, nil, nil),
 	}
 	if withCTRF {
 		files[envgen.CTRFFile] = string(envgen.CTRFScript)

@@ -129,7 +129,7 @@ func TestCTRFMatchesLogParsers(t *testing.T) {
 // touches the test status.
 func TestTestShWritesCTRF(t *testing.T) {
 	for format := range ctrfReports {
-		sh := TestSh("x", Runner{Command: "true", LogFormat: format}, nil, nil, nil)
+		sh := TestSh("x", Runner{Command: "true", LogFormat: format}, nil, nil, nil, nil)
 		step := CTRFStep(format)
 		if !strings.Contains(sh, step) || !strings.Contains(step, "python3 /tests/ctrf.py "+ctrfReports[format][0]) {
 			t.Errorf("%s: test.sh lacks the CTRF step:\n%s", format, sh)
@@ -165,7 +165,7 @@ func TestTestShKnownFailuresStep(t *testing.T) {
 		{"surefire", nil, false},
 		{"", []string{"a.B.c"}, false},
 	} {
-		sh := TestSh("x", Runner{Command: "false", LogFormat: c.format}, nil, nil, c.known)
+		sh := TestSh("x", Runner{Command: "false", LogFormat: c.format}, nil, nil, c.known, nil)
 		if got := strings.Contains(sh, KnownFailuresFile); got != c.want {
 			t.Errorf("format %q known %v: step in test.sh = %v, want %v", c.format, c.known, got, c.want)
 		}

@@ -76,7 +76,7 @@ func SuiteDir(ctx context.Context, repo, clone, rev, dir string, cfg Config) (st
 	if err := os.MkdirAll(tests, 0o755); err != nil {
 		return "", err
 	}
-	script := TestSh("env-check "+repo, run, nil, nil, nil)
+	script := TestSh("env-check "+repo, run, nil, nil, nil, nil)
 	if err := os.WriteFile(filepath.Join(tests, "test.sh"), []byte(script), 0o755); err != nil {
 		return "", err
 	}
