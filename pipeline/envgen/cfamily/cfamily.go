@@ -279,6 +279,12 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if sys == "meson" {
 		mesonArgs(p, tree, dir, &args)
 	}
+	if sys == "autotools" {
+		if sw := autotoolsTestSwitches(tree, dir); len(sw) > 0 {
+			args = append(args, sw...)
+			p.Note("configure %s: configure.ac's switch that builds the tests, off by default", strings.Join(sw, " "))
+		}
+	}
 	if why := needsCatch3(tree); why != "" {
 		pkgs = slices.DeleteFunc(pkgs, func(s string) bool { return s == "catch2" })
 		p.ToolchainSteps = append(p.ToolchainSteps, catch3Step())
