@@ -27,7 +27,7 @@ AC_ARG_ENABLE([testcore],
 AC_ARG_ENABLE(no-tests, [skip them])
 AM_CONDITIONAL([BUILD_TESTS], [test "x$build_tests" != xno])
 `,
-		"Makefile.am": "SUBDIRS = libusb\nif BUILD_TESTS\nSUBDIRS += tests\nendif\n",
+		"Makefile.am":   "SUBDIRS = libusb\nif BUILD_TESTS\nSUBDIRS += tests\nendif\n",
 		"libusb/core.c": "", "tests/stress.c": "", "tests/Makefile.am": "",
 	}
 	p, err := (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"tests/stress.c"}})
