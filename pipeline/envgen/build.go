@@ -106,6 +106,10 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err := patch.Archive(ctx, t.SourcePath, rev, archive); err != nil {
 		return nil, err
 	}
+	subs, err := patch.ArchiveSubmodules(ctx, t.SourcePath, rev, archive)
+	if err != nil {
+		return nil, err
+	}
 	if err := set.Check(ctx, archive); err != nil {
 		if r, ok := patch.IsRejection(err); ok {
 			reasons = append(reasons, r...)
@@ -116,6 +120,11 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	tree, err := lsTree(ctx, t.SourcePath, rev)
 	if err != nil {
 		return nil, err
+	}
+	var subPaths []string
+	for _, s := range subs {
+		tree = append(tree, s.Files...)
+		subPaths = append(subPaths, s.Path)
 	}
 	rc := cfg.Repos[t.Repo]
 	lang := rc.Language
@@ -201,6 +210,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	plan.Layer = Layer{Repo: t.Repo, Revision: rev, Strategy: strategy, Method: method, CRLF: crlfCheckout(tr),
 		Network: touchesAny(set.SourceFiles, plan.Manifests) || touchesAny(testPaths(set.TestFiles), plan.Manifests) ||
 			touchesName(set.SourceFiles, plan.RefetchOn) || touchesName(testPaths(set.TestFiles), plan.RefetchOn)}
+	if len(subPaths) > 0 {
+		plan.Note("git submodules %s from the clone (.git/modules), at the commits the tree records: git archive leaves their folders empty", strings.Join(subPaths, ", "))
+	}
 	if plan.Layer.CRLF {
 		plan.Note("patches apply where git reads the repository's .gitattributes (an empty repository with /app as its work tree): they check some files out with CRLF, and the PR's diff has LF")
 	}

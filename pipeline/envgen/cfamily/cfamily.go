@@ -228,7 +228,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		for _, o := range switches {
 			args = append(args, "-D"+o+"=ON")
 		}
-		deps := switchDependencies(tree.Text(join(dir, "CMakeLists.txt")), switches, options(tree, dir))
+		// BUILD_TESTING too: -DBUILD_TESTING=ON is always set, and a
+		// project may declare it as a dependent option itself.
+		root := withIncludedFiles(tree.Text(join(dir, "CMakeLists.txt")), func(f string) string { return tree.Text(join(dir, f)) })
+		deps := switchDependencies(root, append(slices.Clone(switches), "BUILD_TESTING"), declaredOptions(root))
 		for _, o := range slices.Sorted(maps.Keys(deps)) {
 			args = append(args, "-D"+o+"=ON")
 			p.Note("%s=ON: the test switch %s is a cmake_dependent_option on it, and stays off without it", o, deps[o])
@@ -440,11 +443,7 @@ func plainTestSwitch(u, cmake string) bool {
 
 // options are the root CMakeLists.txt's option() names.
 func options(tree *envgen.Tree, dir string) []string {
-	var out []string
-	for _, m := range optionRe.FindAllStringSubmatch(stripComments(tree.Text(join(dir, "CMakeLists.txt")), "#"), -1) {
-		out = append(out, m[1])
-	}
-	return out
+	return declaredOptions(tree.Text(join(dir, "CMakeLists.txt")))
 }
 
 // cxxStandard is the highest C++ standard the build files ask for (0 when none).

@@ -72,18 +72,26 @@ func TestCbuildPrintsTheFailingTestsInDocker(t *testing.T) {
 
 // A git submodule the archive lacks, when the configure step needs it, is
 // deps_missing naming it (a UTF-8 library's add_subdirectory(extern/gtest)
-// on a clone without submodules was classed compile_error).
+// on a clone without submodules was classed compile_error; so was an
+// HTTP/2 library whose third-party/CMakeLists.txt compiles
+// urlparse/urlparse.c, a submodule's file, on all six PRs tried).
 func TestCbuildMissingSubmoduleIsDepsMissingInDocker(t *testing.T) {
-	// A directory without the submodule's CMakeLists.txt (git archive
-	// leaves a gitlink's directory empty) and none at all.
-	for _, prep := range []string{"extern/benchlib/README", "README"} {
-		out := runCbuild(t, map[string]string{
-			"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget CXX)\nadd_subdirectory(extern/benchlib)\n",
-			prep:             "",
-		}, "export CURATE_MISSING_SUBMODULES=extern/benchlib:docs/theme && curate-cbuild configure cmake /tmp/b 2>&1 | grep '^curate:'; true")
-		wantAll(t, out, "curate: deps_missing: git submodule extern/benchlib (not in the repository archive")
+	const project = "cmake_minimum_required(VERSION 3.16)\nproject(widget C)\n"
+	for _, c := range []struct {
+		files     map[string]string
+		submodule string
+	}{
+		// A directory without the submodule's CMakeLists.txt (git archive
+		// leaves a gitlink's directory empty) and none at all.
+		{map[string]string{"CMakeLists.txt": project + "add_subdirectory(extern/benchlib)\n", "extern/benchlib/README": ""}, "extern/benchlib"},
+		{map[string]string{"CMakeLists.txt": project + "add_subdirectory(extern/benchlib)\n", "README": ""}, "extern/benchlib"},
+		{map[string]string{"CMakeLists.txt": project + "add_subdirectory(third-party)\n",
+			"third-party/CMakeLists.txt": "add_library(urlparse STATIC urlparse/urlparse.c)\n"}, "third-party/urlparse"},
+	} {
+		out := runCbuild(t, c.files, "export CURATE_MISSING_SUBMODULES="+c.submodule+":docs/theme && curate-cbuild configure cmake /tmp/b 2>&1 | grep '^curate:'; true")
+		wantAll(t, out, "curate: deps_missing: git submodule "+c.submodule+" (not in the repository archive")
 		if strings.Contains(out, "docs/theme") || strings.Contains(out, "compile_error") {
-			t.Errorf("%q: named a submodule the error does not, or kept compile_error:\n%s", prep, out)
+			t.Errorf("%v: named a submodule the error does not, or kept compile_error:\n%s", c.files, out)
 		}
 	}
 }

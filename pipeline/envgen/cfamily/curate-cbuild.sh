@@ -356,11 +356,18 @@ configure)
     fi
     missing=$(sed -nE 's/.*Could NOT find ([A-Za-z0-9_]+).*/\1/p; s/.*provided by "([^"]+)".*/\1/p; s/^[[:space:]]*"([^"]+)"( \(requested version [^)]*\))? with any of.*/\1/p; s/.*No package .([^ ]+). found.*/\1/p; s/.*[Dd]ependency "?([^ "]+)"? not found.*/\1/p; s/.*cannot find -l([^ ]+).*/\1/p; s/.*Package .([^ ]+)., required by .*, not found.*/\1/p; s/.*ERROR: Program .([^ ]+). not found.*/\1/p' "$said" | sort -u | tr '\n' ' ')
     # A git submodule the archive lacks (curate names them), when an
-    # error names its directory: "The source directory /app/extern/x".
+    # error names its directory ("The source directory /app/extern/x"),
+    # or a source file in it from the CMakeLists.txt beside it ("CMake
+    # Error at third-party/CMakeLists.txt ... Cannot find source file:
+    # urlparse/urlparse.c").
     sub=""
     subs=${CURATE_MISSING_SUBMODULES:-}
     for s in ${subs//:/ }; do
-      grep -qF -e "/$s" -e "\"$s\"" "$said" && sub="$sub $s"
+      base=${s##*/} at="at ${s%/*}/CMakeLists.txt"; [ "${s%/*}" = "$s" ] && at="at CMakeLists.txt"
+      if grep -qF -e "/$s" -e "\"$s\"" "$said" ||
+        { grep -qF "$at" "$said" && sed 's/^[[:space:]]*//' "$said" | cut -c1-$((${#base} + 1)) | grep -qxF "$base/"; }; then
+        sub="$sub $s"
+      fi
     done
     if [ -n "$sub" ]; then
       echo "curate: deps_missing: git submodule${sub} (not in the repository archive: mine from a clone made with --recurse-submodules)" >&2

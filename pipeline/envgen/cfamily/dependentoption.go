@@ -35,3 +35,34 @@ func switchDependencies(cmake string, switches, declared []string) map[string]st
 	}
 	return out
 }
+
+// cmakeIncludeRe is an include() of a file by its path (not a module
+// name): include(CMakeOptions.txt), include(cmake/Options.cmake).
+var cmakeIncludeRe = regexp.MustCompile(`(?im)^\s*include\s*\(\s*"?([A-Za-z0-9_./-]+\.(?:txt|cmake))"?\s*\)`)
+
+// withIncludedFiles is a CMakeLists.txt's text followed by the files it
+// include()s by path from its folder (one level): an HTTP/2 library
+// declares its options, and BUILD_TESTING as a cmake_dependent_option on
+// BUILD_STATIC_LIBS, in CMakeOptions.txt.
+func withIncludedFiles(text string, read func(string) string) string {
+	var b strings.Builder
+	b.WriteString(text)
+	for _, m := range cmakeIncludeRe.FindAllStringSubmatch(stripComments(text, "#"), -1) {
+		if strings.Contains("/"+m[1]+"/", "/../") || strings.HasPrefix(m[1], "/") {
+			continue
+		}
+		b.WriteString("\n")
+		b.WriteString(read(m[1]))
+	}
+	return b.String()
+}
+
+// declaredOptions are the option() and cmake_dependent_option() names of
+// a CMake text.
+func declaredOptions(text string) []string {
+	var out []string
+	for _, m := range optionRe.FindAllStringSubmatch(stripComments(text, "#"), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}

@@ -46,3 +46,30 @@ endif()
 		t.Errorf("no note says why CATCH_DEVELOPMENT_BUILD is on: %q", p.Notes)
 	}
 }
+
+// nghttp2/nghttp2 (held out, thirteenth set): CMakeOptions.txt, which the
+// root CMakeLists.txt includes, declares cmake_dependent_option(BUILD_TESTING
+// "Enable tests" ON "BUILD_STATIC_LIBS" OFF), and BUILD_STATIC_LIBS is off
+// by default: with -DBUILD_TESTING=ON alone the tests were never
+// configured (nop_not_run once its submodules were in the archive).
+func TestBuildTestingsDependentOptionInAnIncludedFileIsTurnedOn(t *testing.T) {
+	files := map[string]string{
+		"CMakeLists.txt": "project(nghttp2 C)\ninclude(CMakeDependentOption)\ninclude(CMakeOptions.txt)\n# include(Other.txt)\n" +
+			"if(BUILD_TESTING)\n  add_subdirectory(tests)\nendif()\n",
+		"CMakeOptions.txt": "option(BUILD_SHARED_LIBS \"shared\" ON)\noption(BUILD_STATIC_LIBS \"static also\" OFF)\n" +
+			"option(ENABLE_DOC \"docs\" ON)\ncmake_dependent_option(BUILD_TESTING \"Enable tests\" ON \"BUILD_STATIC_LIBS\" OFF)\n",
+		"Other.txt": "option(UNRELATED \"x\" OFF)\ncmake_dependent_option(BUILD_TESTING \"x\" ON \"UNRELATED\" OFF)\n",
+		"lib/nghttp2_session.c": "", "tests/nghttp2_session_test.c": "",
+	}
+	p, err := (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"tests/nghttp2_session_test.c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	configure := strings.Join(p.Install, "\n")
+	if !strings.Contains(configure, "-DBUILD_STATIC_LIBS=ON") {
+		t.Errorf("configure step lacks -DBUILD_STATIC_LIBS=ON:\n%s", configure)
+	}
+	if strings.Contains(configure, "UNRELATED") {
+		t.Errorf("configure step reads a commented-out include:\n%s", configure)
+	}
+}

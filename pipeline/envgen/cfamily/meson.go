@@ -45,12 +45,39 @@ func mesonArgs(p *envgen.Plan, tree *envgen.Tree, dir string, args *[]string) {
 		p.Note("Meson options that turn the tests on: %s", strings.Join(on, " "))
 	}
 	for _, f := range tree.Files {
-		if path.Base(f) == "meson.build" && mesonCMakeRe.MatchString(stripComments(tree.Text(f), "#")) {
+		if path.Base(f) != "meson.build" || vendored(f) {
+			continue
+		}
+		text := stripComments(tree.Text(f), "#")
+		why := ""
+		switch {
+		case mesonCMakeRe.MatchString(text):
+			why = f + " calls it"
+		case mesonLooksUpPackages(text):
+			// Meson's dependency() asks pkg-config, then CMake, as on a
+			// CI runner that has both: Debian's doctest-dev ships only a
+			// CMake config, and without cmake Meson downloaded doctest's
+			// wrap instead (deps_unreachable on all six PRs of a hash map
+			// library).
+			why = f + " looks packages up with dependency(), which asks CMake when pkg-config has no .pc file"
+		}
+		if why != "" {
 			if !contains(p.Packages, "cmake") {
 				p.Packages = append(p.Packages, "cmake")
 			}
-			p.Note("cmake installed: %s calls it", f)
+			p.Note("cmake installed: %s", why)
 			break
 		}
 	}
+}
+
+// mesonLooksUpPackages says whether a meson.build calls dependency() for
+// a package (threads is Meson's own).
+func mesonLooksUpPackages(text string) bool {
+	for _, m := range mesonDepRe.FindAllStringSubmatch(text, -1) {
+		if m[1] != "threads" {
+			return true
+		}
+	}
+	return false
 }

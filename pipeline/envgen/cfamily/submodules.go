@@ -7,14 +7,11 @@ import (
 	"strings"
 
 	"curate/pipeline/envgen"
+	"curate/pipeline/patch"
 )
 
 // submodule is one .gitmodules entry.
 type submodule struct{ path, url string }
-
-// safeSubmodulePath keeps a .gitmodules path that stays inside /app and
-// needs no quoting beyond the usual (the file comes from anyone).
-var safeSubmodulePath = regexp.MustCompile(`^[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*$`)
 
 // missingSubmodules are the .gitmodules entries with no files in the tree
 // (a mirror or a clone without --recurse-submodules).
@@ -42,7 +39,7 @@ func missingSubmodules(tree *envgen.Tree) []submodule {
 	var missing []submodule
 	for _, m := range out {
 		p := strings.TrimSuffix(m.path, "/")
-		if !safeSubmodulePath.MatchString(p) || strings.Contains("/"+p+"/", "/../") || len(tree.Glob(p+"/*")) > 0 {
+		if !patch.SafeSubmodulePath(p) || len(tree.Glob(p+"/*")) > 0 {
 			continue
 		}
 		missing = append(missing, submodule{path: p, url: m.url})
