@@ -58,7 +58,7 @@ func TestBuildTestingsDependentOptionInAnIncludedFileIsTurnedOn(t *testing.T) {
 			"if(BUILD_TESTING)\n  add_subdirectory(tests)\nendif()\n",
 		"CMakeOptions.txt": "option(BUILD_SHARED_LIBS \"shared\" ON)\noption(BUILD_STATIC_LIBS \"static also\" OFF)\n" +
 			"option(ENABLE_DOC \"docs\" ON)\ncmake_dependent_option(BUILD_TESTING \"Enable tests\" ON \"BUILD_STATIC_LIBS\" OFF)\n",
-		"Other.txt": "option(UNRELATED \"x\" OFF)\ncmake_dependent_option(BUILD_TESTING \"x\" ON \"UNRELATED\" OFF)\n",
+		"Other.txt":             "option(UNRELATED \"x\" OFF)\ncmake_dependent_option(BUILD_TESTING \"x\" ON \"UNRELATED\" OFF)\n",
 		"lib/nghttp2_session.c": "", "tests/nghttp2_session_test.c": "",
 	}
 	p, err := (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"tests/nghttp2_session_test.c"}})
