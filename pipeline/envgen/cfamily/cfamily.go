@@ -252,7 +252,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 				p.Note("%s=OFF: only the package registries answer here, so the project's switch to download a dependency is off and the installed package is used", o)
 			}
 		}
-		if ts := ciTargets(p, tree); len(ts) > 0 {
+		if ts := dedupe(append(ciTargets(p, tree), excludedTestTargets(p, tree)...)); len(ts) > 0 {
 			p.Env = append(p.Env, "CURATE_BUILD_TARGETS="+strings.Join(ts, " "))
 		}
 		if f := externalProjectWithoutByproducts(tree); f != "" {
