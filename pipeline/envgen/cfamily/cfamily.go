@@ -318,6 +318,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.ToolchainSteps = append(p.ToolchainSteps, "curate-cdeps "+envgen.QuoteAll(look))
 	}
 	fill := submoduleSteps(p, tree, tests.Files)
+	frameworkIncludePath(p, tree, tests.Files)
 	if u := testUser(p, tree); u != "" {
 		p.Env = append(p.Env, "CURATE_TEST_USER="+u)
 	}
