@@ -65,6 +65,11 @@ func TestYieldRealPRs(t *testing.T) {
 		if err := CloneBundle(ctx, bundles[repo], repo, clone); err != nil {
 			t.Fatal(err)
 		}
+		if dir := os.Getenv("CURATE_YIELD_GITDIRS"); dir != "" {
+			if subs := FillSubmodules(ctx, clone, dir); len(subs) > 0 {
+				t.Logf("%s: submodules from %s, as a clone made with --recurse-submodules has them: %s", repo, dir, strings.Join(subs, ", "))
+			}
+		}
 		ids, err := MineQualifying(ctx, c, clone, plan[repo])
 		if err != nil {
 			t.Fatal(err)
