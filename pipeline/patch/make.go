@@ -134,15 +134,7 @@ func Make(ctx context.Context, repo, base, head string, isTest func(string) bool
 
 // Archive writes `git archive` of head as a tar file.
 func Archive(ctx context.Context, repo, head, dest string) error {
-	f, err := os.Create(dest)
-	if err != nil {
-		return err
-	}
-	err = gitcmd.Run(ctx, repo, f, "archive", "--format=tar", head)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := writeTar(ctx, repo, dest, "archive", "--format=tar", head); err != nil {
 		return fmt.Errorf("archive %s: %w", short(head), err)
 	}
 	return nil

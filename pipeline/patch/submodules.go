@@ -74,7 +74,7 @@ func ArchiveSubmodules(ctx context.Context, repo, head, dest string) ([]Submodul
 			}
 		}
 		tar := dest + ".sub"
-		if err := writeTar(ctx, tar, dirArg, "archive", "--format=tar", "--prefix="+l.path+"/", l.commit); err != nil {
+		if err := writeTar(ctx, "", tar, dirArg, "archive", "--format=tar", "--prefix="+l.path+"/", l.commit); err != nil {
 			return nil, err
 		}
 		cat := exec.CommandContext(ctx, "tar", "--concatenate", "-f", dest, tar)
@@ -124,13 +124,13 @@ func submoduleNames(ctx context.Context, repo, head string) map[string]string {
 	return names
 }
 
-// writeTar writes git's output (an archive) to path.
-func writeTar(ctx context.Context, path string, args ...string) error {
+// writeTar writes the output of git, run in dir, to path: an archive.
+func writeTar(ctx context.Context, dir, path string, args ...string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	err = gitcmd.Run(ctx, "", f, args...)
+	err = gitcmd.Run(ctx, dir, f, args...)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -2,6 +2,7 @@ package patch
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -19,26 +20,7 @@ import (
 // without them (a mirror) adds nothing.
 func TestArchiveSubmodulesFromTheClone(t *testing.T) {
 	ctx := context.Background()
-	root := t.TempDir()
-	sub, _ := fixtures.NewGit(filepath.Join(root, "urlparse"), "acme/urlparse")
-	sub.Write(map[string]string{"urlparse.c": "int parse(void) { return 1; }\n"})
-	sub.Commit("v1")
-	pinned := sub.Run("rev-parse", "HEAD")
-	sub.Write(map[string]string{"urlparse.c": "int parse(void) { return 2; }\n", "later.c": ""})
-	sub.Commit("v2: not the commit the superproject records")
-	super, _ := fixtures.NewGit(filepath.Join(root, "super"), "acme/super")
-	super.Write(map[string]string{"CMakeLists.txt": "add_library(u third-party/urlparse/urlparse.c)\n"})
-	super.Commit("init")
-	super.Run("-c", "protocol.file.allow=always", "submodule", "add", "-q", "--name", "urlparse", filepath.Join(root, "urlparse"), "third-party/urlparse")
-	super.Run("-C", "third-party/urlparse", "checkout", "-q", strings.TrimSpace(pinned))
-	super.Run("add", "third-party/urlparse")
-	super.Commit("add urlparse")
-	if err := sub.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := super.Err(); err != nil {
-		t.Fatal(err)
-	}
+	root := superWithSubmodule(t)
 
 	recursive := filepath.Join(root, "clone")
 	if out, err := exec.Command("git", "-c", "protocol.file.allow=always", "clone", "-q", "--recurse-submodules", filepath.Join(root, "super"), recursive).CombinedOutput(); err != nil {
@@ -73,5 +55,83 @@ func TestArchiveSubmodulesFromTheClone(t *testing.T) {
 	}
 	if got, err := ArchiveSubmodules(ctx, plain, "HEAD", tar2); err != nil || len(got) != 0 {
 		t.Errorf("a clone without the submodule: %+v, %v; want none", got, err)
+	}
+}
+
+// superWithSubmodule makes, under a new root, "urlparse" (a repository
+// whose second commit changes urlparse.c) and "super", which records
+// urlparse's first commit at third-party/urlparse, named "urlparse".
+func superWithSubmodule(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	sub, _ := fixtures.NewGit(filepath.Join(root, "urlparse"), "acme/urlparse")
+	sub.Write(map[string]string{"urlparse.c": "int parse(void) { return 1; }\n"})
+	sub.Commit("v1")
+	pinned := sub.Run("rev-parse", "HEAD")
+	sub.Write(map[string]string{"urlparse.c": "int parse(void) { return 2; }\n", "later.c": ""})
+	sub.Commit("v2: not the commit the superproject records")
+	super, _ := fixtures.NewGit(filepath.Join(root, "super"), "acme/super")
+	super.Write(map[string]string{"CMakeLists.txt": "add_library(u third-party/urlparse/urlparse.c)\n"})
+	super.Commit("init")
+	super.Run("-c", "protocol.file.allow=always", "submodule", "add", "-q", "--name", "urlparse", filepath.Join(root, "urlparse"), "third-party/urlparse")
+	super.Run("-C", "third-party/urlparse", "checkout", "-q", strings.TrimSpace(pinned))
+	super.Run("add", "third-party/urlparse")
+	super.Commit("add urlparse")
+	if err := sub.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := super.Err(); err != nil {
+		t.Fatal(err)
+	}
+
+	return root
+}
+
+// .gitmodules and the tree come from the PR's author: a submodule named
+// to climb out of .git/modules is looked for under its path instead, and
+// a folder that the hostile name points at is never read.
+func TestArchiveSubmodulesRefusesHostileNames(t *testing.T) {
+	ctx := context.Background()
+	root := superWithSubmodule(t)
+	if out, err := exec.Command("git", "-c", "protocol.file.allow=always", "clone", "-q", "--recurse-submodules", filepath.Join(root, "super"), filepath.Join(root, "clone")).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	// .git/modules/../../outside is the clone's own folder "outside": a
+	// copy of the submodule's objects, so reading it would succeed.
+	if out, err := exec.Command("cp", "-r", filepath.Join(root, "clone", ".git", "modules", "urlparse"), filepath.Join(root, "clone", "outside")).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("git", "config", "--file", filepath.Join(root, "clone", "outside", "config"), "--unset", "core.worktree").CombinedOutput(); err != nil {
+		t.Fatalf("unset core.worktree: %v\n%s", err, out)
+	}
+	gitmodules := "[submodule \"../../outside\"]\n\tpath = third-party/urlparse\n\turl = ../urlparse\n"
+	if err := os.WriteFile(filepath.Join(root, "clone", ".gitmodules"), []byte(gitmodules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commit := exec.Command("git", "-C", filepath.Join(root, "clone"), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "rename the submodule")
+	if out, err := commit.CombinedOutput(); err != nil {
+		t.Fatalf("commit: %v\n%s", err, out)
+	}
+	tar := filepath.Join(t.TempDir(), "repo.tar")
+	if err := Archive(ctx, filepath.Join(root, "clone"), "HEAD", tar); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ArchiveSubmodules(ctx, filepath.Join(root, "clone"), "HEAD", tar); err != nil || len(got) != 0 {
+		t.Errorf("a submodule named ../../outside: %+v, %v; want none read", got, err)
+	}
+	if out, _ := exec.Command("tar", "-tf", tar).Output(); strings.Contains(string(out), "urlparse.c") {
+		t.Errorf("the archive has the submodule's files from the hostile name's folder:\n%s", out)
+	}
+}
+
+func TestSafeSubmodulePath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"third-party/urlparse": true, "tests/munit": true, "a.b/c_d+e": true,
+		"../outside": false, "a/../../b": false, "..": false, "/etc": false, "a//b": false,
+		"a b": false, "a\nb": false, "$(rm -rf x)": false, "a;b": false, "": false, "a/": false,
+	} {
+		if got := SafeSubmodulePath(p); got != want {
+			t.Errorf("SafeSubmodulePath(%q) = %v, want %v", p, got, want)
+		}
 	}
 }
