@@ -51,6 +51,9 @@ var ctestidsScript string
 //go:embed curate-automake.sh
 var automakeScript string
 
+//go:embed curate-cmakeoff.py
+var cmakeoffScript string
+
 var (
 	gtestRe  = regexp.MustCompile(`(?m)^\s*(?:TYPED_)?TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)`)
 	caseRe   = regexp.MustCompile(`(?m)^\s*(?:TEST_CASE|SCENARIO|TEST_CASE_METHOD\s*\(\s*\w+\s*,)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
@@ -156,7 +159,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if sys == "" {
 		return nil, fmt.Errorf("no C/C++ build system at the root or in a top-level folder (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
-	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript, "curate-ctestids": ctestidsScript, "curate-automake": automakeScript}}
+	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript, "curate-ctestids": ctestidsScript, "curate-automake": automakeScript, "curate-cmakeoff": cmakeoffScript}}
 	if dir == "" {
 		if ci := ciBuildSystem(tree, sys); ci != sys {
 			p.Note("build system %s, not %s: the CI runs %s and no CMake, or no CMake file declares a test", ci, sys, ci)
@@ -231,7 +234,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		// BUILD_TESTING too: -DBUILD_TESTING=ON is always set, and a
 		// project may declare it as a dependent option itself.
 		root := withIncludedFiles(tree.Text(join(dir, "CMakeLists.txt")), func(f string) string { return tree.Text(join(dir, f)) })
-		deps := switchDependencies(root, append(slices.Clone(switches), "BUILD_TESTING"), declaredOptions(root))
+		deps := switchDependencies(root, append(slices.Clone(switches), "BUILD_TESTING"), declaredOptions(root, optionWrappers(tree)))
 		for _, o := range slices.Sorted(maps.Keys(deps)) {
 			args = append(args, "-D"+o+"=ON")
 			p.Note("%s=ON: the test switch %s is a cmake_dependent_option on it, and stays off without it", o, deps[o])
@@ -372,10 +375,9 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 }
 
 // testOptions are the CMake option() switches that turn tests on
-// (ENABLE_FOO_TEST, FOO_BUILD_TESTS), read from the root CMakeLists.txt.
-// optionRe is an option() or a cmake_dependent_option() (a TOML
-// library's TOML11_BUILD_TESTS: its tests were never built).
-var optionRe = regexp.MustCompile(`(?im)^\s*(?:cmake_dependent_)?option\s*\(\s*([A-Za-z0-9_]+)`)
+// (ENABLE_FOO_TEST, FOO_BUILD_TESTS), read from the root CMakeLists.txt;
+// a cmake_dependent_option() is one too (a TOML library's
+// TOML11_BUILD_TESTS: its tests were never built).
 
 func testOptions(tree *envgen.Tree, dir string) []string {
 	var out []string
@@ -442,9 +444,10 @@ func plainTestSwitch(u, cmake string) bool {
 	return true
 }
 
-// options are the root CMakeLists.txt's option() names.
+// options are the root CMakeLists.txt's option() names, also those
+// declared through a wrapper (optionWrappers).
 func options(tree *envgen.Tree, dir string) []string {
-	return declaredOptions(tree.Text(join(dir, "CMakeLists.txt")))
+	return declaredOptions(tree.Text(join(dir, "CMakeLists.txt")), optionWrappers(tree))
 }
 
 // cxxStandard is the highest C++ standard the build files ask for (0 when none).

@@ -95,3 +95,35 @@ func TestCbuildMissingSubmoduleIsDepsMissingInDocker(t *testing.T) {
 		}
 	}
 }
+
+// An optional part on by default whose toolchain is missing stops the
+// configure (a calendar library's Java bindings: "a Java compiler could
+// not be found ... disable Java binding generation using the
+// -DX_JAVA_BINDINGS=False CMake option"; all six PRs were compile_error):
+// the option whose if() block stopped it is turned off, also one of an
+// OR, and the configure goes on, saying so. An option curate turned on (a
+// test switch) is never turned off; nor is one whose block is not where
+// the error is.
+func TestCbuildOptionalPartThatStopsTheConfigureIsTurnedOffInDocker(t *testing.T) {
+	const project = "cmake_minimum_required(VERSION 3.16)\nproject(widget C)\n"
+	for _, c := range []struct {
+		cmake, args string
+		want        []string
+	}{
+		{"option(W_JAVA \"Java bindings\" ON)\nif(W_JAVA)\n  # no javac here\n  message(FATAL_ERROR \"no Java compiler: pass -DW_JAVA=False\")\nendif()\n", "",
+			[]string{"curate: note: configured again with W_JAVA off: its if() block stopped the configure at CMakeLists.txt:6", "exit 0"}},
+		{"option(W_GLIB \"\" ON)\noption(W_VZIC \"\" OFF)\nif(W_GLIB OR\n   W_VZIC)\n  if(NOT TRUE)\n  else()\n    include(sub.cmake)\n  endif()\nendif()\n", "",
+			[]string{"configured again with W_GLIB off: its if() block stopped the configure at CMakeLists.txt:9", "exit 0"}},
+		{"option(W_EXTRA_TESTS \"\" OFF)\nif(W_EXTRA_TESTS)\n  message(FATAL_ERROR \"no\")\nendif()\n", "-DW_EXTRA_TESTS=ON",
+			[]string{"compile_error: the project does not configure", "exit 1"}},
+		{"option(W_JAVA \"\" ON)\nif(W_JAVA)\n  set(x 1)\nelse()\nendif()\nmessage(FATAL_ERROR \"no\")\n", "",
+			[]string{"compile_error: the project does not configure", "exit 1"}},
+	} {
+		out := runCbuild(t, map[string]string{"CMakeLists.txt": project + c.cmake, "sub.cmake": "message(FATAL_ERROR \"no GLib\")\n"},
+			"curate-cbuild configure cmake /tmp/b "+c.args+" >/tmp/o 2>&1; echo \"exit $?\"; grep '^curate:' /tmp/o; true")
+		wantAll(t, out, c.want...)
+		if strings.Contains(out, "configured again") && strings.Contains(c.want[len(c.want)-1], "exit 1") {
+			t.Errorf("%q: an option was turned off:\n%s", c.cmake, out)
+		}
+	}
+}

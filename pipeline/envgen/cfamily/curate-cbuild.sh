@@ -11,9 +11,8 @@ step=$1; sys=$2; b=$3; shift 3
 # CURATE_SRC: the folder with the build files when it is not the root.
 src=${CURATE_SRC:-/app}
 # CURATE_CMAKE_GENERATOR: Ninja unless the plan chose Make (an
-# ExternalProject whose outputs Ninja cannot know).
+# ExternalProject whose outputs Ninja cannot know), or configure fell back to it.
 gen=${CURATE_CMAKE_GENERATOR:-Ninja}
-# The configure step may have fallen back to Make (see configure).
 grep -qs '^CMAKE_GENERATOR:INTERNAL=Unix Makefiles$' "$b/CMakeCache.txt" && gen="Unix Makefiles"
 out=/tmp/curate-junit
 first_error() { grep -m1 -E ': (fatal )?error:|: undefined reference|^ninja: build stopped|Error [0-9]+|(^|: )ERROR: ' "$1" | cut -c1-300; }
@@ -43,9 +42,8 @@ drop_binaries() {
 # as its recipe): then only the goal's prerequisites are built, since the
 # runner runs each test binary itself, with a report, and a suite run at
 # build time (twice per verifier) only costs time. The binaries the
-# recipe runs are listed in $runs, and the runner runs only those: the
-# project's own choice (a second build of the same suite, there to check
-# that it links, is not run).
+# recipe runs are listed in $runs, and the runner runs only those (not a
+# second build of the suite that only checks it links).
 runs=/tmp/curate-make-runs
 make_goals() {
   local db goal pre p dry
@@ -324,18 +322,28 @@ case_by_case() {
   awk -F'\t' -v e="$(realpath "$1")" '$3 == e && $1 > 1 { f = 1 } END { exit !f }' "$ctests" 2>/dev/null
 }
 
+# An optional part on by default that stops CMake (bindings with no
+# toolchain) is turned off and CMake run again, at most 5 times: curate-cmakeoff.
+cmake_configure() {
+  local try=/tmp/curate-configure.log st off where names o n=0
+  while cmake -S "$src" -B "$b" -G "$gen" "$@" >"$try" 2>&1; st=$?; [ "$st" -ne 0 ]; do
+    n=$((n + 1)); [ "$n" -le 5 ] && off=$(curate-cmakeoff "$src" "$b" "$try" "$@") && [ -n "$off" ] || { cat "$try"; return "$st"; }
+    read -r where names <<<"$off"; for o in $names; do set -- "$@" "-D$o=OFF"; done
+    echo "curate: note: configured again with ${names// /, } off: its if() block stopped the configure at $where"
+  done; cat "$try"; }
+
 case $step in
 configure)
   mkdir -p "$b"
   log=$(mktemp)
   case $sys in
-    cmake) cmake -S "$src" -B "$b" -G "$gen" "$@" &&
+    cmake) cmake_configure "$@" &&
       # Ninja refuses a manifest two rules write one file in ("multiple
       # rules generate unxz": a compressor's symlinked tool names), which
       # Make builds: the build is configured again for Make.
       if [ "$gen" = Ninja ] && ninja -C "$b" -t targets 2>&1 >/dev/null | grep -q 'multiple rules generate'; then
         echo "curate: Ninja refuses the build ($(ninja -C "$b" -t targets 2>&1 >/dev/null | grep -m1 'multiple rules generate')): configured again for Make"
-        rm -rf "$b" && cmake -S "$src" -B "$b" -G "Unix Makefiles" "$@"
+        rm -rf "$b" && gen="Unix Makefiles" cmake_configure "$@"
       fi ;;
     meson) meson setup "$b" "$src" "$@" ;;
     autotools) { [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi); } && cd "$b" && "$src/configure" "$@" ;;

@@ -58,10 +58,10 @@ func withIncludedFiles(text string, read func(string) string) string {
 }
 
 // declaredOptions are the option() and cmake_dependent_option() names of
-// a CMake text.
-func declaredOptions(text string) []string {
+// a CMake text, and those it declares through wrappers (optionWrappers).
+func declaredOptions(text string, wrappers []string) []string {
 	var out []string
-	for _, m := range optionRe.FindAllStringSubmatch(stripComments(text, "#"), -1) {
+	for _, m := range declaredOptionRe(wrappers).FindAllStringSubmatch(stripComments(text, "#"), -1) {
 		out = append(out, m[1])
 	}
 	return out
