@@ -400,7 +400,8 @@ func testOptions(tree *envgen.Tree, dir string) []string {
 			out = append(out, v[1])
 		}
 	}
-	return out
+	extra := extraTestSwitches(text, out)
+	return slices.DeleteFunc(out, func(o string) bool { return contains(extra, o) })
 }
 
 // turnsTestsOn says whether an upper-cased switch name turns tests on

