@@ -47,3 +47,24 @@ func enablesTests(u string) bool {
 	}
 	return test
 }
+
+// maintainerModeRe is configure.ac's AM_MAINTAINER_MODE, which turns off
+// the rules that make Makefile.in and Makefile again when Makefile.am
+// changes, unless called with [enable].
+var maintainerModeRe = regexp.MustCompile(`(?m)^\s*AM_MAINTAINER_MODE\b(\s*\(\s*\[?\s*(\w+))?`)
+
+// maintainerMode says whether configure needs --enable-maintainer-mode:
+// the build tree is configured once, at the PR head, and built again on
+// the buggy tree, so a bug.patch that changes a Makefile.am (drops the
+// sources a PR adds) must make the Makefiles again. A cryptography
+// library's AM_MAINTAINER_MODE kept them, and Make looked for the PR's
+// new sources on the buggy tree ("No rule to make target ... vrf.c"), so
+// the suite never ran. Only when curate runs autoreconf itself (the tree
+// has no configure script): the rules then call the same automake.
+func maintainerMode(tree *envgen.Tree, dir string) bool {
+	if tree.Text(join(dir, "configure")) != "" {
+		return false
+	}
+	m := maintainerModeRe.FindStringSubmatch(stripComments(stripComments(tree.Text(join(dir, "configure.ac")), "dnl "), "#"))
+	return m != nil && m[2] != "enable"
+}

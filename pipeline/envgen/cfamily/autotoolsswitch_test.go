@@ -44,3 +44,35 @@ AM_CONDITIONAL([BUILD_TESTS], [test "x$build_tests" != xno])
 		}
 	}
 }
+
+// jedisct1/libsodium (held out, fourteenth set): AM_MAINTAINER_MODE kept
+// the Makefiles of the PR head on the buggy tree, whose Makefile.am no
+// longer lists the PR's new sources (NOP nop_not_run: "No rule to make
+// target"). configure gets --enable-maintainer-mode when curate runs
+// autoreconf; not when the project says [enable] already, nor when it
+// ships its own configure script (made by another automake).
+func TestConfigureMakesTheMakefilesAgainInMaintainerMode(t *testing.T) {
+	for _, c := range []struct {
+		ac        string
+		configure bool
+		want      bool
+	}{
+		{"AM_INIT_AUTOMAKE([foreign])\nAM_MAINTAINER_MODE\n", false, true},
+		{"AM_INIT_AUTOMAKE([foreign])\nAM_MAINTAINER_MODE([disable])\n", false, true},
+		{"AM_INIT_AUTOMAKE([foreign])\nAM_MAINTAINER_MODE([enable])\n", false, false},
+		{"AM_INIT_AUTOMAKE([foreign])\ndnl AM_MAINTAINER_MODE\n", false, false},
+		{"AM_INIT_AUTOMAKE([foreign])\nAM_MAINTAINER_MODE\n", true, false},
+	} {
+		files := map[string]string{"configure.ac": "AC_INIT([w], [1])\n" + c.ac, "Makefile.am": "TESTS = t\n", "w.c": "", "t.c": ""}
+		if c.configure {
+			files["configure"] = "#!/bin/sh\n"
+		}
+		p, err := (lang{"c"}).Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"t.c"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(strings.Join(p.Install, "\n"), "--enable-maintainer-mode"); got != c.want {
+			t.Errorf("%q (configure script %v): --enable-maintainer-mode %v, want %v", c.ac, c.configure, got, c.want)
+		}
+	}
+}

@@ -448,3 +448,24 @@ func TestCbuildStopsALoopingTestBeforeTheVerifierLimitInDocker(t *testing.T) {
 		t.Errorf("the looping test is not a failure:\n%s", out)
 	}
 }
+
+// A bug.patch that drops a source from Makefile.am, on a tree configured
+// at the PR head with AM_MAINTAINER_MODE: with --enable-maintainer-mode
+// (the plan passes it) Make makes the Makefiles again and the suite runs;
+// without it Make looked for the dropped file (a cryptography library's
+// NOP: "No rule to make target", nop_not_run).
+func TestCbuildMaintainerModeFollowsAChangedMakefileAmInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"configure.ac": "AC_INIT([widget], [1.0])\nAM_INIT_AUTOMAKE([foreign subdir-objects])\nAM_MAINTAINER_MODE\nAC_PROG_CC\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n",
+		"Makefile.am":  "check_PROGRAMS = t_w\nt_w_SOURCES = t_w.c extra.c\nTESTS = t_w\n",
+		"t_w.c":        "int main(void) { return 0; }\n",
+		"extra.c":      "int extra(void) { return 1; }\n",
+	}, "cp -r /app /tmp/src && export CURATE_SRC=/tmp/src && curate-cbuild configure autotools /tmp/b --enable-maintainer-mode >/dev/null 2>&1 && "+
+		"curate-cbuild build autotools /tmp/b >/dev/null 2>&1 && sleep 1 && rm /tmp/src/extra.c && "+
+		"printf 'check_PROGRAMS = t_w\\nt_w_SOURCES = t_w.c\\nTESTS = t_w\\n' > /tmp/src/Makefile.am && "+
+		"curate-cbuild test autotools /tmp/b >/tmp/o 2>&1; echo \"exit $?\"; grep -m1 'No rule' /tmp/o; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, "exit 0", `<testcase classname="automake" name="t_w"/>`)
+	if strings.Contains(out, "No rule") {
+		t.Errorf("Make looked for the dropped source:\n%s", out)
+	}
+}

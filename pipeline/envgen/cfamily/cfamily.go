@@ -290,6 +290,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 			args = append(args, sw...)
 			p.Note("configure %s: configure.ac's switch that builds the tests, off by default", strings.Join(sw, " "))
 		}
+		if maintainerMode(tree, dir) {
+			args = append(args, "--enable-maintainer-mode")
+			p.Note("configure --enable-maintainer-mode: configure.ac's AM_MAINTAINER_MODE turns off the rules that make the Makefiles again when a patch changes a Makefile.am")
+		}
 	}
 	if why := needsCatch3(tree); why != "" {
 		pkgs = slices.DeleteFunc(pkgs, func(s string) bool { return s == "catch2" })
