@@ -338,7 +338,11 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	// The image builds the PR head (lenient: a head that does not build is
 	// the tests' to report), then the task layer the buggy tree; both
 	// fill ccache, so test.sh's rebuild of either state is cache hits.
-	p.Install = append(fill, fmt.Sprintf(cb, "configure")+" "+envgen.QuoteAll(args), fmt.Sprintf(cb, "build")+" --lenient")
+	p.Install = append(fill, fmt.Sprintf(cb, "configure")+" "+envgen.QuoteAll(args))
+	if step := pydepsStep(p, tree, sys); step != "" {
+		p.Install = append(p.Install, step)
+	}
+	p.Install = append(p.Install, fmt.Sprintf(cb, "build")+" --lenient")
 	p.AfterBug = []string{fmt.Sprintf(cb, "build") + " --lenient"}
 	var names []string
 	for _, f := range tests.Files {

@@ -5,6 +5,7 @@
 #   pkg:NAME     a pkg-config module (NAME.pc)
 #   cmake:NAME   a CMake package config (NAMEConfig.cmake, name-config.cmake)
 #   header:PATH  a header under /usr/include
+#   py:NAME      a Python module a test script imports (python3-*)
 #   apt:NAME     a package the project's CI installs: installed when Debian
 #                has it, else left out (CI may take it from elsewhere)
 # A need nothing provides is left to the configure step, which names it as
@@ -27,7 +28,7 @@ for need in "$@"; do
       else
         echo "curate: note: the CI installs $name; Debian 12 has no such package, left out"
       fi ;;
-    pkg|cmake|header) finds+=("$need") ;;
+    pkg|cmake|header|py) finds+=("$need") ;;
   esac
 done
 if [ ${#finds[@]} -gt 0 ] && ! { { command -v apt-file >/dev/null || apt-get install -y -qq --no-install-recommends apt-file >/dev/null; } && apt-file update >/dev/null 2>&1; }; then
@@ -43,11 +44,13 @@ for need in "${finds[@]}"; do
     pkg) re="/pkgconfig/$n\\.pc\$" ;;
     cmake) re="/cmake/[^/]+/($n[Cc]onfig|$l-config)\\.cmake\$" ;;
     header) re="usr/include/([a-z0-9_]+-linux-gnu/)?$n\$" ;;
+    py) re="usr/lib/python3/dist-packages/$n(/__init__\\.py|\\.py)\$" ;;
     *) continue ;;
   esac
   found=$(apt-file search -x -l "$re" 2>/dev/null | sort)
-  # A -dev package first: it carries the headers and .pc files.
-  p=$(printf '%s\n' "$found" | grep -m1 -- '-dev$' || printf '%s\n' "$found" | head -n1)
+  # A -dev package first: it carries the headers and .pc files; for a
+  # Python module, Debian's python3- package.
+  p=$(printf '%s\n' "$found" | grep -m1 -- "$([ "$kind" = py ] && echo '^python3-' || echo '-dev$')" || printf '%s\n' "$found" | head -n1)
   if [ -n "$p" ]; then
     echo "curate: $need is in Debian's $p (Contents index)"
     pkgs="$pkgs $p"
