@@ -21,7 +21,7 @@ func TestPydepsInstallsWhatTheTestScriptsImportInDocker(t *testing.T) {
 	out := runCbuild(t, map[string]string{
 		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(widget C)\nenable_testing()\n" +
 			"add_test(NAME glib-array COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/src/test/glib/array.py)\n",
-		"src/test/glib/array.py": "import os\nimport helper\nfrom gi.repository import GLib\ntry:\n    import curatenosuchmodule\nexcept ImportError:\n    pass\n",
+		"src/test/glib/array.py":  "import os\nimport helper\nfrom gi.repository import GLib\ntry:\n    import curatenosuchmodule\nexcept ImportError:\n    pass\n",
 		"src/test/glib/helper.py": "",
 	}, "curate-cbuild configure cmake /tmp/b >/dev/null 2>&1 && curate-pydeps cmake /tmp/b 2>&1 | grep '^curate:'; python3 -c 'import gi' && echo 'gi imports'")
 	wantAll(t, out, "the tests' Python scripts import gi, which python3 lacks", "py:gi is in Debian's python3-gi", "gi imports")
