@@ -212,6 +212,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 
 	signalFlags(p, tree)
+	commonSymbolsStep(p)
 
 	needs := Needs(tree)
 	pkgs, unknown := DebianPackages(needs)
