@@ -66,6 +66,11 @@ def enclosing(text, lineno):
     return [c for c, first in reversed(stack) if first]
 
 
+def tests(name):
+    """Whether an option's name has a word about tests (not LATEST)."""
+    return any(w.startswith("TEST") or w.endswith("TESTS") or w == "GTEST" for w in name.upper().split("_"))
+
+
 def cache(build):
     values = {}
     try:
@@ -100,7 +105,7 @@ def main():
             names = [NAME.match(t).group(1) for t in terms if NAME.match(t)]
             if len(names) < len(terms):
                 continue  # not a plain option, or options joined by OR
-            off = [n for n in names if n not in asked and "TEST" not in n.upper() and values.get(n) in TRUE]
+            off = [n for n in names if n not in asked and not tests(n) and values.get(n) in TRUE]
             if off and not any(n in asked for n in names):
                 print("%s:%d" % (os.path.relpath(full, src), lineno), *off)
                 return
