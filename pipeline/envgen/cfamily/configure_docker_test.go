@@ -114,12 +114,15 @@ func TestCbuildOptionalPartThatStopsTheConfigureIsTurnedOffInDocker(t *testing.T
 			[]string{"curate: note: configured again with W_JAVA off: its if() block stopped the configure at CMakeLists.txt:6", "exit 0"}},
 		{"option(W_GLIB \"\" ON)\noption(W_VZIC \"\" OFF)\nif(W_GLIB OR\n   W_VZIC)\n  if(NOT TRUE)\n  else()\n    include(sub.cmake)\n  endif()\nendif()\n", "",
 			[]string{"configured again with W_GLIB off: its if() block stopped the configure at CMakeLists.txt:9", "exit 0"}},
+		// A path with a space stays one word: the option, not a piece of it.
+		{"option(W_VALA \"\" ON)\nif(W_VALA)\n  include(\"sub dir/vala.cmake\")\nendif()\n", "",
+			[]string{"configured again with W_VALA off: its if() block stopped the configure at sub_dir/vala.cmake:2", "exit 0"}},
 		{"option(W_EXTRA_TESTS \"\" OFF)\nif(W_EXTRA_TESTS)\n  message(FATAL_ERROR \"no\")\nendif()\n", "-DW_EXTRA_TESTS=ON",
 			[]string{"compile_error: the project does not configure", "exit 1"}},
 		{"option(W_JAVA \"\" ON)\nif(W_JAVA)\n  set(x 1)\nelse()\nendif()\nmessage(FATAL_ERROR \"no\")\n", "",
 			[]string{"compile_error: the project does not configure", "exit 1"}},
 	} {
-		out := runCbuild(t, map[string]string{"CMakeLists.txt": project + c.cmake, "sub.cmake": "message(FATAL_ERROR \"no GLib\")\n"},
+		out := runCbuild(t, map[string]string{"CMakeLists.txt": project + c.cmake, "sub.cmake": "message(FATAL_ERROR \"no GLib\")\n", "sub dir/vala.cmake": "if(W_VALA)\n  message(FATAL_ERROR \"no valac\")\nendif()\n"},
 			"curate-cbuild configure cmake /tmp/b "+c.args+" >/tmp/o 2>&1; echo \"exit $?\"; grep '^curate:' /tmp/o; true")
 		wantAll(t, out, c.want...)
 		if strings.Contains(out, "configured again") && strings.Contains(c.want[len(c.want)-1], "exit 1") {

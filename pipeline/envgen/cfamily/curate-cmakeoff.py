@@ -107,7 +107,9 @@ def main():
                 continue  # not a plain option, or options joined by OR
             off = [n for n in names if n not in asked and not tests(n) and values.get(n) in TRUE]
             if off and not any(n in asked for n in names):
-                print("%s:%d" % (os.path.relpath(full, src), lineno), *off)
+                # The shell reads the location as one word.
+                where = re.sub(r"\s", "_", os.path.relpath(full, src))
+                print("%s:%d" % (where, lineno), *off)
                 return
 
 if __name__ == "__main__":
