@@ -117,12 +117,18 @@ func TestCbuildOptionalPartThatStopsTheConfigureIsTurnedOffInDocker(t *testing.T
 		// A path with a space stays one word: the option, not a piece of it.
 		{"option(W_VALA \"\" ON)\nif(W_VALA)\n  include(\"sub dir/vala.cmake\")\nendif()\n", "",
 			[]string{"configured again with W_VALA off: its if() block stopped the configure at sub_dir/vala.cmake:2", "exit 0"}},
+		// add_subdirectory() is not on CMake's call stack: the directory's
+		// error is traced to where its parent adds it (samples that fetch a
+		// windowing library from GitHub).
+		{"option(W_SAMPLES \"\" ON)\nif(W_SAMPLES)\n  add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/samples)\nendif()\n", "",
+			[]string{"configured again with W_SAMPLES off: its if() block stopped the configure at CMakeLists.txt:5", "exit 0"}},
 		{"option(W_EXTRA_TESTS \"\" OFF)\nif(W_EXTRA_TESTS)\n  message(FATAL_ERROR \"no\")\nendif()\n", "-DW_EXTRA_TESTS=ON",
 			[]string{"compile_error: the project does not configure", "exit 1"}},
 		{"option(W_JAVA \"\" ON)\nif(W_JAVA)\n  set(x 1)\nelse()\nendif()\nmessage(FATAL_ERROR \"no\")\n", "",
 			[]string{"compile_error: the project does not configure", "exit 1"}},
 	} {
-		out := runCbuild(t, map[string]string{"CMakeLists.txt": project + c.cmake, "sub.cmake": "message(FATAL_ERROR \"no GLib\")\n", "sub dir/vala.cmake": "if(W_VALA)\n  message(FATAL_ERROR \"no valac\")\nendif()\n"},
+		out := runCbuild(t, map[string]string{"CMakeLists.txt": project + c.cmake, "sub.cmake": "message(FATAL_ERROR \"no GLib\")\n", "sub dir/vala.cmake": "if(W_VALA)\n  message(FATAL_ERROR \"no valac\")\nendif()\n",
+			"samples/CMakeLists.txt": "message(STATUS \"samples\")\nmessage(FATAL_ERROR \"no glfw\")\n"},
 			"curate-cbuild configure cmake /tmp/b "+c.args+" >/tmp/o 2>&1; echo \"exit $?\"; grep '^curate:' /tmp/o; true")
 		wantAll(t, out, c.want...)
 		if strings.Contains(out, "configured again") && strings.Contains(c.want[len(c.want)-1], "exit 1") {

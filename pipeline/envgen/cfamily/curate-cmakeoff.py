@@ -3,6 +3,8 @@
 # that failed, names the option to turn off: the one whose if() block the
 # error (or a call on its stack) is in, when the cache has it on and the
 # command line did not turn it on; for if(A OR B), each that is on.
+# add_subdirectory() is not on CMake's call stack, so a directory's
+# CMakeLists.txt also counts as called where its parent adds it.
 # Prints "FILE:LINE NAME...", or nothing.
 # Made by curate; called by curate-cbuild's configure step.
 #
@@ -39,6 +41,32 @@ def locations(log):
         elif in_stack and line.strip():
             in_stack = False
     return out
+
+
+SUBDIR = re.compile(r"^\s*add_subdirectory\s*\(\s*\"?([^\s\")]+)", re.I)
+
+
+def added_at(src, full):
+    """Where the nearest parent directory's CMakeLists.txt adds the
+    directory of full (a CMakeLists.txt): (path, line), or None."""
+    if os.path.basename(full) != "CMakeLists.txt":
+        return None
+    d = os.path.dirname(full)
+    parent = d
+    while parent != src:
+        parent = os.path.dirname(parent)
+        lists = os.path.join(parent, "CMakeLists.txt")
+        if not os.path.isfile(lists):
+            continue
+        with open(lists, errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                m = SUBDIR.match(line.split("#", 1)[0])
+                if not m:
+                    continue
+                arg = re.sub(r"^\$\{CMAKE_CURRENT_(?:SOURCE|LIST)_DIR\}/", "", m.group(1))
+                if os.path.normpath(os.path.join(parent, arg)) == d:
+                    return (os.path.relpath(lists, src), n)
+    return None
 
 
 def enclosing(text, lineno):
@@ -94,10 +122,14 @@ def main():
     with open(log, errors="replace") as f:
         text = f.read()
     values = cache(build)
-    for path, lineno in locations(text):
+    todo = locations(text)
+    for path, lineno in todo:
         full = os.path.realpath(os.path.join(src, path))
         if not full.startswith(src + os.sep) or not os.path.isfile(full):
             continue  # CMake's own modules, or outside the project
+        parent = added_at(src, full)
+        if parent and parent not in todo and len(todo) < 100:
+            todo.append(parent)
         with open(full, errors="replace") as f:
             conds = enclosing(f.read(), lineno)
         for cond in conds:

@@ -39,8 +39,9 @@ func parseTable(name, text string) (map[string]string, error) {
 			continue
 		}
 		f := strings.Split(line, ",")
-		if len(f) != 3 || f[1] == "" || (f[0] != "cmake" && f[0] != "pkg" && f[0] != "lib" && f[0] != "prog" && f[0] != "boost") {
-			return nil, fmt.Errorf("%s:%d: want kind,name,package with kind cmake, pkg, lib, prog or boost: %q", name, i+1, line)
+		if len(f) != 3 || f[1] == "" || (f[0] != "cmake" && f[0] != "pkg" && f[0] != "lib" && f[0] != "prog" && f[0] != "boost" && f[0] != "m4") ||
+			f[0] == "m4" && !m4NameRe.MatchString(f[1]) {
+			return nil, fmt.Errorf("%s:%d: want kind,name,package with kind cmake, pkg, lib, prog, boost or m4 (an Autoconf macro's name): %q", name, i+1, line)
 		}
 		out[f[0]+":"+strings.ToLower(f[1])] = f[2]
 	}
@@ -49,7 +50,7 @@ func parseTable(name, text string) (map[string]string, error) {
 
 // Need is one thing the project asks the system for.
 type Need struct {
-	Kind, Name string // cmake, pkg, lib, prog, apt, boost; the name as written
+	Kind, Name string // cmake, pkg, lib, prog, apt, boost, m4; the name as written
 	From       string // file that asks
 	Required   bool
 }
@@ -58,6 +59,7 @@ var (
 	findPackageRe = regexp.MustCompile(`(?i)\bfind_package\s*\(\s*([A-Za-z0-9_.+-]+)([^)]*)\)`)
 	pkgCheckRe    = regexp.MustCompile(`(?i)\bpkg_(?:check|search)_modules?\s*\(\s*[A-Za-z0-9_]+([^)]*)\)`)
 	mesonDepRe    = regexp.MustCompile(`\bdependency\s*\(\s*'([^']+)'([^)]*)\)`)
+	m4NameRe      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	acPkgRe       = regexp.MustCompile(`PKG_CHECK_MODULES\s*\(\s*\[?[A-Za-z0-9_]+\]?\s*,\s*\[?([^\],)]+)`)
 	acLibRe       = regexp.MustCompile(`AC_CHECK_LIB\s*\(\s*\[?([A-Za-z0-9_+.-]+)\]?`)
 	acSearchRe    = regexp.MustCompile(`AC_SEARCH_LIBS\s*\(\s*\[?[A-Za-z0-9_]+\]?\s*,\s*\[?([^\],)]+)`)
@@ -69,6 +71,8 @@ var (
 	// under one (a Meson test's env: LC_ALL=..., a CI's locale-gen) fails
 	// before any code of the PR runs when the image lacks it.
 	localeRe = regexp.MustCompile(`\b[a-z]{2,3}_[A-Z]{2}\.(?:utf-?8|UTF-?8)\b`)
+	// m4Re is an Autoconf macro of cdeps.csv's m4 rows.
+	m4Re = regexp.MustCompile(`\b(` + strings.Join(m4Names(), "|") + `)\b`)
 	// progRe is a program of cdeps.csv's prog rows, as a word of a build
 	// file (set(RE2C re2c), add_test(t python x.py), configure.ac's
 	// AC_CHECK_PROG([HAVE_AUTOGEN], [autogen], ...)).
@@ -159,6 +163,12 @@ func Needs(tree *envgen.Tree) []Need {
 			}
 			for _, m := range acLibRe.FindAllStringSubmatch(text, -1) {
 				add(Need{Kind: "lib", Name: m[1], From: f})
+			}
+			// autoreconf runs (autopoint) or needs (.m4 files) what the
+			// macros come from; a tree with no configure script stopped at
+			// "Can't exec autopoint" without them.
+			for _, m := range m4Re.FindAllStringSubmatch(text, -1) {
+				add(Need{Kind: "m4", Name: m[1], From: f})
 			}
 			for _, m := range acSearchRe.FindAllStringSubmatch(text, -1) {
 				for _, w := range strings.Fields(m[1]) {
@@ -314,6 +324,19 @@ func DebianPackages(needs []Need) (pkgs, unknown []string) {
 	}
 	sort.Strings(pkgs)
 	return pkgs, unknown
+}
+
+// m4Names are the m4 rows of cdeps.csv, in capitals as configure.ac
+// calls them.
+func m4Names() []string {
+	var out []string
+	for k := range debTable {
+		if name, ok := strings.CutPrefix(k, "m4:"); ok {
+			out = append(out, strings.ToUpper(name))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // progNames are the prog rows of cdeps.csv, quoted for a regexp.

@@ -2,6 +2,7 @@ package cfamily
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"curate/pipeline/envgen"
@@ -35,5 +36,19 @@ func TestNeedsAutogenUnquoted(t *testing.T) {
 	tree := envgen.MapTree("o/n", map[string]string{"configure.ac": "AC_CHECK_PROG(HAVE_AUTOGEN, autogen, yes, no)\n"})
 	if pkgs, _ := DebianPackages(Needs(tree)); !reflect.DeepEqual(pkgs, []string{"autogen"}) {
 		t.Errorf("packages %v, want autogen", pkgs)
+	}
+}
+
+// An EXIF library with no configure script in its tree: autoreconf runs
+// autopoint for AM_GNU_GETTEXT, and every PR stopped at "Can't exec
+// autopoint". A macro in a dnl comment, or one whose name only starts
+// alike, asks for nothing.
+func TestNeedsWhatAutoreconfRunsForTheMacros(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{"configure.ac": "AM_GNU_GETTEXT_VERSION([0.18.3])\nAM_GNU_GETTEXT([external])\ndnl GTK_DOC_CHECK([1.14])\nAC_PROG_YACCX\nLT_INIT\n"})
+	if pkgs, _ := DebianPackages(Needs(tree)); !reflect.DeepEqual(pkgs, []string{"autopoint", "gettext"}) {
+		t.Errorf("packages %v, want autopoint gettext", pkgs)
+	}
+	if _, err := parseTable("t.csv", "m4,AM_(GNU,x\n"); err == nil || !strings.Contains(err.Error(), "t.csv:1:") {
+		t.Errorf("a macro name that is no identifier: %v", err)
 	}
 }
