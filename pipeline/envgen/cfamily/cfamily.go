@@ -54,6 +54,9 @@ var automakeScript string
 //go:embed curate-cmakeoff.py
 var cmakeoffScript string
 
+//go:embed curate-cmakeconf.sh
+var cmakeconfScript string
+
 var (
 	gtestRe  = regexp.MustCompile(`(?m)^\s*(?:TYPED_)?TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)`)
 	caseRe   = regexp.MustCompile(`(?m)^\s*(?:TEST_CASE|SCENARIO|TEST_CASE_METHOD\s*\(\s*\w+\s*,)\s*\(?\s*"((?:[^"\\]|\\.)*)"`)
@@ -159,7 +162,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if sys == "" {
 		return nil, fmt.Errorf("no C/C++ build system at the root or in a top-level folder (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
-	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript, "curate-ctestids": ctestidsScript, "curate-automake": automakeScript, "curate-cmakeoff": cmakeoffScript}}
+	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript, "curate-ctestids": ctestidsScript, "curate-automake": automakeScript, "curate-cmakeoff": cmakeoffScript, "curate-cmakeconf": cmakeconfScript}}
 	if dir == "" {
 		if ci := ciBuildSystem(tree, sys); ci != sys {
 			p.Note("build system %s, not %s: the CI runs %s and no CMake, or no CMake file declares a test", ci, sys, ci)

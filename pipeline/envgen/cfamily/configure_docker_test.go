@@ -96,6 +96,20 @@ func TestCbuildMissingSubmoduleIsDepsMissingInDocker(t *testing.T) {
 	}
 }
 
+// A logging library enables only C++; its samples, on by default, enable
+// C and fetch an RTOS from GitHub. With the samples off, its tests'
+// check_type_size (a C probe) stopped the configure: "try_compile() works
+// only for enabled languages". C is enabled after project(), and the
+// build tree keeps the file that does it.
+func TestCbuildCProbeInACxxProjectConfiguresInDocker(t *testing.T) {
+	files := map[string]string{
+		"CMakeLists.txt":         "cmake_minimum_required(VERSION 3.16)\nproject(widget LANGUAGES CXX)\noption(W_SAMPLES \"\" ON)\nif(W_SAMPLES)\n  add_subdirectory(samples)\nendif()\ninclude(CheckTypeSize)\ncheck_type_size(wchar_t W_SIZEOF_WCHAR)\n",
+		"samples/CMakeLists.txt": "enable_language(C)\nmessage(FATAL_ERROR \"no RTOS\")\n",
+	}
+	out := runCbuild(t, files, "curate-cbuild configure cmake /tmp/b >/tmp/o 2>&1; echo \"exit $?\"; grep '^curate:' /tmp/o; grep -c '^W_SIZEOF_WCHAR:INTERNAL=4$' /tmp/b/CMakeCache.txt; grep W_SIZEOF /tmp/b/CMakeCache.txt; cmake /tmp/b >/dev/null 2>&1; echo \"again $?\"")
+	wantAll(t, out, "configured again with W_SAMPLES off", "configured again with C enabled after project()", "exit 0", "\n1\n", "again 0")
+}
+
 // An optional part on by default whose toolchain is missing stops the
 // configure (a calendar library's Java bindings: "a Java compiler could
 // not be found ... disable Java binding generation using the

@@ -324,13 +324,7 @@ case_by_case() {
 
 # An optional part on by default that stops CMake (bindings with no
 # toolchain) is turned off and CMake run again, at most 5 times: curate-cmakeoff.
-cmake_configure() {
-  local try=/tmp/curate-configure.log st off where names o n=0
-  while cmake -S "$src" -B "$b" -G "$gen" "$@" >"$try" 2>&1; st=$?; [ "$st" -ne 0 ]; do
-    n=$((n + 1)); [ "$n" -le 5 ] && off=$(curate-cmakeoff "$src" "$b" "$try" "$@") && [ -n "$off" ] || { cat "$try"; return "$st"; }
-    read -r where names <<<"$off"; for o in $names; do set -- "$@" "-D$o=OFF"; done
-    echo "curate: note: configured again with ${names// /, } off: its if() block stopped the configure at $where"
-  done; cat "$try"; }
+cmake_configure() { curate-cmakeconf "$src" "$b" "$gen" "$@"; }
 
 case $step in
 configure)
