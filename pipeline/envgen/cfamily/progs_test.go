@@ -52,3 +52,14 @@ func TestNeedsWhatAutoreconfRunsForTheMacros(t *testing.T) {
 		t.Errorf("a macro name that is no identifier: %v", err)
 	}
 }
+
+// A public-suffix library probes three IDNA libraries, none required; one
+// PR's meson.build then used a variable only the found library's branch
+// set ("Unknown variable libiconv_dep"). Debian's packages for each are
+// in the table, as its CI installs them.
+func TestNeedsTheIDNALibrariesAMesonBuildProbes(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{"meson.build": "project('n', 'c')\nlibidn2_dep = dependency('libidn2', required : false)\nlibicu_dep = dependency('icu-uc', required : false)\nlibidn_dep = dependency('libidn', required : false)\n"})
+	if pkgs, unknown := DebianPackages(Needs(tree)); !reflect.DeepEqual(pkgs, []string{"libicu-dev", "libidn-dev", "libidn2-dev"}) || len(unknown) > 0 {
+		t.Errorf("packages %v, unknown %v", pkgs, unknown)
+	}
+}
