@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"curate/pipeline/envgen"
+	"curate/pipeline/envgen/ciconfig"
 )
 
 // cdepsCSV maps what a project asks for to Debian packages (kind, name,
@@ -211,6 +212,15 @@ func Needs(tree *envgen.Tree) []Need {
 		}
 		if text != "" && !strings.HasPrefix(f, ".github/") && m32Re.MatchString(text) {
 			add(Need{Kind: "apt", Name: "g++-multilib", From: f})
+		}
+	}
+	// The CI job curate reads, at its matrix entry: a package list in a
+	// matrix variable (apt-get install ${{ matrix.packages }}) is only
+	// there.
+	for _, s := range ciconfig.Read(tree).Packages {
+		if pkgWordRe.MatchString(s.Value) && (strings.HasSuffix(s.Value, "-dev") || runtimeAptRe.MatchString(s.Value)) {
+			file, _, _ := strings.Cut(s.Source, " ")
+			add(Need{Kind: "apt", Name: s.Value, From: file})
 		}
 	}
 	return out

@@ -63,3 +63,14 @@ func TestNeedsTheIDNALibrariesAMesonBuildProbes(t *testing.T) {
 		t.Errorf("packages %v, unknown %v", pkgs, unknown)
 	}
 }
+
+// An EXIF library's CI installs its packages through a matrix variable
+// (apt-get install ${{ matrix.packages }}): the -dev ones among them are
+// needs, read at the job's matrix entry.
+func TestNeedsTheCIPackagesOfAMatrixVariable(t *testing.T) {
+	ci := "on: push\njobs:\n  linux:\n    runs-on: ubuntu-24.04\n    strategy:\n      matrix:\n        packages: [libfoo-dev autopoint]\n    steps:\n      - run: sudo apt-get install -y ${{ matrix.packages }}\n      - run: make check\n"
+	tree := envgen.MapTree("o/n", map[string]string{".github/workflows/ci.yml": ci})
+	if got := CIPackages(Needs(tree), nil); !reflect.DeepEqual(got, []string{"apt:libfoo-dev"}) {
+		t.Errorf("CI packages %v, want apt:libfoo-dev", got)
+	}
+}
