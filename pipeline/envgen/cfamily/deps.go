@@ -73,11 +73,11 @@ var (
 	// before any code of the PR runs when the image lacks it.
 	localeRe = regexp.MustCompile(`\b[a-z]{2,3}_[A-Z]{2}\.(?:utf-?8|UTF-?8)\b`)
 	// m4Re is an Autoconf macro of cdeps.csv's m4 rows.
-	m4Re = regexp.MustCompile(`\b(` + strings.Join(m4Names(), "|") + `)\b`)
+	m4Re = regexp.MustCompile(`\b(` + strings.Join(tableNames("m4", strings.ToUpper), "|") + `)\b`)
 	// progRe is a program of cdeps.csv's prog rows, as a word of a build
 	// file (set(RE2C re2c), add_test(t python x.py), configure.ac's
 	// AC_CHECK_PROG([HAVE_AUTOGEN], [autogen], ...)).
-	progRe = regexp.MustCompile(`(?:^|[\s("'=:\[])(` + strings.Join(progNames(), "|") + `)(?:$|[\s)"';,\]])`)
+	progRe = regexp.MustCompile(`(?:^|[\s("'=:\[])(` + strings.Join(tableNames("prog", regexp.QuoteMeta), "|") + `)(?:$|[\s)"';,\]])`)
 	// m32Re is a 32-bit build flag in a build file: its tests compile
 	// only with Debian's multilib headers and libraries (a serialization
 	// library's portability tests: "bits/c++config.h: No such file").
@@ -336,25 +336,14 @@ func DebianPackages(needs []Need) (pkgs, unknown []string) {
 	return pkgs, unknown
 }
 
-// m4Names are the m4 rows of cdeps.csv, in capitals as configure.ac
-// calls them.
-func m4Names() []string {
+// tableNames are the names of cdeps.csv's rows of one kind, each
+// through f, sorted. m4 names come out in capitals (as configure.ac calls
+// the macros), prog names quoted for a regexp.
+func tableNames(kind string, f func(string) string) []string {
 	var out []string
 	for k := range debTable {
-		if name, ok := strings.CutPrefix(k, "m4:"); ok {
-			out = append(out, strings.ToUpper(name))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// progNames are the prog rows of cdeps.csv, quoted for a regexp.
-func progNames() []string {
-	var out []string
-	for k := range debTable {
-		if name, ok := strings.CutPrefix(k, "prog:"); ok {
-			out = append(out, regexp.QuoteMeta(name))
+		if name, ok := strings.CutPrefix(k, kind+":"); ok {
+			out = append(out, f(name))
 		}
 	}
 	sort.Strings(out)
