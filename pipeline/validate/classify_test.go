@@ -142,6 +142,9 @@ func TestClassifyLines(t *testing.T) {
 		{"python", "curate: deps_unreachable: PyPI (https://pypi.org/simple) did not answer: SSLError(...)", pipeline.ClassDepsUnreachable, "PyPI (https://pypi.org/simple) did not answer"},
 		{"go", "curate: toolchain_mismatch: go.mod wants 1.99, present go1.22.12; the module proxy (https://proxy.golang.org) has no go1.99", pipeline.ClassToolchainMismatch, "go.mod wants 1.99"},
 		{"python", "curate: deps_missing: nosuchpkg (not on PyPI)", pipeline.ClassDepsMissing, "nosuchpkg (not on PyPI)"},
+		// libssh2's Oracle: its sshd tests build their server image with
+		// `docker build` inside the test container; it was fix_fails_tests.
+		{"c", "Error running command 'docker build --quiet -t libssh2/openssh_server %s' (exit 32512): sh: 1: docker: not found", pipeline.ClassDepsMissing, "no container engine"},
 	}
 	c := DefaultClassifier()
 	for _, tc := range cases {
