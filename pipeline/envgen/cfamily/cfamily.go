@@ -158,6 +158,11 @@ var fetchDeclareRe = regexp.MustCompile(`(?i)\bFetchContent_Declare\s*\(\s*([A-Z
 
 func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	dir := SourceDir(tree.Files, tests.Files)
+	ciDir, ciFile := "", ""
+	if dir == "" {
+		ciDir, ciFile = ciSourceDir(tree, tests.Files)
+		dir = ciDir
+	}
 	sys := BuildSystem(under(tree.Files, dir))
 	if sys == "" {
 		return nil, fmt.Errorf("no C/C++ build system at the root or in a top-level folder (CMakeLists.txt, meson.build, configure.ac or Makefile)")
@@ -169,7 +174,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 			sys = ci
 		}
 	}
-	if root := BuildSystem(tree.Files); dir != "" && root != "" {
+	if ciDir != "" {
+		p.Env = append(p.Env, "CURATE_SRC=/app/"+dir)
+		p.Note("the CI configures CMake from %s/ (%s, cmake -S), which the root's CMakeLists.txt does not add: configured, built and tested from there", dir, ciFile)
+	} else if root := BuildSystem(tree.Files); dir != "" && root != "" {
 		p.Env = append(p.Env, "CURATE_SRC=/app/"+dir)
 		p.Note("the PR's tests are in %s/, which the root's %s build does not reach (no build file of its own there): %s/Makefile builds and runs them", dir, root, dir)
 	} else if dir != "" {
@@ -232,6 +240,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		args = append(args, ciStdOption(p, tree, dir)...)
 		args = append(args, gtestSourcePath(p, tree)...)
 		switches := testOptions(tree, dir)
+		switches = append(switches, ciSubprojectTestOptions(p, tree, dir, switches)...)
 		for _, o := range switches {
 			args = append(args, "-D"+o+"=ON")
 		}

@@ -106,16 +106,20 @@ func self(tree *envgen.Tree, name string) bool {
 // with -m32.
 func Needs(tree *envgen.Tree) []Need {
 	var out []Need
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	add := func(n Need) {
 		if strings.ContainsAny(n.Name, "${}") || self(tree, n.Name) {
 			return
 		}
 		k := n.Kind + ":" + strings.ToLower(n.Name)
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, n)
+		if i, ok := seen[k]; ok {
+			// find_package(X QUIET), then find_package(X REQUIRED) in
+			// the branch where the first found nothing: X is required.
+			out[i].Required = out[i].Required || n.Required
+			return
 		}
+		seen[k] = len(out)
+		out = append(out, n)
 	}
 	for _, f := range tree.Files {
 		base := path.Base(f)

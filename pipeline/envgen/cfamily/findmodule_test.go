@@ -59,3 +59,27 @@ func TestFirstFindPathName(t *testing.T) {
 		}
 	}
 }
+
+// A C++ binding's CMakeLists.txt asks for its C library quietly first,
+// then, when that found nothing, again REQUIRED through its own find
+// module (find_path of zmq.h, pkg_check_modules QUIET): the first, quiet
+// call was the one kept, so nothing was looked up and all 6 PRs were
+// deps_missing ZeroMQ. A need any call requires is required.
+func TestPlanLooksUpAPackageRequiredAfterAQuietTry(t *testing.T) {
+	tree := envgen.MapTree("acme/binding", map[string]string{
+		"CMakeLists.txt": "project(b CXX)\nfind_package(Zed QUIET)\nif(NOT Zed_FOUND)\n  list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR}/zed-pkg-config)\n" +
+			"  find_package(Zed REQUIRED)\nendif()\n",
+		"zed-pkg-config/FindZed.cmake": "find_package(PkgConfig)\npkg_check_modules(PC_LIBZED QUIET libzed)\nfind_path(Zed_INCLUDE_DIR zed.h PATHS ${PC_LIBZED_INCLUDE_DIRS})\n",
+		"main.cpp":                     "int main() {}\n",
+	})
+	p, err := (lang{"cpp"}).Plan(tree, envgen.Tests{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := strings.Join(p.ToolchainSteps, "\n")
+	for _, want := range []string{"'cmake:Zed'", "'header:zed.h'"} {
+		if !strings.Contains(steps, want) {
+			t.Errorf("plan does not look up %s: %s", want, steps)
+		}
+	}
+}

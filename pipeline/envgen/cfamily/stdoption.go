@@ -71,15 +71,10 @@ func ciStdOption(p *envgen.Plan, tree *envgen.Tree, dir string) []string {
 		names = append(names, o)
 	}
 	sort.Strings(names)
-	var ci strings.Builder
-	for _, f := range tree.Files {
-		if ciFile(f) {
-			ci.WriteString(tree.Text(f) + "\n")
-		}
-	}
+	ci := ciFilesText(tree)
 	best := ""
 	for _, o := range names {
-		if n := opts[o]; n <= 20 && turnedOn(ci.String(), o) && (best == "" || n > opts[best]) {
+		if n := opts[o]; n <= 20 && turnedOn(ci, o) && (best == "" || n > opts[best]) {
 			best = o
 		}
 	}
@@ -103,6 +98,17 @@ func turnedOn(ci, o string) bool {
 		}
 	}
 	return false
+}
+
+// ciFilesText is the text of every CI file (ciFile), one after another.
+func ciFilesText(tree *envgen.Tree) string {
+	var ci strings.Builder
+	for _, f := range tree.Files {
+		if ciFile(f) {
+			ci.WriteString(tree.Text(f) + "\n")
+		}
+	}
+	return ci.String()
 }
 
 // ciFile says whether a file is CI configuration or a script CI runs.
