@@ -337,6 +337,9 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Tools["curate-cdeps"] = cdepsScript
 		p.ToolchainSteps = append(p.ToolchainSteps, "curate-cdeps "+envgen.QuoteAll(look))
 	}
+	if sys == "cmake" {
+		gtestDownload(p, tree)
+	}
 	fill := submoduleSteps(p, tree, tests.Files)
 	frameworkIncludePath(p, tree, tests.Files)
 	if u := testUser(p, tree); u != "" {

@@ -150,3 +150,25 @@ func TestCbuildOptionalPartThatStopsTheConfigureIsTurnedOffInDocker(t *testing.T
 		}
 	}
 }
+
+// In Docker, offline: a project that clones GoogleTest's release-1.8.1
+// from GitHub at configure time configures, builds and runs its test
+// with Debian's source served under GitHub's URL.
+func TestCbuildGoogleTestClonedAtConfigureTimeComesFromDebianInDocker(t *testing.T) {
+	files := map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(w CXX)\nset(CMAKE_CXX_STANDARD 14)\n" +
+			"configure_file(CMakeLists.txt.in googletest-download/CMakeLists.txt)\n" +
+			"execute_process(COMMAND ${CMAKE_COMMAND} -G \"${CMAKE_GENERATOR}\" . WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/googletest-download)\n" +
+			"execute_process(COMMAND ${CMAKE_COMMAND} --build . WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/googletest-download)\n" +
+			"add_subdirectory(${CMAKE_BINARY_DIR}/googletest-src ${CMAKE_BINARY_DIR}/googletest-build)\n" +
+			"enable_testing()\nadd_executable(t t.cpp)\ntarget_link_libraries(t gtest_main)\nadd_test(t t)\n",
+		"CMakeLists.txt.in": "cmake_minimum_required(VERSION 3.5)\nproject(googletest-download NONE)\ninclude(ExternalProject)\n" +
+			"ExternalProject_Add(googletest\n  GIT_REPOSITORY https://github.com/google/googletest.git\n  GIT_TAG release-1.8.1\n" +
+			"  SOURCE_DIR \"${CMAKE_BINARY_DIR}/googletest-src\"\n  BINARY_DIR \"${CMAKE_BINARY_DIR}/googletest-build\"\n" +
+			"  CONFIGURE_COMMAND \"\"\n  BUILD_COMMAND \"\"\n  INSTALL_COMMAND \"\"\n  TEST_COMMAND \"\"\n)\n",
+		"t.cpp": "#include <gtest/gtest.h>\nTEST(Served, Runs) { EXPECT_EQ(1, 1); }\n",
+	}
+	out := runCbuildWith(t, []string{"--network", "none"}, files, "curate-gtestsrc release-1.8.1; curate-cbuild configure cmake /tmp/b >/tmp/o 2>&1; echo \"exit $?\"; "+
+		"cmake --build /tmp/b >/tmp/o2 2>&1 && /tmp/b/t | tail -n 1")
+	wantAll(t, out, "GoogleTest's GitHub URLs are Debian's source", "exit 0", "[  PASSED  ] 1 test.")
+}

@@ -11,7 +11,14 @@
 #     enabled after each project() call (CMAKE_PROJECT_INCLUDE).
 set -u
 src=$1; b=$2; gen=$3; shift 3
+CURATE_GTEST_DOWNLOAD=${CURATE_GTEST_DOWNLOAD:-}
 try=/tmp/curate-configure.log
+# GoogleTest that an ExternalProject downloads into the build folder at
+# configure time (CURATE_GTEST_DOWNLOAD: folders under BUILD): Debian's
+# source goes there first, and a download that fails offline leaves it.
+for d in ${CURATE_GTEST_DOWNLOAD//:/ }; do
+  [ -f "$b/$d/CMakeLists.txt" ] || { mkdir -p "$b/$d" && cp -a /usr/src/googletest/. "$b/$d/"; }
+done
 n=0 notes=""
 while cmake -S "$src" -B "$b" -G "$gen" "$@" >"$try" 2>&1; st=$?; [ "$st" -ne 0 ]; do
   n=$((n + 1))
