@@ -172,3 +172,20 @@ func TestCbuildGoogleTestClonedAtConfigureTimeComesFromDebianInDocker(t *testing
 		"cmake --build /tmp/b >/tmp/o2 2>&1 && /tmp/b/t | tail -n 1")
 	wantAll(t, out, "GoogleTest's GitHub URLs are Debian's source", "exit 0", "[  PASSED  ] 1 test.")
 }
+
+// In Docker: g++ 12's headers no longer bring in <limits> (a
+// serialization library's stream adapter used std::numeric_limits with
+// only its other headers, and 3 of its PRs were compile errors in both
+// states). The launcher compiles again with the header GCC names, in C
+// and C++; an error no header mends still fails.
+func TestCcCompilesAgainWithTheHeaderGCCNamesInDocker(t *testing.T) {
+	files := map[string]string{
+		"limits.cpp": "#include <ios>\nint biggest() { return std::numeric_limits<int>::max(); }\n",
+		"except.cpp": "#include <string>\nvoid fail() { throw std::runtime_error(\"no\"); }\n",
+		"u8.c":       "uint8_t small(void) { return 1; }\n",
+		"broken.cpp": "int f() { return missing_name; }\n",
+	}
+	out := runCbuild(t, files, "for f in limits.cpp except.cpp u8.c broken.cpp; do c=g++; [ \"${f##*.}\" = c ] && c=gcc; "+
+		"curate-cc $c -c /app/$f -o /tmp/$f.o 2>/tmp/err; echo \"$f exit $?\"; grep '^curate:' /tmp/err; done; true")
+	wantAll(t, out, "limits.cpp exit 0", "-include limits", "except.cpp exit 0", "-include stdexcept", "u8.c exit 0", "-include stdint.h", "broken.cpp exit 1")
+}
