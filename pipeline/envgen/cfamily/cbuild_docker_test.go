@@ -16,7 +16,7 @@ import (
 
 // cToolchain is what the runner's Docker tests install on the test base
 // image: one image for all of them.
-var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "libtool", "doctest-dev", "libgtest-dev", "ccache", "pkg-config"}
+var cToolchain = []string{"g++", "make", "cmake", "ninja-build", "meson", "autoconf", "automake", "libtool", "doctest-dev", "libgtest-dev", "libboost-test-dev", "ccache", "pkg-config"}
 
 // runCbuild writes a project to /app (read-only) and runs a shell command
 // with curate-cbuild on the path; it returns the combined output.
@@ -467,5 +467,23 @@ func TestCbuildMaintainerModeFollowsAChangedMakefileAmInDocker(t *testing.T) {
 	wantAll(t, out, "exit 0", `<testcase classname="automake" name="t_w"/>`)
 	if strings.Contains(out, "No rule") {
 		t.Errorf("Make looked for the dropped source:\n%s", out)
+	}
+}
+
+// A Boost.Test binary that CI runs directly (no add_test): a hash map's
+// suite was one test, "binary.tsl_robin_map_tests", so a PR whose new
+// cases do not compile on the bug (left out of the binary there) had no
+// FAIL_TO_PASS. Its own JUnit names each case, and a failing one fails.
+func TestCbuildBoostTestBinaryReportsItsCasesInDocker(t *testing.T) {
+	out := runCbuild(t, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(map_tests CXX)\nfind_package(Boost REQUIRED COMPONENTS unit_test_framework)\n" +
+			"add_executable(map_tests main.cpp)\ntarget_link_libraries(map_tests Boost::unit_test_framework)\ntarget_compile_definitions(map_tests PRIVATE BOOST_TEST_DYN_LINK)\n",
+		"main.cpp": "#define BOOST_TEST_MODULE map\n#include <boost/test/unit_test.hpp>\nBOOST_AUTO_TEST_SUITE(test_map)\n" +
+			"BOOST_AUTO_TEST_CASE(test_insert) { BOOST_CHECK(1 + 1 == 2); }\nBOOST_AUTO_TEST_CASE(test_erase) { BOOST_CHECK(1 + 1 == 3); }\nBOOST_AUTO_TEST_SUITE_END()\n",
+	}, "curate-cbuild configure cmake /tmp/b >/dev/null && curate-cbuild build cmake /tmp/b >/dev/null && "+
+		"curate-cbuild test cmake /tmp/b; echo \"exit $?\"; cat /logs/verifier/c-junit.xml")
+	wantAll(t, out, `name="test_insert"`, `name="test_erase"`, "<failure", "exit 1")
+	if strings.Contains(out, `classname="binary"`) {
+		t.Errorf("the Boost.Test binary was one test:\n%s", out)
 	}
 }

@@ -483,7 +483,7 @@ test)
       fi
       ;;
   esac
-  # doctest and Catch2 binaries report their own cases; so does a test
+  # doctest, Catch2 and Boost.Test binaries report their own cases; so does a test
   # binary nothing runs (one test, its exit status).
   root=$b; [ "$sys" = make ] && root=$src
   i=0
@@ -500,11 +500,14 @@ test)
       rc=$?
       ran=1
       stopped "$rc" && hung "$exe" "$out/doctest-$i.xml" "$rc"
-    elif grep -qa 'Catch' "$exe" && grep -qa -- 'junit' "$exe" && ! grep -qa 'gtest_output' "$exe"; then
-      (cd "$(runs_in "$exe")" && timeout -k 10 "$tlimit" "$exe" --reporter junit --out "$out/catch2-$i.xml" >/dev/null 2>&1)
+    elif grep -qa 'Catch' "$exe" && grep -qa -- 'junit' "$exe" && ! grep -qa 'gtest_output' "$exe" || grep -qa 'N5boost9unit_test' "$exe"; then
+      # Catch2 and Boost.Test (its symbols) write JUnit of their own cases.
+      x="$out/catch2-$i.xml" a=(--reporter junit --out "$out/catch2-$i.xml")
+      grep -qa 'N5boost9unit_test' "$exe" && x="$out/boost-$i.xml" a=(--logger="JUNIT,all,$out/boost-$i.xml" --report_level=no)
+      (cd "$(runs_in "$exe")" && timeout -k 10 "$tlimit" "$exe" "${a[@]}" >/dev/null 2>&1)
       rc=$?
       ran=1
-      stopped "$rc" && hung "$exe" "$out/catch2-$i.xml" "$rc"
+      stopped "$rc" && hung "$exe" "$x" "$rc"
     elif [ "$ran" -eq 0 ] && grep -qa 'gtest_output' "$exe"; then
       # A GoogleTest binary no CTest ran (a Makefile build) reports its own.
       only=$(only_listed "$exe")
