@@ -176,7 +176,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	if ciDir != "" {
 		p.Env = append(p.Env, "CURATE_SRC=/app/"+dir)
-		p.Note("the CI configures CMake from %s/ (%s, cmake -S), which the root's CMakeLists.txt does not add: configured, built and tested from there", dir, ciFile)
+		p.Note("the CI configures CMake from %s/ (%s), which the root's CMakeLists.txt does not add: configured, built and tested from there", dir, ciFile)
 	} else if root := BuildSystem(tree.Files); dir != "" && root != "" {
 		p.Env = append(p.Env, "CURATE_SRC=/app/"+dir)
 		p.Note("the PR's tests are in %s/, which the root's %s build does not reach (no build file of its own there): %s/Makefile builds and runs them", dir, root, dir)

@@ -28,6 +28,13 @@ func TestPlanConfiguresFromTheFolderTheCIGivesCMake(t *testing.T) {
 	if !strings.Contains(strings.Join(p.Env, " "), "CURATE_SRC=/app/tests") || !strings.Contains(strings.Join(p.Notes, "\n"), "the CI configures CMake from tests/") {
 		t.Errorf("env %v notes %v", p.Env, p.Notes)
 	}
+	// An older Travis file changes into the folder, then runs cmake.
+	delete(files, ".github/workflows/ci.yml")
+	files[".travis.yml"] = "script:\n  - cd tests\n  - mkdir build\n  - cd build\n  - cmake -DCMAKE_BUILD_TYPE=Debug ..\n"
+	p, _ = (lang{"cpp"}).Plan(envgen.MapTree("o/map", files), envgen.Tests{Files: []string{"tests/main.cpp"}})
+	if !strings.Contains(strings.Join(p.Env, " "), "CURATE_SRC=/app/tests") {
+		t.Errorf("travis: env %v notes %v", p.Env, p.Notes)
+	}
 	// The root adds the folder: its build reaches the tests.
 	files["CMakeLists.txt"] += "add_subdirectory(tests)\n"
 	p, _ = (lang{"cpp"}).Plan(envgen.MapTree("o/map", files), envgen.Tests{Files: []string{"tests/main.cpp"}})
