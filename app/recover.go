@@ -49,6 +49,11 @@ func RecoverOnOpen(ctx context.Context, ws *workspace.Workspace, log io.Writer) 
 	} else if n > 0 {
 		fmt.Fprintf(log, "note: removed %d leftover folder(s) of an interrupted curate from %s\n", n, ws.TmpPath())
 	}
+	if n, err := JudgeUnjudged(ctx, ws); err != nil {
+		fmt.Fprintf(log, "note: tasks whose runs are stored could not be judged: %v\n", err)
+	} else if n > 0 {
+		fmt.Fprintf(log, "note: %d task(s) judged from runs a stopped curate stored\n", n)
+	}
 	inFlight, err := ws.Store.RunsByOutcome(ctx, pipeline.OutcomePending, pipeline.OutcomeRunning)
 	if err != nil {
 		return fmt.Errorf("runs in flight: %w", err)

@@ -85,6 +85,9 @@ func printFunnel(w io.Writer, f *stats.RepoFunnel) {
 	if f.Unbuilt > 0 {
 		fmt.Fprintf(w, "  %-20s %5d  (passed the filter, never built: curate build --candidates)\n", "not built yet", f.Unbuilt)
 	}
+	if f.Validating > 0 {
+		fmt.Fprintf(w, "  %-20s %5d  (runs in flight; each task is judged as its runs settle it)\n", "validating", f.Validating)
+	}
 	if f.NotValidated > 0 {
 		fmt.Fprintf(w, "  %-20s %5d  (built, runs do not settle them: curate validate --mode nop,oracle,gold)\n", "not validated", f.NotValidated)
 	}

@@ -15,6 +15,11 @@ const runColumns = `id, task_id, mode, attempt, outcome, reward, digest, detail,
 
 // SaveRun inserts or replaces a run record.
 func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return saveRunTx(ctx, tx, r) })
+}
+
+// saveRunTx writes a run record inside tx.
+func saveRunTx(ctx context.Context, tx *sql.Tx, r *pipeline.Run) error {
 	f2p, _ := json.Marshal(nonNil(r.FailToPass))
 	p2p, _ := json.Marshal(nonNil(r.PassToPass))
 	flaky, _ := json.Marshal(nonNil(r.Flaky))
@@ -27,15 +32,13 @@ func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
 	if !r.FinishedAt.IsZero() {
 		fin = r.FinishedAt.UTC().Format(timeFormat)
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-			r.ID, r.TaskID, r.Mode, r.Attempt, string(r.Outcome), reward, r.Digest, r.Detail, string(f2p), string(p2p), string(flaky),
-			r.DockerHost, r.Container, r.PID, r.LogPath, r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure), r.Retry, string(unstable))
-		if err != nil {
-			return fmt.Errorf("save run %s: %w", r.ID, describe(err))
-		}
-		return nil
-	})
+	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		r.ID, r.TaskID, r.Mode, r.Attempt, string(r.Outcome), reward, r.Digest, r.Detail, string(f2p), string(p2p), string(flaky),
+		r.DockerHost, r.Container, r.PID, r.LogPath, r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure), r.Retry, string(unstable))
+	if err != nil {
+		return fmt.Errorf("save run %s: %w", r.ID, describe(err))
+	}
+	return nil
 }
 
 func nonNil(s []string) []string {

@@ -29,58 +29,61 @@ const taskColumns = `id, benchmark, source, source_path, repo, pr, base_commit, 
 // UpsertTasks inserts tasks or updates what a source or a re-score computes,
 // in one transaction. The curator's labels are never touched here.
 func (s *Store) UpsertTasks(ctx context.Context, tasks []*pipeline.Task) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return s.upsertTasksTx(ctx, tx, tasks) })
+}
+
+// upsertTasksTx writes tasks inside tx.
+func (s *Store) upsertTasksTx(ctx context.Context, tx *sql.Tx, tasks []*pipeline.Task) error {
 	now := time.Now().UTC()
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO tasks (id, benchmark, source, source_path, repo, pr, base_commit, head_commit,
-			title, body, language, category, sdlc_phase, phase_rule, features, score, breakdown,
-			difficulty_imported, difficulty_calibrated, difficulty_rule, status, reasons, task_dir, digest, extra, created_at, updated_at, packed, failure)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-			ON CONFLICT(id) DO UPDATE SET benchmark=excluded.benchmark, source=excluded.source, source_path=excluded.source_path,
-			repo=excluded.repo, pr=excluded.pr, base_commit=excluded.base_commit, head_commit=excluded.head_commit,
-			title=excluded.title, body=excluded.body, language=excluded.language, category=excluded.category,
-			sdlc_phase=excluded.sdlc_phase, phase_rule=excluded.phase_rule, features=excluded.features, score=excluded.score,
-			breakdown=excluded.breakdown, difficulty_imported=excluded.difficulty_imported,
-			difficulty_calibrated=excluded.difficulty_calibrated, difficulty_rule=excluded.difficulty_rule,
-			status=excluded.status, reasons=excluded.reasons, task_dir=excluded.task_dir, digest=excluded.digest,
-			extra=excluded.extra, updated_at=excluded.updated_at, packed=excluded.packed, failure=excluded.failure`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO tasks (id, benchmark, source, source_path, repo, pr, base_commit, head_commit,
+		title, body, language, category, sdlc_phase, phase_rule, features, score, breakdown,
+		difficulty_imported, difficulty_calibrated, difficulty_rule, status, reasons, task_dir, digest, extra, created_at, updated_at, packed, failure)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(id) DO UPDATE SET benchmark=excluded.benchmark, source=excluded.source, source_path=excluded.source_path,
+		repo=excluded.repo, pr=excluded.pr, base_commit=excluded.base_commit, head_commit=excluded.head_commit,
+		title=excluded.title, body=excluded.body, language=excluded.language, category=excluded.category,
+		sdlc_phase=excluded.sdlc_phase, phase_rule=excluded.phase_rule, features=excluded.features, score=excluded.score,
+		breakdown=excluded.breakdown, difficulty_imported=excluded.difficulty_imported,
+		difficulty_calibrated=excluded.difficulty_calibrated, difficulty_rule=excluded.difficulty_rule,
+		status=excluded.status, reasons=excluded.reasons, task_dir=excluded.task_dir, digest=excluded.digest,
+		extra=excluded.extra, updated_at=excluded.updated_at, packed=excluded.packed, failure=excluded.failure`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, t := range tasks {
+		if t.ID == "" {
+			return fmt.Errorf("upsert task: empty id (source %s)", t.SourcePath)
+		}
+		t, big := splitBlobs(t)
+		if d := storedDir(s.root, t.TaskDir); d != t.TaskDir {
+			c := *t
+			c.TaskDir = d
+			t = &c
+		}
+		created := t.CreatedAt
+		if created.IsZero() {
+			created = now
+		}
+		features, breakdown, reasons, extra, err := encodeTaskJSON(t)
 		if err != nil {
-			return err
+			return fmt.Errorf("upsert task %s: %w", t.ID, err)
 		}
-		defer stmt.Close()
-		for _, t := range tasks {
-			if t.ID == "" {
-				return fmt.Errorf("upsert task: empty id (source %s)", t.SourcePath)
-			}
-			t, big := splitBlobs(t)
-			if d := storedDir(s.root, t.TaskDir); d != t.TaskDir {
-				c := *t
-				c.TaskDir = d
-				t = &c
-			}
-			created := t.CreatedAt
-			if created.IsZero() {
-				created = now
-			}
-			features, breakdown, reasons, extra, err := encodeTaskJSON(t)
-			if err != nil {
-				return fmt.Errorf("upsert task %s: %w", t.ID, err)
-			}
-			packed, err := packTask(t, created.Format(timeFormat), now.Format(timeFormat))
-			if err != nil {
-				return fmt.Errorf("upsert task %s: %w", t.ID, err)
-			}
-			if _, err := stmt.ExecContext(ctx, t.ID, t.Benchmark, t.Source, t.SourcePath, t.Repo, t.PR, t.BaseCommit, t.HeadCommit,
-				t.Title, t.Body, t.Language, t.Category, t.SDLCPhase, t.PhaseRule, features, t.Score, breakdown,
-				string(t.DifficultyImported), string(t.DifficultyCalibrated), t.DifficultyRule, string(t.Status), reasons,
-				t.TaskDir, t.Digest, extra, created.Format(timeFormat), now.Format(timeFormat), packed, encodeFailure(t.Failure)); err != nil {
-				return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
-			}
-			if err := writeBlobs(ctx, tx, t.ID, t.Extra, big); err != nil {
-				return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
-			}
+		packed, err := packTask(t, created.Format(timeFormat), now.Format(timeFormat))
+		if err != nil {
+			return fmt.Errorf("upsert task %s: %w", t.ID, err)
 		}
-		return nil
-	})
+		if _, err := stmt.ExecContext(ctx, t.ID, t.Benchmark, t.Source, t.SourcePath, t.Repo, t.PR, t.BaseCommit, t.HeadCommit,
+			t.Title, t.Body, t.Language, t.Category, t.SDLCPhase, t.PhaseRule, features, t.Score, breakdown,
+			string(t.DifficultyImported), string(t.DifficultyCalibrated), t.DifficultyRule, string(t.Status), reasons,
+			t.TaskDir, t.Digest, extra, created.Format(timeFormat), now.Format(timeFormat), packed, encodeFailure(t.Failure)); err != nil {
+			return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
+		}
+		if err := writeBlobs(ctx, tx, t.ID, t.Extra, big); err != nil {
+			return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
+		}
+	}
+	return nil
 }
 
 func encodeTaskJSON(t *pipeline.Task) (features, breakdown, reasons, extra string, err error) {

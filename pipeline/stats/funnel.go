@@ -30,6 +30,9 @@ type RepoFunnel struct {
 	// built tasks whose runs do not settle them yet.
 	Unbuilt      int `json:"unbuilt"`
 	NotValidated int `json:"not_validated"`
+	// Validating are built tasks not settled yet whose runs are in flight:
+	// a batch is on them, so nothing is advised.
+	Validating int `json:"validating"`
 	// NoFailToPass is the true negatives: the suite ran in both states and
 	// none of the PR's tests failed before the fix.
 	NoFailToPass ClassRow `json:"no_fail_to_pass"`
@@ -148,9 +151,21 @@ func (f *RepoFunnel) add(t *pipeline.Task, runs []*pipeline.Run) {
 			class = t.Failure.Class
 		}
 		f.Failures = addExample(f.Failures, class, t.ID)
+	case inFlight(runs, t.Digest):
+		f.Validating++
 	default:
 		f.NotValidated++
 	}
+}
+
+// inFlight reports a run pending or running on the task's current files.
+func inFlight(runs []*pipeline.Run, digest string) bool {
+	for _, r := range runs {
+		if !r.Outcome.Finished() && (r.Digest == "" || r.Digest == digest) {
+			return true
+		}
+	}
+	return false
 }
 
 func onlyBuildReasons(reasons []string) bool {

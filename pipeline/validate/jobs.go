@@ -79,6 +79,18 @@ type TaskStore interface {
 // failure class from all its runs on its current files (pipeline.Judge),
 // and gold's lists on the task and in its SWE-bench record.
 func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipeline.Run) error {
+	changed, err := JudgeRuns(ctx, st, root, runs)
+	if err != nil || len(changed) == 0 {
+		return err
+	}
+	return st.UpsertTasks(ctx, changed)
+}
+
+// JudgeRuns is RecordResults without the write: the tasks runs change,
+// for a caller that stores them with the run that settles them
+// (store.SettleRun). A gold run's lists are written into the task's
+// SWE-bench record here.
+func JudgeRuns(ctx context.Context, st TaskStore, root string, runs []*pipeline.Run) ([]*pipeline.Task, error) {
 	byTask := map[string][]*pipeline.Run{}
 	var order []string
 	for _, r := range runs {
@@ -94,7 +106,7 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 	for _, id := range order {
 		t, err := st.Task(ctx, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		touched := false
 		for _, r := range byTask[id] {
@@ -126,14 +138,14 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 				touched = true
 				if dir, err := ResolveTaskDir(root, t); err == nil {
 					if err := UpdateSWEBenchRecord(dir, lists["FAIL_TO_PASS"], lists["PASS_TO_PASS"]); err != nil {
-						return err
+						return nil, err
 					}
 				}
 			}
 		}
 		stored, err := st.Runs(ctx, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if v := pipeline.Judge(t, withRuns(stored, byTask[id])); v.Decided {
 			t.Status, t.Failure = v.Status, v.Failure
@@ -143,10 +155,7 @@ func RecordResults(ctx context.Context, st TaskStore, root string, runs []*pipel
 			changed = append(changed, t)
 		}
 	}
-	if len(changed) == 0 {
-		return nil
-	}
-	return st.UpsertTasks(ctx, changed)
+	return changed, nil
 }
 
 // buildNotesScript prints the notes the image build left
