@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -24,6 +26,9 @@ type StatementInput struct {
 	Fix     []unidiff.File
 	Tests   []unidiff.File
 	Files   statement.Files
+	// InBase reports whether a value occurs anywhere in the buggy tree
+	// (git grep at the base commit); nil without a clone.
+	InBase func(string) bool
 	// Failures are the FAIL_TO_PASS tests' first messages in the NOP
 	// run, for hints = "failures" (see FailureMessages).
 	Failures map[string]string
@@ -56,6 +61,13 @@ func ReadStatementInput(ctx context.Context, t *pipeline.Task) (*StatementInput,
 		return func(p string) ([]byte, error) { return gitcmd.Output(ctx, t.SourcePath, "show", rev+":"+p) }
 	}
 	in.Files = statement.Files{Fixed: show(t.HeadCommit), Base: show(t.BaseCommit)}
+	in.InBase = func(s string) bool {
+		// Exit 1 is "not found"; any other failure counts as found, so an
+		// unreadable tree never makes a value look new.
+		err := gitcmd.Command(ctx, t.SourcePath, nil, "grep", "-q", "-F", "-I", "-e", s, t.BaseCommit, "--").Run()
+		var exit *exec.ExitError
+		return !(errors.As(err, &exit) && exit.ExitCode() == 1)
+	}
 	return in, nil
 }
 
@@ -149,6 +161,7 @@ func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementIn
 		return st, nil, fmt.Errorf("interface of %s: %w", t.ID, err)
 	}
 	st.Interface = decls
+	st.Requirements = statement.Requirements(in.Fix, in.Tests, in.Files, in.InBase)
 	testNames := statement.TestNames(in.Tests)
 	mode := HintsMode(ws, t)
 	st.Hints = statement.Hints(mode, pipeline.ExtraStrings(t, "FAIL_TO_PASS"), in.Failures)
@@ -199,6 +212,10 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 	}
 	t.Extra[pipeline.ExtraInstructionSource] = st.Source
 	t.Extra[pipeline.ExtraInterface] = st.Interface
+	t.Extra[pipeline.ExtraRequirements] = st.Requirements
+	if len(st.Requirements) == 0 {
+		delete(t.Extra, pipeline.ExtraRequirements)
+	}
 	t.Extra[pipeline.ExtraStatementFlags] = flags
 	if len(st.Interface) == 0 {
 		delete(t.Extra, pipeline.ExtraInterface)
@@ -228,11 +245,17 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 	return taskdir.Digest(dir)
 }
 
-// TaskInterface is the Interface section recorded on t, fresh or decoded
-// from the store.
-func TaskInterface(t *pipeline.Task) []statement.Decl {
-	switch v := t.Extra[pipeline.ExtraInterface].(type) {
-	case []statement.Decl:
+// TaskRequirements is the Requirements section recorded on t, fresh or
+// decoded from the store.
+func TaskRequirements(t *pipeline.Task) []statement.Requirement {
+	return decodeExtra[statement.Requirement](t.Extra[pipeline.ExtraRequirements])
+}
+
+// decodeExtra reads a list an Extra key holds: the typed slice a build
+// just set, or the JSON the store gave back.
+func decodeExtra[T any](v any) []T {
+	switch v := v.(type) {
+	case []T:
 		return v
 	case nil:
 		return nil
@@ -241,10 +264,16 @@ func TaskInterface(t *pipeline.Task) []statement.Decl {
 		if err != nil {
 			return nil
 		}
-		var out []statement.Decl
+		var out []T
 		if json.Unmarshal(b, &out) != nil {
 			return nil
 		}
 		return out
 	}
+}
+
+// TaskInterface is the Interface section recorded on t, fresh or decoded
+// from the store.
+func TaskInterface(t *pipeline.Task) []statement.Decl {
+	return decodeExtra[statement.Decl](t.Extra[pipeline.ExtraInterface])
 }

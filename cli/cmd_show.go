@@ -100,6 +100,9 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	for _, d := range app.TaskInterface(t) {
 		line("  interface", d.Signature)
 	}
+	for _, r := range app.TaskRequirements(t) {
+		line("  requirement", r.Context+": "+r.Value)
+	}
 	fmt.Fprintf(w, "%-22s %s  (label %q, calibrated %q, imported %q)\n", "difficulty", orDash(string(t.EffectiveDifficulty())),
 		t.Labels.Difficulty, t.DifficultyCalibrated, t.DifficultyImported)
 	line("  calibration rule", t.DifficultyRule)

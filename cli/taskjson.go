@@ -49,6 +49,9 @@ type taskJSON struct {
 	InstructionSource string           `json:"instruction_source,omitempty"`
 	StatementFlags    []string         `json:"statement_flags"`
 	Interface         []statement.Decl `json:"interface,omitempty"`
+	// Requirements are the values the hidden tests check that the fix
+	// introduces (the statement's Requirements section).
+	Requirements []statement.Requirement `json:"requirements,omitempty"`
 	// InstructionGenerated is the generated instruction.md a curator's
 	// statement replaced, to diff against.
 	InstructionGenerated string `json:"instruction_generated,omitempty"`
@@ -132,6 +135,7 @@ func toTaskJSON(t *pipeline.Task) taskJSON {
 		Pinned: t.Labels.Pinned, Note: t.Labels.Note, TaskDir: t.TaskDir, Digest: t.Digest, Body: t.Body,
 		Review: t.Labels.ReviewState(), ReviewColumns: t.Labels.Columns(),
 		InstructionSource: pipeline.InstructionSource(t), StatementFlags: nonNil(pipeline.StatementFlags(t)), Interface: app.TaskInterface(t),
+		Requirements:         app.TaskRequirements(t),
 		InstructionGenerated: extraString(t, pipeline.ExtraGenerated),
 	}
 }

@@ -5,6 +5,7 @@ package pipeline
 const (
 	ExtraInstructionSource = "instruction_source"    // issue, pr_body, commit_body, title or curator
 	ExtraInterface         = "interface"             // the Interface section's declarations
+	ExtraRequirements      = "requirements"          // the Requirements section's values (statement.Requirement)
 	ExtraStatementFlags    = "statement_flags"       // leak, test_leak, underspecified, link_only
 	ExtraGenerated         = "instruction_generated" // the generated text a curator's edit replaced
 	ExtraHints             = "instruction_hints"     // a task's own [instructions] hints

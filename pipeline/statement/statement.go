@@ -53,6 +53,10 @@ type Statement struct {
 	Text      string
 	Source    string
 	Interface []Decl
+	// Requirements are the values the tests check that the fix
+	// introduces (Requirements), shown unless the text has its own
+	// Requirements section (a curator's).
+	Requirements []Requirement
 	// Hints are lines for the optional Hints section ([instructions] hints).
 	Hints []string
 }
@@ -86,6 +90,9 @@ func Render(st Statement, hide []string) string {
 		b.WriteString(text + "\n\n")
 	}
 	if sec := InterfaceSection(st.Interface); sec != "" {
+		b.WriteString(sec + "\n")
+	}
+	if sec := st.requirementsSection(hide); sec != "" {
 		b.WriteString(sec + "\n")
 	}
 	if len(st.Hints) > 0 {
@@ -181,6 +188,15 @@ func redact(s string, hide []string) string {
 	return s
 }
 
+// requirementsSection is the derived Requirements section, or "" when the
+// text already has one of its own.
+func (st Statement) requirementsSection(hide []string) string {
+	if requirementsRe.MatchString(st.Text) {
+		return ""
+	}
+	return RequirementsSection(st.Requirements, hide)
+}
+
 var requirementsRe = regexp.MustCompile(`(?im)^#{1,6}\s+requirements\s*$`)
 
 // Problem is the statement as SWE-bench's problem_statement holds it: the
@@ -199,6 +215,8 @@ func Problem(st Statement, hide []string) (problem, requirements string) {
 		}
 		requirements = strings.TrimSpace(rest[:end])
 		text = strings.TrimSpace(text[:loc[0]] + rest[end:])
+	} else if sec := st.requirementsSection(hide); sec != "" {
+		requirements = strings.TrimSpace(strings.TrimPrefix(sec, "## Requirements\n"))
 	}
 	title := redact(sanitize.Line(strings.TrimSpace(st.Title)), hide)
 	if text == "" || strings.EqualFold(text, strings.TrimSpace(st.Title)) {
