@@ -62,7 +62,7 @@ func Jobs(root string, tasks []*pipeline.Task, modes []string) ([]Job, []Skip) {
 		}
 		for _, m := range modes {
 			jobs = append(jobs, Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m, Language: t.Language, Repo: t.Repo,
-				LeftOut: pipeline.MeasuredKnownFailures(t)})
+				LeftOut: pipeline.MeasuredKnownFailures(t), StopWhenNopPasses: t.Mined()})
 		}
 	}
 	return jobs, skips

@@ -55,10 +55,11 @@ type queue struct {
 	items []*item
 	open  int
 	alive int
+	gate  *gate
 }
 
 func newQueue(jobs []Job, engines int) *queue {
-	q := &queue{open: len(jobs), alive: engines}
+	q := &queue{open: len(jobs), alive: engines, gate: newGate(jobs)}
 	q.cond = sync.NewCond(&q.mu)
 	for i, j := range jobs {
 		q.items = append(q.items, &item{index: i, job: j})
@@ -77,10 +78,11 @@ func (q *queue) take(e *engine) (*item, bool) {
 		if q.open == 0 || (e.down != nil && q.alive > 0) {
 			return nil, false
 		}
-		if len(q.items) > 0 {
-			it := q.items[0]
-			q.items = q.items[1:]
-			return it, true
+		for i, it := range q.items {
+			if q.gate.ready(it.job) || e.down != nil {
+				q.items = append(q.items[:i:i], q.items[i+1:]...)
+				return it, true
+			}
 		}
 		q.cond.Wait()
 	}
@@ -95,9 +97,10 @@ func (q *queue) retry(it *item) {
 }
 
 // finished counts one job done.
-func (q *queue) finished() {
+func (q *queue) finished(it *item) {
 	q.mu.Lock()
 	q.open--
+	q.gate.done(it.job, it.run)
 	q.mu.Unlock()
 	q.cond.Broadcast()
 }
@@ -114,6 +117,13 @@ func (q *queue) markDown(e *engine, err error) (first, othersUp bool) {
 		defer q.cond.Broadcast()
 	}
 	return first, q.alive > 0
+}
+
+// skips reports whether an early verdict leaves it out (early.go).
+func (q *queue) skips(it *item) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.gate.skips(it.job)
 }
 
 // isDown reports e's error when it stopped answering.
@@ -155,7 +165,7 @@ func (v *Validator) Validate(ctx context.Context, jobs []Job) []*pipeline.Run {
 						continue
 					}
 					out[it.index] = it.run
-					q.finished()
+					q.finished(it)
 				}
 			}()
 		}
@@ -175,6 +185,12 @@ func (v *Validator) runItem(parent context.Context, q *queue, e *engine, it *ite
 		}
 	} else if it.from == "" {
 		it.run.DockerHost = host // put back before it ran on the engine that took it first
+	}
+	if q.skips(it) {
+		it.run.Outcome, it.run.Detail = pipeline.OutcomeCancelled, earlyStopDetail
+		it.log.Line("curate: " + earlyStopDetail)
+		v.finish(parent, it)
+		return false
 	}
 	if down := q.isDown(e); down != nil {
 		if q.anyAlive() {

@@ -58,6 +58,9 @@ type Job struct {
 	// LeftOut are the tests a gold run leaves out of both lists
 	// (pipeline.MeasuredKnownFailures).
 	LeftOut []string
+	// StopWhenNopPasses: a mined task, decided by a NOP that passes
+	// (early.go).
+	StopWhenNopPasses bool
 }
 
 // ErrCancelRequested is the cause when `curate runs cancel` asked to stop.
