@@ -45,7 +45,7 @@ const pflagTest = `diff --git a/flag_test.go b/flag_test.go
 `
 
 var pflagFixed = map[string]string{
-	"flag.go": "package pflag\n\nfunc usage(f *Flag) string {\n\tline := \"  --\" + f.Name\n\tif f.NoOptDefVal == \"true\" && f.Value.Type() == \"bool\" {\n\t\tline += \"[=true|false]\"\n\t\treturn line\n\t}\n\tif f.NoOptDefVal != \"\" {\n\t\tline += \"[=\" + f.NoOptDefVal + \"]\"\n\t}\n\treturn line\n",
+	"flag.go":      "package pflag\n\nfunc usage(f *Flag) string {\n\tline := \"  --\" + f.Name\n\tif f.NoOptDefVal == \"true\" && f.Value.Type() == \"bool\" {\n\t\tline += \"[=true|false]\"\n\t\treturn line\n\t}\n\tif f.NoOptDefVal != \"\" {\n\t\tline += \"[=\" + f.NoOptDefVal + \"]\"\n\t}\n\treturn line\n",
 	"flag_test.go": "package pflag\n\nimport \"testing\"\n\nfunc TestPrintDefaults(t *testing.T) {\n\tconst want = \"  --A[=true|false]   for bootstrapping, allow 'any' type\\n\"\n\tif got := usageOf(\"A\"); got != want { t.Errorf(\"got %q want %q\", got, want) }\n}\n",
 }
 
