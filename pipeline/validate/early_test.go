@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -94,5 +95,71 @@ func TestNopPassingStopsTheMinedTask(t *testing.T) {
 	task := &pipeline.Task{ID: "passing", Source: "git"}
 	if verdict := pipeline.Judge(task, runs); !verdict.Decided || verdict.Status != pipeline.StatusInvalid || verdict.Failure == nil || verdict.Failure.Class != pipeline.ClassNoFailToPass {
 		t.Fatalf("verdict %+v", verdict)
+	}
+}
+
+// goTestRunner prints a go test -v log: TestX fails before the fix and
+// passes after it, TestY passes in both; it counts containers.
+type goTestRunner struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func (r *goTestRunner) Host() string { return "fake" }
+func (r *goTestRunner) Image(context.Context, string, io.Writer) (string, bool, error) {
+	return "img", false, nil
+}
+func (r *goTestRunner) Exec(_ context.Context, spec ExecSpec, out Output) (*ExecResult, error) {
+	r.mu.Lock()
+	r.calls++
+	r.mu.Unlock()
+	x, reward := "FAIL", "0"
+	if spec.Oracle {
+		x, reward = "PASS", "1"
+	}
+	log := fmt.Sprintf("=== RUN   TestX\n--- %s: TestX (0.00s)\n=== RUN   TestY\n--- PASS: TestY (0.00s)\n%s\n", x, x)
+	fmt.Fprint(out.Stdout, log)
+	res := &ExecResult{HasText: true, RewardText: []byte(reward), TestExit: map[string]int{"FAIL": 1, "PASS": 0}[x]}
+	if spec.KeepTestLog {
+		res.TestLog, res.HasTestLog = []byte(log), true
+	}
+	return res, nil
+}
+
+// NOP, Oracle and gold of one task take two executions, not four: gold
+// reads the buggy state from the NOP run and the fixed one from Oracle
+// (TestX's id is a plain name, so the fixed state is not run again), and
+// its lists are what running the states itself gave.
+func TestGoldReadsTheNopAndOracleExecutions(t *testing.T) {
+	dirs := taskDirs(t, "task")
+	var jobs []Job
+	for _, m := range []string{ModeNop, ModeOracle, ModeGold} {
+		jobs = append(jobs, Job{TaskID: "task", TaskDir: dirs["task"], Mode: m, StopWhenNopPasses: true, ShareStates: true})
+	}
+	for _, concurrency := range []int{1, 3} {
+		r := &goTestRunner{}
+		v, _ := poolValidator(r)
+		v.Concurrency = concurrency
+		runs := v.Validate(context.Background(), jobs)
+		if r.calls != 2 {
+			t.Errorf("concurrency %d: %d executions, want 2", concurrency, r.calls)
+		}
+		g := runs[2]
+		if g.Outcome != pipeline.OutcomeOK || strings.Join(g.FailToPass, ",") != "TestX" || strings.Join(g.PassToPass, ",") != "TestY" {
+			t.Errorf("concurrency %d: gold %s %q F2P %v P2P %v", concurrency, g.Outcome, g.Detail, g.FailToPass, g.PassToPass)
+		}
+		for _, run := range runs[:2] {
+			if run.Outcome != pipeline.OutcomeOK {
+				t.Errorf("concurrency %d: %s %s %q", concurrency, run.Mode, run.Outcome, run.Detail)
+			}
+		}
+	}
+	// Gold alone runs both states itself.
+	r := &goTestRunner{}
+	v, _ := poolValidator(r)
+	alone := jobs[2]
+	alone.ShareStates = false
+	if runs := v.Validate(context.Background(), []Job{alone}); r.calls != 2 || strings.Join(runs[0].FailToPass, ",") != "TestX" {
+		t.Errorf("gold alone: %d executions, F2P %v", r.calls, runs[0].FailToPass)
 	}
 }

@@ -60,9 +60,10 @@ func Jobs(root string, tasks []*pipeline.Task, modes []string) ([]Job, []Skip) {
 			skips = append(skips, Skip{t.ID, fmt.Sprintf("digest %s: %s", dir, err)})
 			continue
 		}
+		share := slices.Contains(modes, ModeNop) && slices.Contains(modes, ModeOracle) && slices.Contains(modes, ModeGold)
 		for _, m := range modes {
 			jobs = append(jobs, Job{TaskID: t.ID, TaskDir: dir, Digest: digest, Mode: m, Language: t.Language, Repo: t.Repo,
-				LeftOut: pipeline.MeasuredKnownFailures(t), StopWhenNopPasses: t.Mined()})
+				LeftOut: pipeline.MeasuredKnownFailures(t), StopWhenNopPasses: t.Mined(), ShareStates: share})
 		}
 	}
 	return jobs, skips

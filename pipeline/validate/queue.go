@@ -56,6 +56,8 @@ type queue struct {
 	open  int
 	alive int
 	gate  *gate
+	// states holds NOP and Oracle executions for gold (early.go).
+	states stateStash
 }
 
 func newQueue(jobs []Job, engines int) *queue {
@@ -221,7 +223,7 @@ func (v *Validator) runItem(parent context.Context, q *queue, e *engine, it *ite
 			go v.pollCancel(ctx, cancel, it.run.ID)
 		}
 	}
-	v.execute(ctx, e.r, it.job, it.run, it.log)
+	v.execute(ctx, e.r, it.job, it.run, it.log, &q.states)
 	cancel(nil)
 
 	if err := v.engineDown(parent, e, it.run); err != nil {

@@ -61,6 +61,9 @@ type Job struct {
 	// StopWhenNopPasses: a mined task, decided by a NOP that passes
 	// (early.go).
 	StopWhenNopPasses bool
+	// ShareStates: the batch runs the task's NOP, Oracle and gold; gold
+	// reads the first two's executions (early.go).
+	ShareStates bool
 }
 
 // ErrCancelRequested is the cause when `curate runs cancel` asked to stop.
@@ -158,7 +161,7 @@ func (v *Validator) save(ctx context.Context, r *pipeline.Run) {
 }
 
 // execute fills run's outcome, reward, detail and gold lists.
-func (v *Validator) execute(ctx context.Context, runner Runner, job Job, run *pipeline.Run, log *logstream.Broadcaster) {
+func (v *Validator) execute(ctx context.Context, runner Runner, job Job, run *pipeline.Run, log *logstream.Broadcaster, states *stateStash) {
 	fail := func(o pipeline.Outcome, msg string) {
 		run.Outcome, run.Detail = o, msg
 		log.Line("curate: " + string(o) + ": " + msg)
@@ -212,7 +215,10 @@ func (v *Validator) execute(ctx context.Context, runner Runner, job Job, run *pi
 		if runs > 1 {
 			log.Line(fmt.Sprintf("curate: attempt %d/%d", i, runs))
 		}
-		a := v.attempt(ctx, runner, job, run.ID, cfg, image, log)
+		if runs > 1 {
+			states = nil // repeats: each state runs as often as asked
+		}
+		a := v.attempt(ctx, runner, job, run.ID, cfg, image, log, states)
 		attempts = append(attempts, a)
 		if a.outcome == pipeline.OutcomeCancelled || a.outcome == pipeline.OutcomeInfraError {
 			break
@@ -300,17 +306,18 @@ func (v *Validator) exec(ctx context.Context, runner Runner, spec ExecSpec, log 
 	return res, "", ""
 }
 
-func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID string, cfg *TaskConfig, image string, log *logstream.Broadcaster) attempt {
+func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID string, cfg *TaskConfig, image string, log *logstream.Broadcaster, stash *stateStash) attempt {
 	labels := map[string]string{LabelTask: job.TaskID, LabelRun: runID}
 	spec := ExecSpec{TaskDir: job.TaskDir, Image: image, Config: cfg, Labels: labels}
 	switch job.Mode {
 	case ModeNop, ModeOracle:
 		spec.Oracle = job.Mode == ModeOracle
-		spec.KeepTestLog = job.Mode == ModeNop // to see that the suite ran
+		spec.KeepTestLog = job.Mode == ModeNop || job.ShareStates // to see that the suite ran; for gold
 		res, o, msg := v.exec(ctx, runner, spec, log)
 		if o != "" {
 			return attempt{outcome: o, detail: msg}
 		}
+		stash.put(job, spec.Oracle, runID, res)
 		a := judgeReward(job.Mode, res)
 		// Only a test.sh that names its log format (curate's generated ones)
 		// can be checked for a suite that never ran; an imported task's
@@ -343,9 +350,17 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 			}
 			log.Line("curate: gold: " + state + " state")
 			spec.Oracle = oracle
-			res, o, msg := v.exec(ctx, runner, spec, log)
-			if o != "" {
-				return attempt{outcome: o, detail: state + " state: " + msg}
+			var res *ExecResult
+			if shared, ok := stash.take(job, oracle); ok && i < 2 {
+				log.Line(fmt.Sprintf("curate: gold: %s state: the tests' output of run %s (%s), not run again", state, shared.runID,
+					map[bool]string{false: ModeNop, true: ModeOracle}[oracle]))
+				res = shared.res
+			} else {
+				var o pipeline.Outcome
+				var msg string
+				if res, o, msg = v.exec(ctx, runner, spec, log); o != "" {
+					return attempt{outcome: o, detail: state + " state: " + msg}
+				}
 			}
 			rep, from := testReport(res, format)
 			if from == "ctrf.json" {
