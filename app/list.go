@@ -25,6 +25,9 @@ func FilterTasks(ctx context.Context, ws *workspace.Workspace, expr string) ([]*
 	if q.Empty() {
 		return all, nil
 	}
+	if err := q.Unseen("language", Languages(all)); err != nil {
+		return nil, err
+	}
 	out := all[:0]
 	for _, t := range all {
 		if q.Match(t) {
@@ -32,6 +35,19 @@ func FilterTasks(ctx context.Context, ws *workspace.Workspace, expr string) ([]*
 		}
 	}
 	return out, nil
+}
+
+// Languages are the languages tasks have, each once.
+func Languages(tasks []*pipeline.Task) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range tasks {
+		if l := strings.ToLower(t.Language); l != "" && !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // SortKeys are SortTasks' keys (completion offers them).

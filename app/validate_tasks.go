@@ -37,6 +37,9 @@ func ResolveTasks(ctx context.Context, ws *workspace.Workspace, args []string, a
 		if err != nil {
 			return nil, err
 		}
+		if err := q.Unseen("language", Languages(tasks)); err != nil {
+			return nil, err
+		}
 		for _, t := range tasks {
 			if q.Match(t) {
 				add(t)

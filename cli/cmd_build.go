@@ -14,7 +14,7 @@ import (
 )
 
 func newBuildCmd(env *Env) *cobra.Command {
-	var accepted, asJSON, dryRun bool
+	var accepted, asJSON, dryRun, allowEmpty bool
 	var baseImage, at, filter string
 	var maxMB int
 	cmd := &cobra.Command{
@@ -42,8 +42,7 @@ func newBuildCmd(env *Env) *cobra.Command {
 					return err
 				}
 				if len(ids) == 0 {
-					fmt.Fprintf(env.Out, "No task matches %q: nothing to build.\n", filter)
-					return nil
+					return emptyMatch(env, filter, "nothing to build", allowEmpty)
 				}
 			}
 			opt := app.BuildOptions{Accepted: accepted, IDs: ids, BaseImage: baseImage, MaxFileBytes: int64(maxMB) << 20, At: at}
@@ -96,6 +95,7 @@ func newBuildCmd(env *Env) *cobra.Command {
 	cmd.Flags().BoolVar(&accepted, "accepted", false, "the old name of --candidates")
 	_ = cmd.Flags().MarkHidden("accepted")
 	cmd.Flags().StringVarP(&filter, "filter", "f", "", "build the tasks matching a filter expression")
+	addAllowEmpty(cmd, &allowEmpty)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print which tasks would be built; build nothing")
 	cmd.Flags().StringVar(&baseImage, "base-image", "", "base image for the Dockerfiles (default: [docker] base_image in curate.toml, else "+envgen.DefaultBaseImage+")")
 	cmd.Flags().StringVar(&at, "at", "", "build strategy: merge (the PR's merge commit), snapshot[:REV] (mirror the PR onto one snapshot per repo) or auto (snapshot when the PR mirrors and the repo's env check passed); default: [repos] at, else auto")

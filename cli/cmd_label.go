@@ -15,7 +15,7 @@ import (
 func newLabelCmd(env *Env) *cobra.Command {
 	var difficulty, phase, category, note, filter string
 	var underspecified, falseNegative, fixTime, comment string
-	var exclude, include, pin, unpin, asJSON, dryRun bool
+	var exclude, include, pin, unpin, asJSON, dryRun, allowEmpty bool
 	cmd := &cobra.Command{
 		Use:   "label [ID...]",
 		Short: "Set the curator's labels on tasks (one undoable step)",
@@ -72,6 +72,9 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 			if err != nil {
 				return err
 			}
+			if filter != "" && len(matched) == 0 && len(args) == 0 {
+				return emptyMatch(env, filter, "nothing changed", allowEmpty)
+			}
 			ids = append(ids, matched...)
 			var fields [][2]string
 			set := func(flag, field, value string) {
@@ -125,10 +128,6 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 			if asJSON {
 				return writeJSON(env.Out, nonNilEvents(events))
 			}
-			if len(ids) == 0 {
-				fmt.Fprintf(env.Out, "No task matches %q: nothing changed.\n", filter)
-				return nil
-			}
 			if len(events) == 0 {
 				fmt.Fprintf(env.Out, "No change: the %d task(s) already had these labels.\n", len(ids))
 				return nil
@@ -162,6 +161,7 @@ Verified, with $USER as reviewer: --underspecified and --false-negative score
 	f.StringVar(&fixTime, "fix-time", "", "review: time an engineer needs: "+strings.Join(pipeline.FixTimes, ", ")+", or none")
 	f.StringVar(&comment, "comment", "", "review: a free comment")
 	f.StringVarP(&filter, "filter", "f", "", "label every task matching this filter expression (curate help filters)")
+	addAllowEmpty(cmd, &allowEmpty)
 	f.BoolVar(&asJSON, "json", false, "print the events written as JSON")
 	f.BoolVar(&dryRun, "dry-run", false, "print the changes that would be made; change nothing")
 	return cmd

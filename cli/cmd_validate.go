@@ -30,6 +30,7 @@ type validateFlags struct {
 	engine      string
 	repo        string
 	failed      bool
+	allowEmpty  bool
 }
 
 func newValidateCmd(env *Env) *cobra.Command {
@@ -61,6 +62,7 @@ run is not ok (curate help outcomes, curate help exit-codes).`,
 	fl := cmd.Flags()
 	fl.BoolVar(&f.all, "all", false, "validate every task that has a task dir")
 	fl.StringVarP(&f.filter, "filter", "f", "", "validate the tasks matching a filter expression (curate help filters)")
+	addAllowEmpty(cmd, &f.allowEmpty)
 	fl.StringVar(&f.modes, "mode", "", "modes to run: nop, oracle, gold (comma list; default nop,oracle, plus gold for a mined task, whose verdict needs it)")
 	fl.IntVar(&f.runs, "runs", 1, "repeat each mode K times; differing results are flaky")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "containers at once on each engine (default: [docker] concurrency)")
@@ -98,6 +100,9 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 	tasks, err := app.ResolveTasks(ctx, ws, args, f.all, f.filter)
 	if err != nil {
 		return err
+	}
+	if f.filter != "" && len(tasks) == 0 && f.repo == "" {
+		return emptyMatch(env, f.filter, "nothing to validate", f.allowEmpty)
 	}
 	if f.repo != "" {
 		if tasks, err = addRepoTasks(ctx, env, ws, tasks, f); err != nil || len(tasks) == 0 {

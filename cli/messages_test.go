@@ -8,9 +8,24 @@ import (
 // The messages issue 18 found wrong or misleading.
 func TestNewcomerMessages(t *testing.T) {
 	ws := newWorkspace(t)
-	_, out, _ := cli(t, "-w", ws, "label", "--filter", "benchmark=nothing-like-this", "--pin")
+	code, _, errs := cli(t, "-w", ws, "label", "--filter", "benchmark=nothing-like-this", "--pin")
+	if code == 0 || !strings.Contains(errs, `no task matches "benchmark=nothing-like-this": nothing changed (check it with curate list --filter 'benchmark=nothing-like-this'; --allow-empty accepts an empty match)`) {
+		t.Errorf("label matching nothing: exit %d %q", code, errs)
+	}
+	_, out, _ := cli(t, "-w", ws, "label", "--filter", "benchmark=nothing-like-this", "--pin", "--allow-empty")
 	if !strings.Contains(out, `No task matches "benchmark=nothing-like-this": nothing changed.`) {
-		t.Errorf("label matching nothing: %q", out)
+		t.Errorf("label matching nothing with --allow-empty: %q", out)
+	}
+	for _, args := range [][]string{{"build", "--filter", "repo=nobody/none"}, {"validate", "--filter", "repo=nobody/none"}} {
+		if code, _, errs := cli(t, append([]string{"-w", ws}, args...)...); code == 0 || !strings.Contains(errs, "no task matches") {
+			t.Errorf("%v matching nothing: exit %d %q", args, code, errs)
+		}
+		if code, out, errs := cli(t, append(append([]string{"-w", ws}, args...), "--allow-empty")...); code != 0 || !strings.Contains(out, "No task matches") {
+			t.Errorf("%v --allow-empty: exit %d %q %q", args, code, out, errs)
+		}
+	}
+	if code, _, errs := cli(t, "-w", ws, "list", "--filter", "status=vaild"); code == 0 || !strings.Contains(errs, "did you mean valid?") {
+		t.Errorf("list with a misspelt status: exit %d %q", code, errs)
 	}
 	_, out, _ = cli(t, "env", "prune", "--help")
 	if !strings.Contains(out, "--base ") || strings.Contains(out, "--base curate env bootstrap") {

@@ -132,22 +132,11 @@ func parseTerm(s string) (term, error) {
 		for _, v := range strings.Split(val, ",") {
 			t.values = append(t.values, strings.ToLower(strings.TrimSpace(v)))
 		}
-		if allowed := closedValues[t.field]; allowed != nil && op != "~" {
-			for _, v := range t.values {
-				if !contains(allowed, v) {
-					return t, fmt.Errorf("%s: %q is not one of %s", t.field, v, strings.Join(allowed, ", "))
-				}
-			}
+		if err := checkClosed(&t); err != nil {
+			return t, err
 		}
 	}
 	return t, nil
-}
-
-// closedValues are the only values some fields can hold, so a typo is an
-// error instead of an empty list.
-var closedValues = map[string][]string{
-	"review":   {"unreviewed", "reviewed", "flagged"},
-	"fix_time": append([]string{""}, pipeline.FixTimes...),
 }
 
 func contains(xs []string, x string) bool {

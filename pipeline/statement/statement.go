@@ -38,6 +38,9 @@ func Choose(s Sources) (text, source string) {
 		{s.IssueText, SourceIssue}, {s.PRBody, SourcePRBody}, {s.CommitBody, SourceCommit},
 	} {
 		t := Clean(c.text)
+		if c.source == SourceCommit {
+			t = CleanCommit(c.text, title)
+		}
 		if t == "" || strings.EqualFold(t, title) || LinkOnly(t) {
 			continue
 		}

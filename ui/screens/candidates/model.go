@@ -111,7 +111,7 @@ func (s *Model) publish() {
 // tableRows is the number of task rows on screen (filter line, header and
 // the current task's title take three).
 func (s *Model) tableRows() int {
-	return max(s.h-3-s.promptLines(), 1)
+	return max(s.h-3-s.promptLines()-len(s.errorLines()), 1)
 }
 
 func (s *Model) current() *pipeline.Task {

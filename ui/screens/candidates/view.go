@@ -6,6 +6,40 @@ import (
 	"curate/ui/components/frame"
 )
 
+// maxErrorLines bounds a filter error's lines: enough for the nearest
+// values and the allowed ones, never the whole screen.
+const maxErrorLines = 4
+
+// errorLines are the filter's error, whole, wrapped to the screen's width
+// on lines of their own under the filter line.
+func (s *Model) errorLines() []string {
+	if s.filterErr == "" {
+		return nil
+	}
+	width := max(s.w-2, 20)
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(frame.CleanLine(s.filterErr)) {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, "  "+line)
+			line = word
+		}
+	}
+	lines = append(lines, "  "+line)
+	if len(lines) > maxErrorLines {
+		lines = lines[:maxErrorLines]
+	}
+	for i, l := range lines {
+		lines[i] = frame.Truncate(l, s.w)
+	}
+	return lines
+}
+
 func (s *Model) promptLines() int {
 	switch {
 	case s.label.Active():
@@ -40,10 +74,10 @@ func (s *Model) View() string {
 	} else {
 		b.WriteString(frame.Truncate(st.Muted.Render(s.statusText()), s.w))
 	}
-	if s.filterErr != "" {
-		b.WriteString(st.Error.Render("  " + frame.CleanLine(s.filterErr)))
-	}
 	b.WriteString("\n")
+	for _, l := range s.errorLines() {
+		b.WriteString(st.Error.Render(l) + "\n")
+	}
 
 	cols, widths := layoutColumns(s.w)
 	var hdr strings.Builder
