@@ -4,8 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"path"
@@ -22,7 +20,7 @@ import (
 // script is what the container runs: unpack the task files from stdin
 // (when it runs as root), the oracle first when asked, then the verifier,
 // teeing each to the files formats.md names, then the result trailer.
-func script(oracle, fromStdin, keepTestLog bool, nonce string, cfg *TaskConfig) string {
+func script(oracle, fromStdin, keepTestLog bool, cfg *TaskConfig) string {
 	var b strings.Builder
 	if fromStdin {
 		b.WriteString("tar -x -f - -C / || { echo 'curate: could not unpack the task files' >&2; exit 97; }\n")
@@ -46,7 +44,7 @@ func script(oracle, fromStdin, keepTestLog bool, nonce string, cfg *TaskConfig) 
 		// the output (go test -json > go-test.json, JUnit XML).
 		files = append(files, "/logs/verifier/*")
 	}
-	b.WriteString(trailerScript(nonce, files))
+	b.WriteString(trailerScript(files))
 	return b.String()
 }
 
@@ -90,9 +88,6 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	if spec.Oracle && cfg.AgentNetworkMode == "public" {
 		host.NetworkMode = "bridge" // one container runs both phases: the more open one wins
 	}
-	var nonce [8]byte
-	rand.Read(nonce[:])
-	nonceHex := hex.EncodeToString(nonce[:])
 	user := cfg.User
 	if user == "" && d.user != "" && d.runsAsRoot(ctx, spec.Image, "") {
 		user = d.user
@@ -101,9 +96,9 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		}
 	}
 	viaStdin := d.runsAsRoot(ctx, spec.Image, user)
-	cmd := script(spec.Oracle, viaStdin, spec.KeepTestLog, nonceHex, cfg)
+	cmd := script(spec.Oracle, viaStdin, spec.KeepTestLog, cfg)
 	if spec.phase != nil {
-		cmd = spec.phase.script(viaStdin, nonceHex)
+		cmd = spec.phase.script(viaStdin)
 	}
 	created, err := d.createContainer(ctx, &container.Config{
 		Image:        spec.Image,
@@ -151,7 +146,7 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	tap := newTrailerTap(stdout, nonceHex, MaxTestLog+4096)
+	tap := newTrailerTap(stdout, trailerLimit)
 	copied := make(chan error, 1)
 	go func() {
 		_, err := stdcopy.StdCopy(tap, stderr, hj.Reader)
@@ -207,9 +202,10 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		return res, infra("the image cannot unpack the task files (no tar?)")
 	}
 	got, err := tap.files()
-	if err != nil {
-		// No trailer (the script was killed, e.g. out of memory): read
-		// the files from the stopped container instead.
+	if err != nil || res.ExitCode != 0 {
+		// No trailer, or a script that did not reach its end (killed,
+		// e.g. out of memory): read the files from the stopped
+		// container instead.
 		return res, d.copyOut(ctx, created.ID, spec, res)
 	}
 	res.fromFiles(got, spec.KeepTestLog)

@@ -18,7 +18,7 @@ import (
 // phaseSpec makes Exec run one phase of a task with a separate verifier
 // environment: its own script and its own task files.
 type phaseSpec struct {
-	script  func(fromStdin bool, nonce string) string
+	script  func(fromStdin bool) string
 	archive func() ([]byte, error)
 }
 
@@ -53,7 +53,7 @@ func (d *DockerRunner) execSeparate(ctx context.Context, spec ExecSpec, out Outp
 	aspec := spec
 	aspec.Config, aspec.KeepTestLog = &agent, false
 	aspec.phase = &phaseSpec{
-		script:  func(fromStdin bool, nonce string) string { return agentScript(spec.Oracle, fromStdin, nonce, cfg) },
+		script:  func(fromStdin bool) string { return agentScript(spec.Oracle, fromStdin, cfg) },
 		archive: func() ([]byte, error) { return phaseArchive(spec.TaskDir, false, spec.Oracle, nil) },
 	}
 	say("agent phase in %s (the verifier runs in an environment of its own)", spec.Image)
@@ -84,8 +84,8 @@ func (d *DockerRunner) execSeparate(ctx context.Context, spec ExecSpec, out Outp
 	vspec := spec
 	vspec.Image, vspec.Oracle, vspec.Config = img, false, &ver
 	vspec.phase = &phaseSpec{
-		script: func(fromStdin bool, nonce string) string {
-			return script(false, fromStdin, spec.KeepTestLog, nonce, &ver)
+		script: func(fromStdin bool) string {
+			return script(false, fromStdin, spec.KeepTestLog, &ver)
 		},
 		archive: func() ([]byte, error) { return phaseArchive(spec.TaskDir, v.UploadTests, false, ares.Artifacts) },
 	}
@@ -139,7 +139,7 @@ func (d *DockerRunner) verifierImage(ctx context.Context, spec ExecSpec, out io.
 // oracle when asked, then /logs/artifacts and the artifacts paths packed
 // into artifactsTar for the trailer. A missing artifact is said and left
 // out, as Harbor skips it.
-func agentScript(oracle, fromStdin bool, nonce string, cfg *TaskConfig) string {
+func agentScript(oracle, fromStdin bool, cfg *TaskConfig) string {
 	var b strings.Builder
 	if fromStdin {
 		b.WriteString("tar -x -f - -C / || { echo 'curate: could not unpack the task files' >&2; exit 97; }\n")
@@ -158,7 +158,7 @@ func agentScript(oracle, fromStdin bool, nonce string, cfg *TaskConfig) string {
 			q, shellQuote(strings.TrimPrefix(p, "/")))
 	}
 	fmt.Fprintf(&b, "echo \"curate: carried to the verifier (relative to /): $*\"\ntar -c -f %s -C / \"$@\" || echo 'curate: could not pack the artifacts'\n", artifactsTar)
-	b.WriteString(trailerScript(nonce, []string{artifactsTar}))
+	b.WriteString(trailerScript([]string{artifactsTar}))
 	return b.String()
 }
 
