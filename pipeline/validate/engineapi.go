@@ -1,6 +1,9 @@
 package validate
 
-import "io"
+import (
+	"bytes"
+	"io"
+)
 
 // What an engine other than Docker (pipeline/validate/kube) needs to run a
 // verification the way DockerRunner does: the same task files, the same
@@ -9,7 +12,13 @@ import "io"
 
 // TaskFiles is the tar archive of a run's /tests, /solution (oracle) and
 // /logs, as a Docker run receives it.
-func TaskFiles(spec ExecSpec) ([]byte, error) { return taskArchive(spec) }
+func TaskFiles(spec ExecSpec) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeTaskArchive(&buf, spec); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
 
 // TaskScript is the shell script of a run that unpacks the task files
 // from its stdin, runs the oracle (when asked) and the verifier, and ends

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"archive/tar"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -125,12 +124,14 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		return res, ctx.Err()
 	}
 
-	files, err := taskArchive(spec)
-	if err != nil {
-		return res, &BuildError{Phase: "task files", Msg: err.Error()}
-	}
+	files := streamTaskArchive(spec)
+	defer files.finish()
 	if !viaStdin {
-		if err := d.cli.CopyToContainer(ctx, created.ID, "/", bytes.NewReader(files), container.CopyToContainerOptions{}); err != nil {
+		err := d.cli.CopyToContainer(ctx, created.ID, "/", files, container.CopyToContainerOptions{})
+		if aerr := files.finish(); aerr != nil {
+			return res, &BuildError{Phase: "task files", Msg: aerr.Error()}
+		}
+		if err != nil {
 			return res, ctxOr(ctx, infra("copy task files into %s: %w", short(created.ID), err))
 		}
 	}
@@ -171,8 +172,11 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		}()
 	}
 	if viaStdin {
-		_, err := hj.Conn.Write(files)
+		_, err := io.Copy(hj.Conn, files)
 		hj.CloseWrite()
+		if aerr := files.finish(); aerr != nil {
+			return res, &BuildError{Phase: "task files", Msg: aerr.Error()}
+		}
 		if err != nil && ctx.Err() == nil {
 			return res, infra("send task files to %s: %w", short(created.ID), err)
 		}
@@ -280,42 +284,38 @@ func (d *DockerRunner) remove(id string) {
 	_ = d.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true})
 }
 
-// taskArchive packs /tests, /solution (oracle only) and writable /logs
-// folders in one tar archive.
-func taskArchive(spec ExecSpec) ([]byte, error) {
+// writeTaskArchive writes /tests, /solution (oracle only) and writable
+// /logs folders to w as one tar archive.
+func writeTaskArchive(w io.Writer, spec ExecSpec) error {
 	if spec.phase != nil {
-		return spec.phase.archive()
+		return spec.phase.archive(w)
 	}
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
+	tw := tar.NewWriter(w)
 	for _, dir := range []string{"logs", "logs/verifier", "logs/agent", "logs/curate"} {
 		if err := addDir(tw, dir, 0o777); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := addDir(tw, "tests", 0o755); err != nil {
-		return nil, err
+		return err
 	}
 	if err := writeTree(tw, filepath.Join(spec.TaskDir, "tests"), "tests/"); err != nil {
-		return nil, fmt.Errorf("copy tests: %w", err)
+		return fmt.Errorf("copy tests: %w", err)
 	}
 	if spec.Oracle && !stepsOnly(spec) {
 		if err := addDir(tw, "solution", 0o755); err != nil {
-			return nil, err
+			return err
 		}
 		if err := writeTree(tw, filepath.Join(spec.TaskDir, "solution"), "solution/"); err != nil {
-			return nil, fmt.Errorf("copy solution: %w", err)
+			return fmt.Errorf("copy solution: %w", err)
 		}
 	}
 	if spec.Config != nil && len(spec.Config.Steps) > 0 {
 		if err := addStepFiles(tw, spec); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return tw.Close()
 }
 
 // copyOut reads the reward files, test.sh's exit code and (for gold) its
