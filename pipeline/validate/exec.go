@@ -148,10 +148,20 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		stderr = io.Discard
 	}
 	tap := newTrailerTap(stdout, trailerLimit)
-	copied := make(chan error, 1)
+	copied := make(chan struct{})
 	go func() {
-		_, err := stdcopy.StdCopy(tap, stderr, hj.Reader)
-		copied <- err
+		stdcopy.StdCopy(tap, stderr, hj.Reader)
+		close(copied)
+	}()
+	// Output held back after a marker reaches the log on every way out,
+	// a run stopped at its time limit included.
+	defer func() {
+		hj.Close()
+		select {
+		case <-copied:
+			tap.Flush()
+		case <-time.After(5 * time.Second): // the stream never ended: no flush racing its writer
+		}
 	}()
 	waitCh, errCh := d.cli.ContainerWait(ctx, created.ID, container.WaitConditionNextExit)
 	if err := d.cli.ContainerStart(ctx, created.ID, container.StartOptions{}); err != nil {

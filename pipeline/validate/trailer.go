@@ -112,8 +112,10 @@ func (t *trailerTap) hold(p []byte) {
 // footer that measures one, is kept; every other byte is passed on.
 func (t *trailerTap) Flush() {
 	if !t.holding {
-		t.next.Write(t.carry)
-		t.carry = nil
+		if len(t.carry) > 0 {
+			t.next.Write(t.carry)
+			t.carry = nil
+		}
 		return
 	}
 	if over := len(t.held) - t.limit; over > 0 {
