@@ -1,6 +1,10 @@
 package tomlpos
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 func TestPositions(t *testing.T) {
 	doc := `top = 1
@@ -38,4 +42,31 @@ func FuzzPositions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		Positions(data) // must not panic on any input
 	})
+}
+
+// Nesting past MaxDepth is refused at the line that goes too deep, in
+// every way TOML can nest; a key path of MaxDepth parts is fine.
+func TestCheckDepth(t *testing.T) {
+	deep := func(n int, part string) string { return strings.Repeat(part, n) }
+	for _, c := range []struct {
+		doc  string
+		line int
+	}{
+		{"x = 1\n[" + deep(MaxDepth, "a.") + "b]\ny = 1\n", 2},
+		{"x = 1\n\n" + deep(MaxDepth, "a.") + "b = 1\n", 3},
+		{"[" + deep(MaxDepth-1, "a.") + "b]\nc.d = 1\n", 2},
+		{"[[" + deep(MaxDepth-1, "a.") + "b]]\nc = 1\n", 2},
+		{"x = " + deep(MaxDepth, "{a = ") + "1" + deep(MaxDepth, "}") + "\n", 1},
+		{"x = " + deep(MaxDepth, "[") + "1" + deep(MaxDepth, "]") + "\n", 1},
+	} {
+		err := CheckDepth([]byte(c.doc))
+		var de *DepthError
+		if !errors.As(err, &de) || de.Line != c.line || !strings.Contains(err.Error(), "nests more than 64 levels") {
+			t.Errorf("%.40q: err %v, want a depth error on line %d", c.doc, err, c.line)
+		}
+	}
+	ok := "x = " + deep(MaxDepth-1, "{a = ") + "1" + deep(MaxDepth-1, "}") + "\n" + "[" + deep(MaxDepth-2, "a.") + "b]\nc = 1\n"
+	if err := CheckDepth([]byte(ok)); err != nil {
+		t.Errorf("%d levels refused: %v", MaxDepth, err)
+	}
 }

@@ -1,8 +1,7 @@
 package validate
 
 import (
-	"crypto/rand"
-	"encoding/hex"
+	"bytes"
 	"io"
 )
 
@@ -13,13 +12,19 @@ import (
 
 // TaskFiles is the tar archive of a run's /tests, /solution (oracle) and
 // /logs, as a Docker run receives it.
-func TaskFiles(spec ExecSpec) ([]byte, error) { return taskArchive(spec) }
+func TaskFiles(spec ExecSpec) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeTaskArchive(&buf, spec); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
 
 // TaskScript is the shell script of a run that unpacks the task files
 // from its stdin, runs the oracle (when asked) and the verifier, and ends
-// with the result trailer marked by nonce.
-func TaskScript(spec ExecSpec, nonce string) string {
-	return script(spec.Oracle, true, spec.KeepTestLog, nonce, execConfig(spec))
+// with the result trailer (see trailer.go).
+func TaskScript(spec ExecSpec) string {
+	return script(spec.Oracle, true, spec.KeepTestLog, execConfig(spec))
 }
 
 // execConfig is a spec's task config, or the defaults of a task without
@@ -31,28 +36,21 @@ func execConfig(spec ExecSpec) *TaskConfig {
 	return &TaskConfig{NetworkMode: "no-network", PidsLimit: DefaultPidsLimit}
 }
 
-// NewNonce is a fresh trailer nonce.
-func NewNonce() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
 // ResultTap passes a run's output on to next and keeps its result trailer
 // aside (see trailer.go).
 type ResultTap struct{ t *trailerTap }
 
-// NewResultTap taps output for the trailer of nonce.
-func NewResultTap(next io.Writer, nonce string) *ResultTap {
-	return &ResultTap{t: newTrailerTap(next, nonce, MaxTestLog+4096)}
+// NewResultTap taps output for the trailer.
+func NewResultTap(next io.Writer) *ResultTap {
+	return &ResultTap{t: newTrailerTap(next, trailerLimit)}
 }
 
 func (r *ResultTap) Write(p []byte) (int, error) { return r.t.Write(p) }
 
-// Flush passes on bytes held back when the trailer never came.
+// Flush ends the output: the trailer is kept, every other byte passed on.
 func (r *ResultTap) Flush() { r.t.Flush() }
 
-// Found says whether the trailer came.
+// Found says whether the trailer came (after Flush).
 func (r *ResultTap) Found() bool { return r.t.found }
 
 // Fill puts the trailer's files into res; an error means the trailer is

@@ -2,10 +2,7 @@ package validate
 
 import (
 	"archive/tar"
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"path"
@@ -22,7 +19,7 @@ import (
 // script is what the container runs: unpack the task files from stdin
 // (when it runs as root), the oracle first when asked, then the verifier,
 // teeing each to the files formats.md names, then the result trailer.
-func script(oracle, fromStdin, keepTestLog bool, nonce string, cfg *TaskConfig) string {
+func script(oracle, fromStdin, keepTestLog bool, cfg *TaskConfig) string {
 	var b strings.Builder
 	if fromStdin {
 		b.WriteString("tar -x -f - -C / || { echo 'curate: could not unpack the task files' >&2; exit 97; }\n")
@@ -46,7 +43,7 @@ func script(oracle, fromStdin, keepTestLog bool, nonce string, cfg *TaskConfig) 
 		// the output (go test -json > go-test.json, JUnit XML).
 		files = append(files, "/logs/verifier/*")
 	}
-	b.WriteString(trailerScript(nonce, files))
+	b.WriteString(trailerScript(files))
 	return b.String()
 }
 
@@ -90,9 +87,6 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	if spec.Oracle && cfg.AgentNetworkMode == "public" {
 		host.NetworkMode = "bridge" // one container runs both phases: the more open one wins
 	}
-	var nonce [8]byte
-	rand.Read(nonce[:])
-	nonceHex := hex.EncodeToString(nonce[:])
 	user := cfg.User
 	if user == "" && d.user != "" && d.runsAsRoot(ctx, spec.Image, "") {
 		user = d.user
@@ -101,9 +95,9 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		}
 	}
 	viaStdin := d.runsAsRoot(ctx, spec.Image, user)
-	cmd := script(spec.Oracle, viaStdin, spec.KeepTestLog, nonceHex, cfg)
+	cmd := script(spec.Oracle, viaStdin, spec.KeepTestLog, cfg)
 	if spec.phase != nil {
-		cmd = spec.phase.script(viaStdin, nonceHex)
+		cmd = spec.phase.script(viaStdin)
 	}
 	created, err := d.createContainer(ctx, &container.Config{
 		Image:        spec.Image,
@@ -130,12 +124,14 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		return res, ctx.Err()
 	}
 
-	files, err := taskArchive(spec)
-	if err != nil {
-		return res, &BuildError{Phase: "task files", Msg: err.Error()}
-	}
+	files := streamTaskArchive(spec)
+	defer files.finish()
 	if !viaStdin {
-		if err := d.cli.CopyToContainer(ctx, created.ID, "/", bytes.NewReader(files), container.CopyToContainerOptions{}); err != nil {
+		err := d.cli.CopyToContainer(ctx, created.ID, "/", files, container.CopyToContainerOptions{})
+		if aerr := files.finish(); aerr != nil {
+			return res, &BuildError{Phase: "task files", Msg: aerr.Error()}
+		}
+		if err != nil {
 			return res, ctxOr(ctx, infra("copy task files into %s: %w", short(created.ID), err))
 		}
 	}
@@ -151,11 +147,21 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	tap := newTrailerTap(stdout, nonceHex, MaxTestLog+4096)
-	copied := make(chan error, 1)
+	tap := newTrailerTap(stdout, trailerLimit)
+	copied := make(chan struct{})
 	go func() {
-		_, err := stdcopy.StdCopy(tap, stderr, hj.Reader)
-		copied <- err
+		stdcopy.StdCopy(tap, stderr, hj.Reader)
+		close(copied)
+	}()
+	// Output held back after a marker reaches the log on every way out,
+	// a run stopped at its time limit included.
+	defer func() {
+		hj.Close()
+		select {
+		case <-copied:
+			tap.Flush()
+		case <-time.After(5 * time.Second): // the stream never ended: no flush racing its writer
+		}
 	}()
 	waitCh, errCh := d.cli.ContainerWait(ctx, created.ID, container.WaitConditionNextExit)
 	if err := d.cli.ContainerStart(ctx, created.ID, container.StartOptions{}); err != nil {
@@ -176,8 +182,11 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		}()
 	}
 	if viaStdin {
-		_, err := hj.Conn.Write(files)
+		_, err := io.Copy(hj.Conn, files)
 		hj.CloseWrite()
+		if aerr := files.finish(); aerr != nil {
+			return res, &BuildError{Phase: "task files", Msg: aerr.Error()}
+		}
 		if err != nil && ctx.Err() == nil {
 			return res, infra("send task files to %s: %w", short(created.ID), err)
 		}
@@ -207,9 +216,10 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		return res, infra("the image cannot unpack the task files (no tar?)")
 	}
 	got, err := tap.files()
-	if err != nil {
-		// No trailer (the script was killed, e.g. out of memory): read
-		// the files from the stopped container instead.
+	if err != nil || res.ExitCode != 0 {
+		// No trailer, or a script that did not reach its end (killed,
+		// e.g. out of memory): read the files from the stopped
+		// container instead.
 		return res, d.copyOut(ctx, created.ID, spec, res)
 	}
 	res.fromFiles(got, spec.KeepTestLog)
@@ -284,42 +294,38 @@ func (d *DockerRunner) remove(id string) {
 	_ = d.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true})
 }
 
-// taskArchive packs /tests, /solution (oracle only) and writable /logs
-// folders in one tar archive.
-func taskArchive(spec ExecSpec) ([]byte, error) {
+// writeTaskArchive writes /tests, /solution (oracle only) and writable
+// /logs folders to w as one tar archive.
+func writeTaskArchive(w io.Writer, spec ExecSpec) error {
 	if spec.phase != nil {
-		return spec.phase.archive()
+		return spec.phase.archive(w)
 	}
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
+	tw := tar.NewWriter(w)
 	for _, dir := range []string{"logs", "logs/verifier", "logs/agent", "logs/curate"} {
 		if err := addDir(tw, dir, 0o777); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := addDir(tw, "tests", 0o755); err != nil {
-		return nil, err
+		return err
 	}
 	if err := writeTree(tw, filepath.Join(spec.TaskDir, "tests"), "tests/"); err != nil {
-		return nil, fmt.Errorf("copy tests: %w", err)
+		return fmt.Errorf("copy tests: %w", err)
 	}
 	if spec.Oracle && !stepsOnly(spec) {
 		if err := addDir(tw, "solution", 0o755); err != nil {
-			return nil, err
+			return err
 		}
 		if err := writeTree(tw, filepath.Join(spec.TaskDir, "solution"), "solution/"); err != nil {
-			return nil, fmt.Errorf("copy solution: %w", err)
+			return fmt.Errorf("copy solution: %w", err)
 		}
 	}
 	if spec.Config != nil && len(spec.Config.Steps) > 0 {
 		if err := addStepFiles(tw, spec); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return tw.Close()
 }
 
 // copyOut reads the reward files, test.sh's exit code and (for gold) its

@@ -18,8 +18,8 @@ import (
 // phaseSpec makes Exec run one phase of a task with a separate verifier
 // environment: its own script and its own task files.
 type phaseSpec struct {
-	script  func(fromStdin bool, nonce string) string
-	archive func() ([]byte, error)
+	script  func(fromStdin bool) string
+	archive func(w io.Writer) error
 }
 
 // artifactsTar is where the agent phase packs what it carries over.
@@ -53,8 +53,8 @@ func (d *DockerRunner) execSeparate(ctx context.Context, spec ExecSpec, out Outp
 	aspec := spec
 	aspec.Config, aspec.KeepTestLog = &agent, false
 	aspec.phase = &phaseSpec{
-		script:  func(fromStdin bool, nonce string) string { return agentScript(spec.Oracle, fromStdin, nonce, cfg) },
-		archive: func() ([]byte, error) { return phaseArchive(spec.TaskDir, false, spec.Oracle, nil) },
+		script:  func(fromStdin bool) string { return agentScript(spec.Oracle, fromStdin, cfg) },
+		archive: func(w io.Writer) error { return phaseArchive(w, spec.TaskDir, false, spec.Oracle, nil) },
 	}
 	say("agent phase in %s (the verifier runs in an environment of its own)", spec.Image)
 	ares, err := d.Exec(ctx, aspec, out)
@@ -84,10 +84,10 @@ func (d *DockerRunner) execSeparate(ctx context.Context, spec ExecSpec, out Outp
 	vspec := spec
 	vspec.Image, vspec.Oracle, vspec.Config = img, false, &ver
 	vspec.phase = &phaseSpec{
-		script: func(fromStdin bool, nonce string) string {
-			return script(false, fromStdin, spec.KeepTestLog, nonce, &ver)
+		script: func(fromStdin bool) string {
+			return script(false, fromStdin, spec.KeepTestLog, &ver)
 		},
-		archive: func() ([]byte, error) { return phaseArchive(spec.TaskDir, v.UploadTests, false, ares.Artifacts) },
+		archive: func(w io.Writer) error { return phaseArchive(w, spec.TaskDir, v.UploadTests, false, ares.Artifacts) },
 	}
 	say("verifier phase in %s (network %s)", img, ver.NetworkMode)
 	return d.Exec(ctx, vspec, out)
@@ -139,7 +139,7 @@ func (d *DockerRunner) verifierImage(ctx context.Context, spec ExecSpec, out io.
 // oracle when asked, then /logs/artifacts and the artifacts paths packed
 // into artifactsTar for the trailer. A missing artifact is said and left
 // out, as Harbor skips it.
-func agentScript(oracle, fromStdin bool, nonce string, cfg *TaskConfig) string {
+func agentScript(oracle, fromStdin bool, cfg *TaskConfig) string {
 	var b strings.Builder
 	if fromStdin {
 		b.WriteString("tar -x -f - -C / || { echo 'curate: could not unpack the task files' >&2; exit 97; }\n")
@@ -158,19 +158,18 @@ func agentScript(oracle, fromStdin bool, nonce string, cfg *TaskConfig) string {
 			q, shellQuote(strings.TrimPrefix(p, "/")))
 	}
 	fmt.Fprintf(&b, "echo \"curate: carried to the verifier (relative to /): $*\"\ntar -c -f %s -C / \"$@\" || echo 'curate: could not pack the artifacts'\n", artifactsTar)
-	b.WriteString(trailerScript(nonce, []string{artifactsTar}))
+	b.WriteString(trailerScript([]string{artifactsTar}))
 	return b.String()
 }
 
-// phaseArchive packs one phase's task files: writable /logs folders,
-// tests/ as /tests, solution/ as /solution, and the entries of an
+// phaseArchive writes one phase's task files to w: writable /logs
+// folders, tests/ as /tests, solution/ as /solution, and the entries of an
 // artifacts tar at their own paths.
-func phaseArchive(taskDir string, tests, solution bool, artifacts []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
+func phaseArchive(w io.Writer, taskDir string, tests, solution bool, artifacts []byte) error {
+	tw := tar.NewWriter(w)
 	for _, dir := range []string{"logs", "logs/verifier", "logs/agent", "logs/curate"} {
 		if err := addDir(tw, dir, 0o777); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, x := range []struct {
@@ -181,19 +180,16 @@ func phaseArchive(taskDir string, tests, solution bool, artifacts []byte) ([]byt
 			continue
 		}
 		if err := addDir(tw, x.name, 0o755); err != nil {
-			return nil, err
+			return err
 		}
 		if err := writeTree(tw, filepath.Join(taskDir, x.name), x.name+"/"); err != nil {
-			return nil, fmt.Errorf("copy %s: %w", x.name, err)
+			return fmt.Errorf("copy %s: %w", x.name, err)
 		}
 	}
 	if err := copyTar(tw, artifacts); err != nil {
-		return nil, fmt.Errorf("carry the artifacts: %w", err)
+		return fmt.Errorf("carry the artifacts: %w", err)
 	}
-	if err := tw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return tw.Close()
 }
 
 // copyTar copies the entries of a tar made in the agent's container,

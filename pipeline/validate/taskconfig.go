@@ -12,6 +12,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"curate/internal/tomlpos"
 	"curate/pipeline/taskvalue"
 )
 
@@ -56,6 +57,9 @@ func ReadTaskConfig(dir string) (*TaskConfig, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := tomlpos.CheckDepth(data); err != nil {
+		return nil, tomlpos.WrapDepth(path, err)
 	}
 	var doc map[string]any
 	if err := toml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {

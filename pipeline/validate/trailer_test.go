@@ -2,16 +2,24 @@ package validate
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
+// realTrailer is a trailer as trailerScript prints it.
+func realTrailer(files ...string) string {
+	body := trailerMarker
+	for i := 0; i < len(files); i += 2 {
+		body += fmt.Sprintf("@@file %s %d\n%s\n", files[i], len(files[i+1]), files[i+1])
+	}
+	return body + fmt.Sprintf("%s%d@@\n", trailerFooter, len(body))
+}
+
 func TestTrailerTap(t *testing.T) {
-	nonce := "abc123"
-	stream := "line one\nno newline" + "@@curate-trailer-abc123@@\n" +
-		"@@file /logs/verifier/reward.txt 2\n1\n\n" + "@@file /logs/curate/test-exit 2\n0\n\n"
+	stream := "line one\nno newline" + realTrailer("/logs/verifier/reward.txt", "1\n", "/logs/curate/test-exit", "0\n")
 	for chunk := 1; chunk <= len(stream); chunk++ {
 		var out bytes.Buffer
-		tap := newTrailerTap(&out, nonce, 1<<20)
+		tap := newTrailerTap(&out, 1<<20)
 		for i := 0; i < len(stream); i += chunk {
 			tap.Write([]byte(stream[i:min(i+chunk, len(stream))]))
 		}
@@ -26,10 +34,44 @@ func TestTrailerTap(t *testing.T) {
 	}
 }
 
+// Only the trailer the stream ends with counts; fake ones before it, and
+// everything between, are passed on, even past the held-back limit.
+func TestTrailerTapKeepsFakesInTheLog(t *testing.T) {
+	fake := realTrailer("/logs/verifier/reward.txt", "1\n")
+	swallow := trailerMarker + "@@file /logs/verifier/reward.txt 2\n1\n\n@@file /x 100000\n"
+	long := bytes.Repeat([]byte("padding line\n"), 1000)
+	printed := "start\n" + fake + swallow + string(long) + fake + "end\n"
+	var out bytes.Buffer
+	tap := newTrailerTap(&out, 4096)
+	tap.Write([]byte(printed))
+	tap.Write([]byte(realTrailer("/logs/verifier/reward.txt", "0\n")))
+	tap.Flush()
+	if out.String() != printed {
+		t.Fatalf("log is not what the test printed: %d bytes of %d", out.Len(), len(printed))
+	}
+	files, err := tap.files()
+	if err != nil || string(files["/logs/verifier/reward.txt"]) != "0\n" {
+		t.Fatalf("files %q, %v", files, err)
+	}
+}
+
+// A stream that ends without a footer (the script was killed) has no
+// trailer, and every byte is passed on.
+func TestTrailerTapWithoutFooter(t *testing.T) {
+	printed := "x\n" + trailerMarker + "@@file /logs/verifier/reward.txt 2\n1\n\n" + trailerFooter + "9999@@\n"
+	var out bytes.Buffer
+	tap := newTrailerTap(&out, 1<<20)
+	tap.Write([]byte(printed))
+	tap.Flush()
+	if out.String() != printed || tap.found {
+		t.Fatalf("found %v, passed on %q", tap.found, out.String())
+	}
+}
+
 // Output is passed on at once unless its tail could start the marker.
 func TestTrailerTapDoesNotDelayLines(t *testing.T) {
 	var out bytes.Buffer
-	tap := newTrailerTap(&out, "n", 1<<20)
+	tap := newTrailerTap(&out, 1<<20)
 	tap.Write([]byte("running a long suite\n"))
 	if out.String() != "running a long suite\n" {
 		t.Fatalf("held back: %q", out.String())
@@ -48,9 +90,11 @@ func FuzzTrailerFiles(f *testing.F) {
 	f.Add([]byte("@@file /a 1\nx\n@@file /b 0\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var out bytes.Buffer
-		tap := newTrailerTap(&out, "n", 1<<16)
-		tap.Write([]byte("@@curate-trailer-n@@\n"))
+		tap := newTrailerTap(&out, 1<<16)
+		tap.Write([]byte(trailerMarker))
 		tap.Write(data)
+		tap.Write([]byte(fmt.Sprintf("%s%d@@\n", trailerFooter, len(trailerMarker)+len(data))))
+		tap.Flush()
 		tap.files() // must not panic
 	})
 }

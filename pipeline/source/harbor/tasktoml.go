@@ -54,12 +54,15 @@ var fieldKeys = map[string][]string{
 // of a value the strict reader refuses ("x/task.toml:9:1: environment.cpus:
 // want a number > 0 (got -1)").
 func ParseTaskTOML(name string, data []byte) (*TaskTOML, error) {
+	if err := tomlpos.CheckDepth(data); err != nil {
+		return nil, tomlpos.WrapDepth(name, err)
+	}
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		return nil, tomlerr.Wrap(name, err)
 	}
 	flat := map[string]any{}
-	flatten("", doc, flat)
+	flatten(make([]byte, 0, 256), doc, flat)
 	checked, err := checkValues(flat)
 	if err != nil {
 		var ve *taskvalue.Error
@@ -104,18 +107,22 @@ func ParseTaskTOML(name string, data []byte) (*TaskTOML, error) {
 	return t, nil
 }
 
-// flatten turns nested tables into "a.b" keys; arrays stay values.
-func flatten(prefix string, m map[string]any, out map[string]any) {
+// flatten turns nested tables into "a.b" keys; arrays stay values. The
+// path grows and shrinks in one buffer and only a leaf's key is made a
+// string, so the cost is the size of the keys flattened, not of every
+// prefix at every level.
+func flatten(path []byte, m map[string]any, out map[string]any) {
 	for k, v := range m {
-		key := k
-		if prefix != "" {
-			key = prefix + "." + k
+		key := path
+		if len(key) > 0 {
+			key = append(key, '.')
 		}
+		key = append(key, k...)
 		if sub, ok := v.(map[string]any); ok && len(sub) > 0 {
 			flatten(key, sub, out)
 			continue
 		}
-		out[key] = v
+		out[string(key)] = v
 	}
 }
 

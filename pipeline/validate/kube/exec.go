@@ -50,7 +50,6 @@ func (r *Runner) execOnce(ctx context.Context, spec validate.ExecSpec, stdout io
 	if err != nil {
 		return nil, &validate.BuildError{Phase: "task files", Msg: err.Error()}
 	}
-	nonce := validate.NewNonce()
 	name := jobName(spec.Labels[validate.LabelRun])
 	res := &validate.ExecResult{Container: name, TestExit: -1}
 	run := &jobRun{r: r, spec: spec, name: name, limits: r.limits(spec.Config)}
@@ -63,11 +62,11 @@ func (r *Runner) execOnce(ctx context.Context, spec validate.ExecSpec, stdout io
 			fmt.Fprintln(stdout, l)
 		}
 	}()
-	if err := run.create(ctx, files, validate.TaskScript(spec, nonce)); err != nil {
+	if err := run.create(ctx, files, validate.TaskScript(spec)); err != nil {
 		return res, err
 	}
 	tm.created = time.Now()
-	tap := validate.NewResultTap(stdout, nonce)
+	tap := validate.NewResultTap(stdout)
 	term, err := run.follow(ctx, tap, waiting)
 	tap.Flush()
 	if err != nil {
@@ -81,9 +80,12 @@ func (r *Runner) execOnce(ctx context.Context, spec validate.ExecSpec, stdout io
 	if res.ExitCode == 97 && !tap.Found() {
 		return res, validate.Infra(errors.New("the image cannot unpack the task files (no tar?)"))
 	}
-	// No trailer (the script was killed, e.g. out of memory): the result
-	// has no reward, as a Docker run without reward files.
-	_ = tap.Fill(res, spec.KeepTestLog)
+	// No trailer, or a script that did not reach its end (killed, e.g.
+	// out of memory, or by the test): the result has no reward, as a
+	// Docker run without reward files.
+	if res.ExitCode == 0 {
+		_ = tap.Fill(res, spec.KeepTestLog)
+	}
 	return res, nil
 }
 
