@@ -44,6 +44,7 @@ type App struct {
 	probeDocker bool
 	runs        *runs.Model // stopped on exit
 	quitting    quitChoice
+	quitSaves   []tea.Cmd // the saves asked for at the quit prompt, run before quitting
 	// jobs is the jobs list (J), drawn over the active screen while
 	// jobsOpen; it hears every JobsMsg either way.
 	jobs     *jobs.Model
@@ -333,7 +334,7 @@ func (a *App) key(m tea.KeyMsg) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	k := a.ctx.Keys
-	if a.quitting == quitAsking {
+	if a.quitting == quitAsking || a.quitting == quitAskingEdits {
 		return a.quitKey(m)
 	}
 	if a.palette != nil {

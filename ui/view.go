@@ -24,7 +24,7 @@ func (a *App) View() string {
 	}
 	body := ""
 	switch {
-	case a.quitting == quitAsking:
+	case a.quitting == quitAsking || a.quitting == quitAskingEdits:
 		body = a.quitView(w)
 	case a.palette != nil:
 		body = a.palette.view(a, w, h-2)

@@ -169,3 +169,20 @@ func (l *Labeler) reviewView(w int, target string) string {
 	lines[0] = frame.Truncate(lines[0], w)
 	return strings.Join(lines, "\n")
 }
+
+// OpenReviewOf names the tasks of an open review form ("" when none is
+// open): what quitting now would lose.
+func (l *Labeler) OpenReviewOf() []string {
+	if l.prompt != promptReview {
+		return nil
+	}
+	return l.ids
+}
+
+// SaveReview saves the open review form as enter does.
+func (l *Labeler) SaveReview() tea.Cmd {
+	if l.prompt != promptReview {
+		return nil
+	}
+	return l.saveReview()
+}

@@ -502,3 +502,14 @@ func (s *Model) ensure() tea.Cmd {
 	s.loaded = true
 	return s.loadCmd()
 }
+
+// Unsaved names budget and quota edits not saved to curate.toml.
+func (s *Model) Unsaved() string {
+	if !s.dirty {
+		return ""
+	}
+	return "budget and quota edits on the Quotas screen, not saved to curate.toml"
+}
+
+// SaveUnsaved saves them as S does.
+func (s *Model) SaveUnsaved() tea.Cmd { return s.save() }
