@@ -15,11 +15,11 @@ import (
 type quitChoice int
 
 const (
-	quitNotAsked quitChoice = iota
-	quitAskingEdits // unsaved edits: save, discard or stay
-	quitAsking      // runs in flight: keep, cancel or stay
-	quitKeepRuns    // close the screen, finish the runs and record them
-	quitCancelRuns  // cancel the runs (recorded as cancelled), then quit
+	quitNotAsked    quitChoice = iota
+	quitAskingEdits            // unsaved edits: save, discard or stay
+	quitAsking                 // runs in flight: keep, cancel or stay
+	quitKeepRuns               // close the screen, finish the runs and record them
+	quitCancelRuns             // cancel the runs (recorded as cancelled), then quit
 )
 
 // quit quits at once when nothing would be lost, else asks: first about
