@@ -89,6 +89,20 @@ func setDemoBaseImage(ws *workspace.Workspace) error {
 	return nil
 }
 
+// demoDirUsable refuses a folder that holds files of someone else's: the
+// demo writes curate.toml, tasks/ and fixture repositories into it. A new
+// or empty folder, or a workspace, is fine.
+func demoDirUsable(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return nil // missing (made next) or empty
+	}
+	if _, err := os.Stat(filepath.Join(dir, workspace.ConfigFile)); err == nil {
+		return nil
+	}
+	return fmt.Errorf("demo: %s is not empty and not a curate workspace (%d entries, e.g. %s): pick a new folder, e.g. curate demo --dir %s", dir, len(entries), entries[0].Name(), filepath.Join(dir, "curate-demo"))
+}
+
 // MakeDemo creates and fills a demo workspace in dir (a temp dir when
 // empty) and returns its root; progress goes to out.
 func MakeDemo(ctx context.Context, out io.Writer, dir string) (string, error) {
@@ -98,6 +112,9 @@ func MakeDemo(ctx context.Context, out io.Writer, dir string) (string, error) {
 			return "", fmt.Errorf("demo: %w", err)
 		}
 		dir = tmp
+	}
+	if err := demoDirUsable(dir); err != nil {
+		return "", err
 	}
 	root, err := workspace.Init(dir)
 	if err != nil {

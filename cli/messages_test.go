@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,5 +51,21 @@ func TestUndoNamesTheBatch(t *testing.T) {
 	// named as the batch (the second label call), never as an event number.
 	if !strings.Contains(out, "[undo of batch 2]") || strings.Contains(out, "of #") {
 		t.Errorf("undo: %s", out)
+	}
+}
+
+// demo --dir refuses a folder of someone else's files and writes nothing
+// into it.
+func TestDemoRefusesANonEmptyFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := cli(t, "demo", "--dir", dir, "--no-open")
+	if code == 0 || !strings.Contains(errs, "is not empty and not a curate workspace") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("demo wrote into the folder: %d entries", len(entries))
 	}
 }
