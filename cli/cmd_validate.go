@@ -205,6 +205,15 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 		return err
 	}
 	if len(jobs) == 0 {
+		if len(args) > 0 {
+			// Tasks named one by one that cannot run are an error, not a
+			// success with nothing done (the skip lines above say why).
+			var ids []string
+			for _, sk := range skips {
+				ids = append(ids, sk.TaskID)
+			}
+			return fmt.Errorf("nothing to validate: none of the %d named task(s) has a usable task dir (build them first: curate build %s)", len(args), sanitize.Line(strings.Join(ids[:min(len(ids), 5)], " ")))
+		}
 		fmt.Fprintln(env.Out, "nothing to validate: no selected task has a task dir")
 		return nil
 	}
@@ -239,6 +248,9 @@ func runValidate(ctx context.Context, env *Env, args []string, f validateFlags) 
 	}
 	if bad > 0 {
 		return exitError{code: 3}
+	}
+	if len(args) > 0 && len(skips) > 0 {
+		return fmt.Errorf("%d named task(s) skipped without a usable task dir (see the skip lines above)", len(skips))
 	}
 	return nil
 }

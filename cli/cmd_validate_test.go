@@ -118,6 +118,11 @@ func TestValidateSkipsTasksWithoutDir(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "skip no-dir: no task dir") || !strings.Contains(out, "nothing to validate") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
+	// Named, it cannot run: an error that says how to make it runnable.
+	code, _, errs = cli(t, "-w", root, "validate", "no-dir")
+	if code == 0 || !strings.Contains(errs, "none of the 1 named task(s) has a usable task dir (build them first: curate build no-dir)") {
+		t.Fatalf("named: exit %d\n%s", code, errs)
+	}
 }
 
 // A run left "running" by a killed curate is marked interrupted on the next
