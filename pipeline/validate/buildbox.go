@@ -45,6 +45,8 @@ type buildBox struct {
 	lim     RunLimits
 	parent  string // cgroup parent holding pids.max; "" = none
 	cleanup func()
+	network string             // "" = the engine's default
+	args    map[string]*string // the proxy settings, as build args
 }
 
 // options sets the box's limits on a build's options.
@@ -54,6 +56,47 @@ func (b buildBox) options(o *build.ImageBuildOptions) {
 	o.CPUPeriod = 100000
 	o.CPUQuota = int64(b.lim.CPUs * float64(o.CPUPeriod))
 	o.CgroupParent = b.parent
+	o.NetworkMode = b.network
+	o.BuildArgs = b.args
+}
+
+// buildNetwork puts a build that has the network (networkMode "") on the
+// egress network, its proxy given as build args (Docker's predefined
+// HTTP_PROXY and the like, kept out of the image's history). The returned
+// func says in out which hosts the build reached and was refused.
+func (d *DockerRunner) buildNetwork(ctx context.Context, box *buildBox, networkMode string, out io.Writer) func() {
+	box.network = networkMode
+	if networkMode != "" {
+		return func() {}
+	}
+	if out == nil {
+		out = io.Discard
+	}
+	e, err := d.egressNetwork(ctx)
+	if err != nil {
+		fmt.Fprintf(out, "curate: network: build egress is NOT filtered (%v): the engine's default network\n", err)
+		return func() {}
+	}
+	tok := fmt.Sprintf("build-%d", buildSeq.Add(1))
+	box.network, box.args = e.network, map[string]*string{}
+	for k, v := range e.proxyEnv(tok) {
+		box.args[k] = &v
+	}
+	fmt.Fprintf(out, "curate: network: build through the egress proxy (allowed: %s)\n", strings.Join(e.allow.Hosts(), ", "))
+	return func() {
+		reached, refused := e.proxy.Take(tok)
+		fmt.Fprintf(out, "curate: network: build reached %s\n", orNone(reached))
+		if len(refused) > 0 {
+			fmt.Fprintf(out, "curate: network: build refused %s (not allowed registries; [network] allow in curate.toml lists more)\n", strings.Join(refused, ", "))
+		}
+	}
+}
+
+func orNone(hosts []string) string {
+	if len(hosts) == 0 {
+		return "no host"
+	}
+	return strings.Join(hosts, ", ")
 }
 
 // buildBoxFor resolves the caps of a build for a task (cfg nil = the

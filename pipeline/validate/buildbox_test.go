@@ -14,15 +14,23 @@ import (
 )
 
 // hostileBuildTask writes a task whose Dockerfile RUN is the given shell
-// script, with task.toml's [environment] extra lines.
-func hostileBuildTask(t *testing.T, from, env, script string) string {
+// script, with task.toml's [environment] lines env and files beside the
+// Dockerfile (copied to / before the RUN).
+func hostileBuildTask(t *testing.T, from, env, script string, files map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "hostile")
 	if err := os.MkdirAll(filepath.Join(dir, "environment"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	toml := "[environment]\n" + env + "\n"
-	df := "FROM " + from + "\nRUN " + script + "\n"
+	df := "FROM " + from + "\n"
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, "environment", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		df += "COPY " + name + " /" + name + "\n"
+	}
+	df += "RUN " + script + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "task.toml"), []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +50,7 @@ func TestBuildIsCapped(t *testing.T) {
 	script := `python3 -c 'b = b"x" * (1 << 30); print("ALLOC" "-OK")' || echo "ALLOC-""FAILED"; ` +
 		`echo "QUOTA=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null || cut -d' ' -f1 /sys/fs/cgroup/cpu.max)"; ` +
 		`echo "PIDS=$( (for i in $(seq 300); do sleep 10 >/dev/null & echo forked; done) 2>/dev/null | grep -c forked)"; true`
-	dir := hostileBuildTask(t, testenv.BaseImage(t), "memory_mb = 64\ncpus = 0.5\npids_limit = 32", script)
+	dir := hostileBuildTask(t, testenv.BaseImage(t), "memory_mb = 64\ncpus = 0.5\npids_limit = 32", script, nil)
 	var log strings.Builder
 	if _, _, err := r.Image(context.Background(), dir, &log); err != nil {
 		t.Fatalf("build: %v\n%s", err, log.String())

@@ -57,6 +57,7 @@ type DockerRunner struct {
 	// the loopback sysctl (ipv6Loopback).
 	noIPv6 atomic.Bool
 	cgroup engineCgroup // for the pids cap of builds (buildbox.go)
+	egress egressBox    // the build network's proxy (egressnet.go)
 }
 
 // NewDockerRunner connects to host ("" = DOCKER_HOST or the default
@@ -96,8 +97,11 @@ func (d *DockerRunner) Workspace() string { return d.workspace }
 // Host implements Runner.
 func (d *DockerRunner) Host() string { return d.host }
 
-// Close releases the client.
-func (d *DockerRunner) Close() error { return d.cli.Close() }
+// Close stops the egress proxy and releases the client.
+func (d *DockerRunner) Close() error {
+	d.closeEgress()
+	return d.cli.Close()
+}
 
 // Ping checks that the engine answers.
 func (d *DockerRunner) Ping(ctx context.Context) error {
@@ -195,12 +199,13 @@ func (d *DockerRunner) dirImage(ctx context.Context, envDir string, cfg *TaskCon
 func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]string, cfg *TaskConfig, networkMode, dockerfile string, files func(*tar.Writer) error, out io.Writer) error {
 	box := d.buildBoxFor(ctx, cfg, out)
 	defer box.cleanup()
-	tail, err := d.buildOnce(ctx, tag, labels, box, networkMode, dockerfile, files, out)
+	defer d.buildNetwork(ctx, &box, networkMode, out)()
+	tail, err := d.buildOnce(ctx, tag, labels, box, dockerfile, files, out)
 	if err != nil && ctx.Err() == nil && vanishedLayerRe.MatchString(err.Error()) {
 		if out != nil {
 			fmt.Fprintln(out, "curate: a layer this build used was removed meanwhile (a prune or another build on the same engine); building again")
 		}
-		tail, err = d.buildOnce(ctx, tag, labels, box, networkMode, dockerfile, files, out)
+		tail, err = d.buildOnce(ctx, tag, labels, box, dockerfile, files, out)
 	}
 	var be *BuildError
 	if errors.As(err, &be) && ctx.Err() == nil {
@@ -214,7 +219,7 @@ func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]
 var vanishedLayerRe = regexp.MustCompile(`failed to get digest sha256:[0-9a-f]+|No such image: sha256:[0-9a-f]+|/image/[a-z0-9]+/imagedb/content/sha256/[0-9a-f]+: no such file`)
 
 // buildOnce is one build; it returns the tail of the build output.
-func (d *DockerRunner) buildOnce(ctx context.Context, tag string, labels map[string]string, box buildBox, networkMode, dockerfile string, files func(*tar.Writer) error, out io.Writer) ([]byte, error) {
+func (d *DockerRunner) buildOnce(ctx context.Context, tag string, labels map[string]string, box buildBox, dockerfile string, files func(*tar.Writer) error, out io.Writer) ([]byte, error) {
 	pr, pw := io.Pipe()
 	go func() {
 		tw := tar.NewWriter(pw)
@@ -230,7 +235,6 @@ func (d *DockerRunner) buildOnce(ctx context.Context, tag string, labels map[str
 		Remove:      true,
 		ForceRemove: true,
 		Dockerfile:  dockerfile,
-		NetworkMode: networkMode,
 		Version:     build.BuilderV1,
 	}
 	box.options(&opts)

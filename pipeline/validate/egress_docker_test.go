@@ -1,0 +1,87 @@
+package validate_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"curate/internal/testenv"
+	"curate/pipeline/envgen"
+)
+
+// canaryProbe fetches each URL through the proxy the environment names
+// and directly, and prints what it got.
+const canaryProbe = `import sys, urllib.request
+gw = None
+for line in open("/proc/net/route").read().splitlines()[1:]:
+    f = line.split()
+    if f[1] == "00000000":
+        gw = ".".join(str(int(f[2][i:i+2], 16)) for i in (6, 4, 2, 0))
+port = sys.argv[1]
+urls = ["http://172.17.0.1:%s/" % port, "http://%s:%s/" % (gw, port)] + sys.argv[2:]
+for u in urls:
+    for mode, handler in (("proxy", urllib.request.ProxyHandler()), ("direct", urllib.request.ProxyHandler({}))):
+        if mode == "direct" and "pypi" in u:
+            continue
+        try:
+            body = urllib.request.build_opener(handler).open(u, timeout=3).read()
+            print("GOT", mode, u, body[:60])
+        except Exception as e:
+            print("NOT", mode, u, e)
+`
+
+// canaryServer serves a secret on every address of the host, the way a
+// developer's database or metadata service would listen.
+func canaryServer(t *testing.T) (port int, secret string) {
+	t.Helper()
+	b := make([]byte, 12)
+	rand.Read(b)
+	secret = "canary-" + hex.EncodeToString(b)
+	ln, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, secret) })}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().(*net.TCPAddr).Port, secret
+}
+
+// A build RUN cannot read a secret from a service on the host's bridge
+// address or the build network's gateway, directly or through the proxy,
+// while it still downloads from PyPI through the proxy; the build log
+// names what was reached and refused (issue 51: the build read it).
+func TestBuildNetworkReachesOnlyRegistries(t *testing.T) {
+	_, r := testValidator(t)
+	port, secret := canaryServer(t)
+	// The host's CA bundle: this machine's registries may be behind a
+	// TLS-intercepting proxy (as builds trust it, envgen.Network).
+	ca, err := os.ReadFile(envgen.SystemCABundle)
+	if err != nil {
+		t.Skipf("no CA bundle: %v", err)
+	}
+	script := fmt.Sprintf("SSL_CERT_FILE=/ca.crt python3 /probe.py %d https://pypi.org/simple/six/", port)
+	dir := hostileBuildTask(t, testenv.BaseImage(t), "", script, map[string]string{"probe.py": canaryProbe, "ca.crt": string(ca)})
+	var log strings.Builder
+	if _, _, err := r.Image(context.Background(), dir, &log); err != nil {
+		t.Fatalf("build: %v\n%s", err, log.String())
+	}
+	out := log.String()
+	if strings.Contains(out, secret) {
+		t.Errorf("a build RUN read the host's canary:\n%s", out)
+	}
+	if !strings.Contains(out, "GOT proxy https://pypi.org/simple/six/") {
+		t.Errorf("a build RUN could not reach PyPI through the proxy:\n%s", out)
+	}
+	for _, want := range []string{"curate: network: build reached pypi.org", "curate: network: build refused 172.17.0.1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("build log lacks %q:\n%s", want, out)
+		}
+	}
+}
