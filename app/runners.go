@@ -61,9 +61,15 @@ func DockerHosts(ws *workspace.Workspace, flags []string) []string {
 func OpenRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, warn io.Writer) ([]*validate.DockerRunner, error) {
 	var out []*validate.DockerRunner
 	var errs []error
+	allow, err := EgressAllowlist(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
 	for _, h := range hosts {
 		r, err := validate.NewDockerRunner(h, ws.Root)
 		if err == nil {
+			r.SetEgress(allow)
+			r.SetTaskNetwork(ws.Config.Docker.TaskNetwork)
 			r.SetLimits(ContainerLimits(ws))
 			r.SetCaps(WorkspaceCaps(ws.Config.Docker.CapsConfig))
 			r.SetUser(ws.Config.Docker.User)

@@ -75,6 +75,9 @@ func (d *DockerRunner) Caps() Caps { return d.caps.Or(d.defaultCaps) }
 // CapNotes says, one log line each, which of a task's values a cap lowers.
 func (d *DockerRunner) CapNotes(cfg *TaskConfig) []string {
 	_, notes := d.Caps().Limits(cfg, d.limits)
+	if n := d.networkNote(cfg); n != "" {
+		notes = append(notes, n)
+	}
 	return notes
 }
 

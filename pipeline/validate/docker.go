@@ -58,6 +58,8 @@ type DockerRunner struct {
 	noIPv6 atomic.Bool
 	cgroup engineCgroup // for the pids cap of builds (buildbox.go)
 	egress egressBox    // the build network's proxy (egressnet.go)
+	// taskNetwork is [docker] task_network (tasknet.go).
+	taskNetwork string
 }
 
 // NewDockerRunner connects to host ("" = DOCKER_HOST or the default

@@ -8,11 +8,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"curate/internal/testenv"
 	"curate/pipeline/envgen"
+	. "curate/pipeline/validate"
 )
 
 // canaryProbe fetches each URL through the proxy the environment names
@@ -83,5 +85,49 @@ func TestBuildNetworkReachesOnlyRegistries(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("build log lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// networkTask writes a task that asks for the network and whose test.sh
+// runs the canary probe; its reward is 1 whatever the probe finds.
+func networkTask(t *testing.T, from string, port int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "net")
+	files := map[string]string{
+		"task.toml":              "schema_version = \"1.0\"\n[task]\nname = \"fixtures/net\"\n[verifier]\ntimeout_sec = 60\n[environment]\nallow_internet = true\n",
+		"instruction.md":         "Reach the network.\n",
+		"environment/Dockerfile": "FROM " + from + "\n",
+		"tests/probe.py":         canaryProbe,
+		"tests/test.sh":          fmt.Sprintf("#!/bin/bash\npython3 /tests/probe.py %d\nmkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt\n", port),
+		"solution/solve.sh":      "#!/bin/bash\ntrue\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// A task with allow_internet = true cannot read a secret from a service
+// on the host's bridge address under the default task_network, and the
+// run log says what the task got (issue 51: its container had the bridge).
+func TestTaskNetworkDefaultRefusesTheHost(t *testing.T) {
+	v, _ := testValidator(t)
+	port, secret := canaryServer(t)
+	run := validateOne(t, v, networkTask(t, testenv.BaseImage(t), port), ModeNop)
+	log := logOf(t, run)
+	if strings.Contains(log, secret) {
+		t.Errorf("a task's test read the host's canary:\n%s", log)
+	}
+	if !strings.Contains(log, "NOT proxy http://172.17.0.1:") || !strings.Contains(log, "NOT direct http://172.17.0.1:") {
+		t.Errorf("the probe did not run:\n%s", log)
+	}
+	if !strings.Contains(log, `curate: network: the task asks for the network; [docker] task_network = "allowlist"`) {
+		t.Errorf("the run log does not say which network applied:\n%s", log)
 	}
 }

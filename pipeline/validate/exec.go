@@ -90,6 +90,7 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	if spec.Oracle && cfg.AgentNetworkMode == "public" {
 		host.NetworkMode = "bridge" // one container runs both phases: the more open one wins
 	}
+	env = d.applyTaskNetwork(ctx, host, env, "run", out.Stdout) // tasknet.go: [docker] task_network
 	var nonce [8]byte
 	rand.Read(nonce[:])
 	nonceHex := hex.EncodeToString(nonce[:])
