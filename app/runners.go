@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"curate/pipeline"
 	"curate/pipeline/taskvalue"
 	"curate/pipeline/validate"
+	"curate/pipeline/validate/egress"
 	"curate/workspace"
 )
 
@@ -61,10 +63,7 @@ func DockerHosts(ws *workspace.Workspace, flags []string) []string {
 func OpenRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, warn io.Writer) ([]*validate.DockerRunner, error) {
 	var out []*validate.DockerRunner
 	var errs []error
-	allow, err := EgressAllowlist(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
+	allow := sync.OnceValues(func() (*egress.Allowlist, error) { return EgressAllowlist(context.WithoutCancel(ctx), ws) })
 	for _, h := range hosts {
 		r, err := validate.NewDockerRunner(h, ws.Root)
 		if err == nil {

@@ -33,12 +33,14 @@ type egressBox struct {
 	rules   [][]string // iptables rules added, to delete on Close
 	netID   string
 	allow   *egress.Allowlist
+	list    func() (*egress.Allowlist, error) // SetEgress
 }
 
-// SetEgress sets the allowlist builds and allowlisted tasks get (the
-// default registries, the registry URLs builds are given, and [network]
-// allow); nil = egress.Registries alone.
-func (d *DockerRunner) SetEgress(a *egress.Allowlist) { d.egress.allow = a }
+// SetEgress sets how to make the allowlist builds and allowlisted tasks
+// get (the default registries, the registry URLs builds are given, and
+// [network] allow), called when the proxy first starts: reading the
+// machine's registry settings takes seconds. nil = egress.Registries.
+func (d *DockerRunner) SetEgress(list func() (*egress.Allowlist, error)) { d.egress.list = list }
 
 // egressNetwork starts the proxy and its network on first use; the error
 // says why builds cannot be filtered (the engine is not on this machine,
@@ -56,13 +58,15 @@ func (d *DockerRunner) startEgress(ctx context.Context, e *egressBox) error {
 	if _, err := exec.LookPath("iptables"); err != nil {
 		return fmt.Errorf("no iptables on this machine: %w", err)
 	}
-	if e.allow == nil {
-		a, err := egress.NewAllowlist(egress.Registries, nil, nil)
-		if err != nil {
-			return err
-		}
-		e.allow = a
+	list := e.list
+	if list == nil {
+		list = func() (*egress.Allowlist, error) { return egress.NewAllowlist(egress.Registries, nil, nil) }
 	}
+	a, err := list()
+	if err != nil {
+		return err
+	}
+	e.allow = a
 	h := sha256.Sum256([]byte(d.workspace))
 	e.network = fmt.Sprintf("curate-egress-%s-%d", hex.EncodeToString(h[:])[:8], os.Getpid())
 	created, err := d.cli.NetworkCreate(ctx, e.network, network.CreateOptions{
