@@ -13,30 +13,34 @@ import (
 	. "curate/pipeline/validate"
 )
 
+// writeFiles writes files (path relative to dir: text) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // hostileBuildTask writes a task whose Dockerfile RUN is the given shell
 // script, with task.toml's [environment] lines env and files beside the
 // Dockerfile (copied to / before the RUN).
 func hostileBuildTask(t *testing.T, from, env, script string, files map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "hostile")
-	if err := os.MkdirAll(filepath.Join(dir, "environment"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	toml := "[environment]\n" + env + "\n"
 	df := "FROM " + from + "\n"
+	all := map[string]string{"task.toml": "[environment]\n" + env + "\n"}
 	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, "environment", name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		all["environment/"+name] = text
 		df += "COPY " + name + " /" + name + "\n"
 	}
-	df += "RUN " + script + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "task.toml"), []byte(toml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "environment", "Dockerfile"), []byte(df), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	all["environment/Dockerfile"] = df + "RUN " + script + "\n"
+	writeFiles(t, dir, all)
 	return dir
 }
 

@@ -101,15 +101,7 @@ func networkTask(t *testing.T, from string, port int) string {
 		"tests/test.sh":          fmt.Sprintf("#!/bin/bash\npython3 /tests/probe.py %d\nmkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt\n", port),
 		"solution/solve.sh":      "#!/bin/bash\ntrue\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	return dir
 }
 
