@@ -8,9 +8,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docker/docker/api/types/network"
 
 	"curate/internal/testenv"
 	"curate/pipeline/envgen"
@@ -121,5 +124,37 @@ func TestTaskNetworkDefaultRefusesTheHost(t *testing.T) {
 	}
 	if !strings.Contains(log, `curate: network: the task asks for the network; [docker] task_network = "allowlist"`) {
 		t.Errorf("the run log does not say which network applied:\n%s", log)
+	}
+}
+
+// The egress network and rules of a curate killed before it closed them
+// are removed by the next one's first build with the network.
+func TestStaleEgressNetworkRemoved(t *testing.T) {
+	_, r := testValidator(t)
+	ctx := context.Background()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("curate-egress-stale-%d", dead.Process.Pid)
+	created, err := r.Client().NetworkCreate(ctx, name, network.CreateOptions{Internal: true, Labels: r.Labels("egress", nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Client().NetworkRemove(ctx, created.ID) })
+	rule := []string{"INPUT", "-i", "br-" + created.ID[:12], "-j", "DROP"}
+	if out, err := exec.Command("iptables", append([]string{"-I"}, rule...)...).CombinedOutput(); err != nil {
+		t.Fatalf("iptables: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("iptables", append([]string{"-D"}, rule...)...).Run() })
+	dir := hostileBuildTask(t, testenv.BusyboxImage(t), "", "true", nil)
+	if _, _, err := r.Image(ctx, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Client().NetworkInspect(ctx, created.ID, network.InspectOptions{}); err == nil {
+		t.Errorf("the stale network %s is still there", name)
+	}
+	if exec.Command("iptables", append([]string{"-C"}, rule...)...).Run() == nil {
+		t.Errorf("the stale rule %v is still there", rule)
 	}
 }

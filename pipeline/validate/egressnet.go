@@ -8,9 +8,12 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
+	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/network"
 
 	"curate/pipeline/validate/egress"
@@ -67,6 +70,7 @@ func (d *DockerRunner) startEgress(ctx context.Context, e *egressBox) error {
 		return err
 	}
 	e.allow = a
+	d.removeStaleEgress(ctx)
 	h := sha256.Sum256([]byte(d.workspace))
 	e.network = fmt.Sprintf("curate-egress-%s-%d", hex.EncodeToString(h[:])[:8], os.Getpid())
 	created, err := d.cli.NetworkCreate(ctx, e.network, network.CreateOptions{
@@ -131,5 +135,32 @@ func (d *DockerRunner) closeEgress() {
 	if e.netID != "" {
 		d.cli.NetworkRemove(context.Background(), e.netID)
 		e.netID = ""
+	}
+}
+
+// removeStaleEgress removes this workspace's egress networks, and their
+// iptables rules, whose curate process is gone (killed before Close).
+func (d *DockerRunner) removeStaleEgress(ctx context.Context) {
+	mine := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelWorkspace+"="+d.workspace),
+		filters.Arg("label", LabelKind+"=egress"))
+	nets, err := d.cli.NetworkList(ctx, network.ListOptions{Filters: mine})
+	if err != nil {
+		return
+	}
+	for _, n := range nets {
+		i := strings.LastIndexByte(n.Name, '-')
+		pid, err := strconv.Atoi(n.Name[i+1:])
+		if err != nil || pid <= 0 || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue // a live curate's (EPERM: another user's, alive too)
+		}
+		bridge := "br-" + n.ID[:12]
+		if rules, err := exec.CommandContext(ctx, "iptables", "-S", "INPUT").Output(); err == nil {
+			for _, rule := range strings.Split(string(rules), "\n") {
+				if f := strings.Fields(rule); len(f) > 3 && f[0] == "-A" && strings.Contains(rule, " -i "+bridge+" ") {
+					exec.CommandContext(ctx, "iptables", append([]string{"-D"}, f[1:]...)...).Run()
+				}
+			}
+		}
+		d.cli.NetworkRemove(ctx, n.ID)
 	}
 }
