@@ -194,7 +194,8 @@ func (d *DockerRunner) dirImage(ctx context.Context, envDir string, cfg *TaskCon
 
 // build runs one legacy-builder build of the context files writes into a
 // tar, tagged tag, in the box of cfg's task (nil = the workspace's caps;
-// buildbox.go); networkMode "" = the engine's default. A build error is
+// buildbox.go); networkMode "" = the network, through the egress proxy
+// (buildNetwork), "none" = none. A build error is
 // remembered per tag, so one process builds a broken environment once.
 // A build that failed because a cached layer it used was removed meanwhile
 // (another curate pruning or building on the same engine) runs once more.

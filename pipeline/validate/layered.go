@@ -111,7 +111,7 @@ func (d *DockerRunner) layeredImage(ctx context.Context, envDir, tag string, l *
 	}
 	network := "none"
 	if l.Network {
-		network = "" // the engine's default
+		network = "" // the network, through the egress proxy (buildNetwork)
 	}
 	start := time.Now()
 	if out != nil {
