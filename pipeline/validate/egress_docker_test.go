@@ -128,7 +128,8 @@ func TestTaskNetworkDefaultRefusesTheHost(t *testing.T) {
 }
 
 // The egress network and rules of a curate killed before it closed them
-// are removed by the next one's first build with the network.
+// are removed by the next one's first build with the network: this
+// workspace's and a gone workspace's, never a live workspace's.
 func TestStaleEgressNetworkRemoved(t *testing.T) {
 	_, r := testValidator(t)
 	ctx := context.Background()
@@ -136,25 +137,41 @@ func TestStaleEgressNetworkRemoved(t *testing.T) {
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
 	}
-	name := fmt.Sprintf("curate-egress-stale-%d", dead.Process.Pid)
-	created, err := r.Client().NetworkCreate(ctx, name, network.CreateOptions{Internal: true, Labels: r.Labels("egress", nil)})
-	if err != nil {
-		t.Fatal(err)
+	stale := func(label, workspace string) (string, []string) {
+		labels := r.Labels("egress", nil)
+		labels[LabelWorkspace] = workspace
+		name := fmt.Sprintf("curate-egress-%s-%d", label, dead.Process.Pid)
+		created, err := r.Client().NetworkCreate(ctx, name, network.CreateOptions{Internal: true, Labels: labels})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Client().NetworkRemove(ctx, created.ID) })
+		rule := []string{"INPUT", "-i", "br-" + created.ID[:12], "-j", "DROP"}
+		if out, err := exec.Command("iptables", append([]string{"-I"}, rule...)...).CombinedOutput(); err != nil {
+			t.Fatalf("iptables: %v: %s", err, out)
+		}
+		t.Cleanup(func() { exec.Command("iptables", append([]string{"-D"}, rule...)...).Run() })
+		return created.ID, rule
 	}
-	t.Cleanup(func() { r.Client().NetworkRemove(ctx, created.ID) })
-	rule := []string{"INPUT", "-i", "br-" + created.ID[:12], "-j", "DROP"}
-	if out, err := exec.Command("iptables", append([]string{"-I"}, rule...)...).CombinedOutput(); err != nil {
-		t.Fatalf("iptables: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("iptables", append([]string{"-D"}, rule...)...).Run() })
+	ownID, ownRule := stale("own", r.Workspace())
+	goneID, _ := stale("gone", filepath.Join(t.TempDir(), "deleted-workspace"))
+	liveID, liveRule := stale("live", t.TempDir())
 	dir := hostileBuildTask(t, testenv.BusyboxImage(t), "", "true", nil)
 	if _, _, err := r.Image(ctx, dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Client().NetworkInspect(ctx, created.ID, network.InspectOptions{}); err == nil {
-		t.Errorf("the stale network %s is still there", name)
+	for what, id := range map[string]string{"this workspace's": ownID, "a deleted workspace's": goneID} {
+		if _, err := r.Client().NetworkInspect(ctx, id, network.InspectOptions{}); err == nil {
+			t.Errorf("%s stale network is still there", what)
+		}
 	}
-	if exec.Command("iptables", append([]string{"-C"}, rule...)...).Run() == nil {
-		t.Errorf("the stale rule %v is still there", rule)
+	if exec.Command("iptables", append([]string{"-C"}, ownRule...)...).Run() == nil {
+		t.Errorf("the stale rule %v is still there", ownRule)
+	}
+	if _, err := r.Client().NetworkInspect(ctx, liveID, network.InspectOptions{}); err != nil {
+		t.Errorf("an existing workspace's network was removed: %v", err)
+	}
+	if exec.Command("iptables", append([]string{"-C"}, liveRule...)...).Run() != nil {
+		t.Errorf("an existing workspace's rule was removed")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -138,16 +139,22 @@ func (d *DockerRunner) closeEgress() {
 	}
 }
 
-// removeStaleEgress removes this workspace's egress networks, and their
-// iptables rules, whose curate process is gone (killed before Close).
+// removeStaleEgress removes egress networks, and their iptables rules,
+// whose curate process is gone (killed before Close): this workspace's,
+// and those of workspaces whose folder is gone (a test's, a deleted one),
+// which no other curate would ever clean.
 func (d *DockerRunner) removeStaleEgress(ctx context.Context) {
-	mine := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelWorkspace+"="+d.workspace),
-		filters.Arg("label", LabelKind+"=egress"))
+	mine := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelKind+"=egress"))
 	nets, err := d.cli.NetworkList(ctx, network.ListOptions{Filters: mine})
 	if err != nil {
 		return
 	}
 	for _, n := range nets {
+		if ws := n.Labels[LabelWorkspace]; ws != d.workspace {
+			if _, err := os.Stat(ws); err == nil || !filepath.IsAbs(ws) {
+				continue // another workspace's, cleaned by its own curate
+			}
+		}
 		i := strings.LastIndexByte(n.Name, '-')
 		pid, err := strconv.Atoi(n.Name[i+1:])
 		if err != nil || pid <= 0 || syscall.Kill(pid, 0) != syscall.ESRCH {
