@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"curate/pipeline"
 	"curate/pipeline/taskvalue"
 	"curate/pipeline/validate"
+	"curate/pipeline/validate/egress"
 	"curate/workspace"
 )
 
@@ -61,9 +63,12 @@ func DockerHosts(ws *workspace.Workspace, flags []string) []string {
 func OpenRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, warn io.Writer) ([]*validate.DockerRunner, error) {
 	var out []*validate.DockerRunner
 	var errs []error
+	allow := sync.OnceValues(func() (*egress.Allowlist, error) { return EgressAllowlist(context.WithoutCancel(ctx), ws) })
 	for _, h := range hosts {
 		r, err := validate.NewDockerRunner(h, ws.Root)
 		if err == nil {
+			r.SetEgress(allow)
+			r.SetTaskNetwork(ws.Config.Docker.TaskNetwork)
 			r.SetLimits(ContainerLimits(ws))
 			r.SetCaps(WorkspaceCaps(ws.Config.Docker.CapsConfig))
 			r.SetUser(ws.Config.Docker.User)

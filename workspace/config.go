@@ -19,6 +19,7 @@ import (
 	"curate/pipeline/envgen"
 	"curate/pipeline/selection"
 	"curate/pipeline/taskvalue"
+	"curate/pipeline/validate/egress"
 )
 
 // Config is curate.toml. Decoding is strict: an unknown key or a value of
@@ -32,6 +33,7 @@ type Config struct {
 	Profile   ProfileConfig    `toml:"profile"`
 	Filter    FilterConfig     `toml:"filter"`
 	Docker    DockerConfig     `toml:"docker"`
+	Network   NetworkConfig    `toml:"network"`
 	Kube      KubernetesConfig `toml:"kubernetes"`
 	UI        UIConfig         `toml:"ui"`
 	Selection SelectionConfig  `toml:"selection"`
@@ -87,8 +89,18 @@ type DockerConfig struct {
 	// [verifier] user says otherwise; "" keeps root (see README,
 	// Containment).
 	User string `toml:"user"`
+	// TaskNetwork is what a task's allow_internet gets: "allowlist" (the
+	// default: the egress proxy, as builds), "none" or "public".
+	TaskNetwork string `toml:"task_network"`
 	// Caps bound what any task.toml may ask of a container.
 	CapsConfig
+}
+
+// NetworkConfig lists the hosts builds (and allowlisted tasks) may reach
+// besides the package registries; a host listed here may be on a private
+// address (a registry mirror on the local network).
+type NetworkConfig struct {
+	Allow []string `toml:"allow"`
 }
 
 // CapsConfig are ceilings over every task's values ([docker] max_memory,
@@ -168,6 +180,15 @@ timeout = "10m"
 # (tests that write into the repository or $HOME caches may then fail).
 # user = "1000:1000"
 # hosts = ["unix:///var/run/docker.sock"]
+# What a task's allow_internet = true gets: "allowlist" (the package
+# registries and [network] allow, through curate's egress proxy), "none"
+# or "public" (the engine's bridge network).
+# task_network = "allowlist"
+
+[network]
+# Hosts builds may reach besides PyPI, npm, crates.io, Maven Central, the
+# Go proxy and Debian's archive: a mirror, even on a private address.
+# allow = ["mirror.internal.example", "*.corp.example", "10.0.0.5"]
 
 [ui]
 # theme = "dark"   # dark, light or high-contrast; default: from the terminal background
@@ -353,6 +374,16 @@ func (c *Config) validateDocker() error {
 	}
 	if d.User != "" && !dockerUser.MatchString(d.User) {
 		return c.Errorf("docker.user", "%q: want a user name or uid, optionally :group or :gid, such as \"1000:1000\"", d.User)
+	}
+	switch d.TaskNetwork {
+	case "", "none", "allowlist", "public":
+	default:
+		return c.Errorf("docker.task_network", "%q: want none, allowlist or public", d.TaskNetwork)
+	}
+	for i, h := range c.Network.Allow {
+		if _, err := egress.NewAllowlist(nil, nil, []string{h}); err != nil {
+			return c.Errorf(fmt.Sprintf("network.allow.%d", i), "%v", err)
+		}
 	}
 	for lang, img := range d.LanguageImages {
 		if strings.TrimSpace(img) == "" {

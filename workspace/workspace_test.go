@@ -75,6 +75,8 @@ func TestConfigErrors(t *testing.T) {
 		{"bad memory", "[docker]\nmemory = \"lots\"\n", "curate.toml:2:1: docker.memory: \"lots\""},
 		{"bad cpus", "[docker]\ncpus = -1.5\n", "curate.toml:2:1: docker.cpus: -1.5"},
 		{"bad user", "[docker]\nuser = \"root; rm\"\n", "curate.toml:2:1: docker.user: \"root; rm\""},
+		{"bad task network", "[docker]\ntask_network = \"open\"\n", "curate.toml:2:1: docker.task_network: \"open\": want none, allowlist or public"},
+		{"bad allow entry", "[network]\nallow = [\"pypi.org\", \"http://x/\"]\n", "curate.toml:2:22: network.allow.1: [network] allow: \"http://x/\" is not a host name"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

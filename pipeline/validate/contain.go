@@ -9,7 +9,9 @@ import (
 
 // The containment model of a validation container. A test suite is code
 // from a repository nobody here wrote, so its container gets:
-//   - no network unless task.toml asks for it ("public");
+//   - no network unless task.toml asks for it ("public"), and then what
+//     [docker] task_network allows (tasknet.go: by default the egress
+//     proxy's registries only);
 //   - memory and CPU limits: the task's own ([environment] memory_mb or
 //     memory, cpus), else the workspace's ([docker] memory, cpus), else
 //     DefaultLimits, each clamped to the workspace's caps (caps.go); swap is not allowed beyond the memory limit, so a
@@ -75,6 +77,9 @@ func (d *DockerRunner) Caps() Caps { return d.caps.Or(d.defaultCaps) }
 // CapNotes says, one log line each, which of a task's values a cap lowers.
 func (d *DockerRunner) CapNotes(cfg *TaskConfig) []string {
 	_, notes := d.Caps().Limits(cfg, d.limits)
+	if n := d.networkNote(cfg); n != "" {
+		notes = append(notes, n)
+	}
 	return notes
 }
 

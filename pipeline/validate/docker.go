@@ -56,6 +56,10 @@ type DockerRunner struct {
 	// noIPv6: the engine's kernel has no IPv6, so containers start without
 	// the loopback sysctl (ipv6Loopback).
 	noIPv6 atomic.Bool
+	cgroup engineCgroup // for the pids cap of builds (buildbox.go)
+	egress egressBox    // the build network's proxy (egressnet.go)
+	// taskNetwork is [docker] task_network (tasknet.go).
+	taskNetwork string
 }
 
 // NewDockerRunner connects to host ("" = DOCKER_HOST or the default
@@ -95,8 +99,11 @@ func (d *DockerRunner) Workspace() string { return d.workspace }
 // Host implements Runner.
 func (d *DockerRunner) Host() string { return d.host }
 
-// Close releases the client.
-func (d *DockerRunner) Close() error { return d.cli.Close() }
+// Close stops the egress proxy and releases the client.
+func (d *DockerRunner) Close() error {
+	d.closeEgress()
+	return d.cli.Close()
+}
 
 // Ping checks that the engine answers.
 func (d *DockerRunner) Ping(ctx context.Context) error {
@@ -140,13 +147,17 @@ func ImageTag(workspace, envDigest string) string {
 
 // Image implements Runner.
 func (d *DockerRunner) Image(ctx context.Context, taskDir string, out io.Writer) (string, bool, error) {
-	return d.dirImage(ctx, filepath.Join(taskDir, "environment"), out)
+	cfg, err := ReadTaskConfig(taskDir)
+	if err != nil {
+		cfg = nil // the build gets the workspace's values; the run reports the error
+	}
+	return d.dirImage(ctx, filepath.Join(taskDir, "environment"), cfg, out)
 }
 
 // dirImage returns the image of a build context folder with a Dockerfile
 // (a task's environment/, a separate verifier's tests/), building it when
 // no image carries the tag of the folder's digest.
-func (d *DockerRunner) dirImage(ctx context.Context, envDir string, out io.Writer) (string, bool, error) {
+func (d *DockerRunner) dirImage(ctx context.Context, envDir string, cfg *TaskConfig, out io.Writer) (string, bool, error) {
 	digest, err := DirDigest(envDir)
 	if err != nil {
 		return "", false, &BuildError{Msg: err.Error()}
@@ -169,12 +180,12 @@ func (d *DockerRunner) dirImage(ctx context.Context, envDir string, out io.Write
 	if layers, ok, err := ReadLayers(envDir); err != nil {
 		return "", false, &BuildError{Msg: err.Error()}
 	} else if ok {
-		return d.layeredImage(ctx, envDir, tag, layers, out) // layered.go
+		return d.layeredImage(ctx, envDir, tag, layers, cfg, out) // layered.go
 	}
 	if err := d.ensureBase(ctx, filepath.Join(envDir, "Dockerfile"), out); err != nil {
 		return "", false, err
 	}
-	err = d.build(ctx, tag, d.Labels("env", nil), "", "Dockerfile", func(tw *tar.Writer) error { return writeTree(tw, envDir, "") }, out)
+	err = d.build(ctx, tag, d.Labels("env", nil), cfg, "", "Dockerfile", func(tw *tar.Writer) error { return writeTree(tw, envDir, "") }, out)
 	if err != nil {
 		return "", false, err
 	}
@@ -182,17 +193,22 @@ func (d *DockerRunner) dirImage(ctx context.Context, envDir string, out io.Write
 }
 
 // build runs one legacy-builder build of the context files writes into a
-// tar, tagged tag; networkMode "" = the engine's default. A build error is
+// tar, tagged tag, in the box of cfg's task (nil = the workspace's caps;
+// buildbox.go); networkMode "" = the network, through the egress proxy
+// (buildNetwork), "none" = none. A build error is
 // remembered per tag, so one process builds a broken environment once.
 // A build that failed because a cached layer it used was removed meanwhile
 // (another curate pruning or building on the same engine) runs once more.
-func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]string, networkMode, dockerfile string, files func(*tar.Writer) error, out io.Writer) error {
-	tail, err := d.buildOnce(ctx, tag, labels, networkMode, dockerfile, files, out)
+func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]string, cfg *TaskConfig, networkMode, dockerfile string, files func(*tar.Writer) error, out io.Writer) error {
+	box := d.buildBoxFor(ctx, cfg, out)
+	defer box.cleanup()
+	defer d.buildNetwork(ctx, &box, networkMode, out)()
+	tail, err := d.buildOnce(ctx, tag, labels, box, dockerfile, files, out)
 	if err != nil && ctx.Err() == nil && vanishedLayerRe.MatchString(err.Error()) {
 		if out != nil {
 			fmt.Fprintln(out, "curate: a layer this build used was removed meanwhile (a prune or another build on the same engine); building again")
 		}
-		tail, err = d.buildOnce(ctx, tag, labels, networkMode, dockerfile, files, out)
+		tail, err = d.buildOnce(ctx, tag, labels, box, dockerfile, files, out)
 	}
 	var be *BuildError
 	if errors.As(err, &be) && ctx.Err() == nil {
@@ -206,7 +222,7 @@ func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]
 var vanishedLayerRe = regexp.MustCompile(`failed to get digest sha256:[0-9a-f]+|No such image: sha256:[0-9a-f]+|/image/[a-z0-9]+/imagedb/content/sha256/[0-9a-f]+: no such file`)
 
 // buildOnce is one build; it returns the tail of the build output.
-func (d *DockerRunner) buildOnce(ctx context.Context, tag string, labels map[string]string, networkMode, dockerfile string, files func(*tar.Writer) error, out io.Writer) ([]byte, error) {
+func (d *DockerRunner) buildOnce(ctx context.Context, tag string, labels map[string]string, box buildBox, dockerfile string, files func(*tar.Writer) error, out io.Writer) ([]byte, error) {
 	pr, pw := io.Pipe()
 	go func() {
 		tw := tar.NewWriter(pw)
@@ -216,15 +232,16 @@ func (d *DockerRunner) buildOnce(ctx context.Context, tag string, labels map[str
 		}
 		pw.CloseWithError(err)
 	}()
-	resp, err := d.cli.ImageBuild(ctx, pr, build.ImageBuildOptions{
+	opts := build.ImageBuildOptions{
 		Tags:        []string{tag},
 		Labels:      labels,
 		Remove:      true,
 		ForceRemove: true,
 		Dockerfile:  dockerfile,
-		NetworkMode: networkMode,
 		Version:     build.BuilderV1,
-	})
+	}
+	box.options(&opts)
+	resp, err := d.cli.ImageBuild(ctx, pr, opts)
 	if err != nil {
 		pr.CloseWithError(err)
 		if ctx.Err() != nil {

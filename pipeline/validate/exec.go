@@ -87,6 +87,7 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	if spec.Oracle && cfg.AgentNetworkMode == "public" {
 		host.NetworkMode = "bridge" // one container runs both phases: the more open one wins
 	}
+	env = d.applyTaskNetwork(ctx, host, env, "run", out.Stdout) // tasknet.go: [docker] task_network
 	user := cfg.User
 	if user == "" && d.user != "" && d.runsAsRoot(ctx, spec.Image, "") {
 		user = d.user

@@ -184,7 +184,7 @@ func TestVanishedLayerIsRetried(t *testing.T) {
 	env := t.TempDir()
 	os.WriteFile(filepath.Join(env, "Dockerfile"), []byte("FROM scratch\nLABEL a=b\n"), 0o644)
 	var out strings.Builder
-	if _, _, err := runner.dirImage(context.Background(), env, &out); err == nil || !strings.Contains(err.Error(), "failed to get digest") {
+	if _, _, err := runner.dirImage(context.Background(), env, nil, &out); err == nil || !strings.Contains(err.Error(), "failed to get digest") {
 		t.Fatalf("error %v", err)
 	}
 	if n := builds.Load(); n != 2 || !strings.Contains(out.String(), "building again") {

@@ -104,14 +104,14 @@ func RepoImageTag(workspace, key string) string {
 // layeredImage builds a task image as the repository's environment image
 // (built once per content, with the network) plus the task's own layer
 // (built on it, without the network unless the layer asks for it).
-func (d *DockerRunner) layeredImage(ctx context.Context, envDir, tag string, l *Layers, out io.Writer) (string, bool, error) {
+func (d *DockerRunner) layeredImage(ctx context.Context, envDir, tag string, l *Layers, cfg *TaskConfig, out io.Writer) (string, bool, error) {
 	envTag := RepoImageTag(d.workspace, l.Key)
-	if err := d.repoImage(ctx, envDir, envTag, l, out); err != nil {
+	if err := d.repoImage(ctx, envDir, envTag, l, cfg, out); err != nil {
 		return "", false, err
 	}
 	network := "none"
 	if l.Network {
-		network = "" // the engine's default
+		network = "" // the network, through the egress proxy (buildNetwork)
 	}
 	start := time.Now()
 	if out != nil {
@@ -120,7 +120,7 @@ func (d *DockerRunner) layeredImage(ctx context.Context, envDir, tag string, l *
 	// The labels go in as one LABEL line: the builder's Labels option
 	// makes a container per label, seconds of a task layer's build.
 	df := "FROM " + envTag + "\n" + l.Task + labelLine(d.Labels("env", map[string]string{LabelEnvImage: envTag, LabelLayer: "task"}))
-	err := d.build(ctx, tag, nil, network, taskDockerfile, func(tw *tar.Writer) error {
+	err := d.build(ctx, tag, nil, cfg, network, taskDockerfile, func(tw *tar.Writer) error {
 		if err := addFile(tw, taskDockerfile, []byte(df)); err != nil {
 			return err
 		}
@@ -137,7 +137,7 @@ func (d *DockerRunner) layeredImage(ctx context.Context, envDir, tag string, l *
 
 // repoImage makes sure the environment image envTag exists, building it
 // from the part of the Dockerfile above the marker when it does not.
-func (d *DockerRunner) repoImage(ctx context.Context, envDir, envTag string, l *Layers, out io.Writer) error {
+func (d *DockerRunner) repoImage(ctx context.Context, envDir, envTag string, l *Layers, cfg *TaskConfig, out io.Writer) error {
 	lock := d.buildLock(envTag)
 	lock.Lock()
 	defer lock.Unlock()
@@ -159,7 +159,7 @@ func (d *DockerRunner) repoImage(ctx context.Context, envDir, envTag string, l *
 		fmt.Fprintf(out, "curate: building repository environment %s\n", envTag)
 	}
 	df := l.Env + labelLine(d.Labels("env", map[string]string{LabelLayer: "repo"}))
-	return d.build(ctx, envTag, nil, "", envDockerfile, func(tw *tar.Writer) error {
+	return d.build(ctx, envTag, nil, cfg, "", envDockerfile, func(tw *tar.Writer) error {
 		if err := addFile(tw, envDockerfile, []byte(df)); err != nil {
 			return err
 		}
@@ -213,7 +213,7 @@ func (d *DockerRunner) RepoImage(ctx context.Context, envDir string, out io.Writ
 		return "", &BuildError{Msg: envDir + "/Dockerfile has no task-layer marker: rebuild the task"}
 	}
 	tag := RepoImageTag(d.workspace, l.Key)
-	return tag, d.repoImage(ctx, envDir, tag, l, out)
+	return tag, d.repoImage(ctx, envDir, tag, l, nil, out)
 }
 
 // SuiteReport is the per-test report of a run that kept its test log:

@@ -119,7 +119,7 @@ func (d *DockerRunner) verifierImage(ctx context.Context, spec ExecSpec, out io.
 		}
 		return v.Image, nil
 	case v.BuildDir != "":
-		img, built, err := d.dirImage(ctx, v.BuildDir, out)
+		img, built, err := d.dirImage(ctx, v.BuildDir, spec.Config, out)
 		if err != nil {
 			var be *BuildError
 			if errors.As(err, &be) {

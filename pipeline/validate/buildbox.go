@@ -1,0 +1,171 @@
+package validate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/docker/docker/api/types/build"
+)
+
+// The box of an image build. A Dockerfile's RUN executes code from a
+// repository nobody here wrote (setup.py, build.rs, postinstall), so each
+// build's containers get the caps a run of the same task gets (caps.go):
+// memory with no swap beyond it and CPUs through the legacy builder's own
+// options, pids through a cgroup parent curate makes for the build with
+// pids.max set (the builder has no pids option). What the legacy builder
+// cannot do is said in the build log, never skipped silently: it takes no
+// capability drop and refuses security options ("does not support setting
+// security options on build"), so a RUN keeps Docker's default
+// capabilities and may gain privileges through setuid binaries.
+
+// buildCgroupRoot is where the pids parents of builds are made, one per
+// build, on a cgroup v1 pids hierarchy or the cgroup v2 unified one.
+const buildCgroupRoot = "/sys/fs/cgroup"
+
+// buildSeq numbers the cgroup parents of one process's builds.
+var buildSeq atomic.Int64
+
+// engineCgroup is the engine's cgroup driver and version, read once.
+type engineCgroup struct {
+	once    sync.Once
+	driver  string
+	version string
+	local   bool
+}
+
+// buildBox is what one build's containers are given.
+type buildBox struct {
+	lim     RunLimits
+	parent  string // cgroup parent holding pids.max; "" = none
+	cleanup func()
+	network string             // "" = the engine's default
+	args    map[string]*string // the proxy settings, as build args
+}
+
+// options sets the box's limits on a build's options.
+func (b buildBox) options(o *build.ImageBuildOptions) {
+	o.Memory = b.lim.MemoryMB << 20
+	o.MemorySwap = o.Memory // no swap beyond the limit
+	o.CPUPeriod = 100000
+	o.CPUQuota = int64(b.lim.CPUs * float64(o.CPUPeriod))
+	o.CgroupParent = b.parent
+	o.NetworkMode = b.network
+	o.BuildArgs = b.args
+}
+
+// buildNetwork puts a build that has the network (networkMode "") on the
+// egress network, its proxy given as build args (Docker's predefined
+// HTTP_PROXY and the like, kept out of the image's history). The returned
+// func says in out which hosts the build reached and was refused.
+func (d *DockerRunner) buildNetwork(ctx context.Context, box *buildBox, networkMode string, out io.Writer) func() {
+	box.network = networkMode
+	if networkMode != "" {
+		return func() {}
+	}
+	if out == nil {
+		out = io.Discard
+	}
+	e, err := d.egressNetwork(ctx)
+	if err != nil {
+		fmt.Fprintf(out, "curate: network: build egress is NOT filtered (%v): the engine's default network\n", err)
+		return func() {}
+	}
+	tok := fmt.Sprintf("build-%d", buildSeq.Add(1))
+	box.network, box.args = e.network, map[string]*string{}
+	for k, v := range e.proxyEnv(tok) {
+		box.args[k] = &v
+	}
+	fmt.Fprintf(out, "curate: network: build through the egress proxy (allowed: %s)\n", strings.Join(e.allow.Hosts(), ", "))
+	return func() {
+		reached, refused := e.proxy.Take(tok)
+		fmt.Fprintf(out, "curate: network: build reached %s\n", orNone(reached))
+		if len(refused) > 0 {
+			fmt.Fprintf(out, "curate: network: build refused %s (not allowed registries; [network] allow in curate.toml lists more)\n", strings.Join(refused, ", "))
+		}
+	}
+}
+
+func orNone(hosts []string) string {
+	if len(hosts) == 0 {
+		return "no host"
+	}
+	return strings.Join(hosts, ", ")
+}
+
+// buildBoxFor resolves the caps of a build for a task (cfg nil = the
+// workspace's values) and says them in out, one "curate: cap:" line each.
+func (d *DockerRunner) buildBoxFor(ctx context.Context, cfg *TaskConfig, out io.Writer) buildBox {
+	if out == nil {
+		out = io.Discard
+	}
+	lim, notes := d.Caps().Limits(cfg, d.limits)
+	for _, n := range notes {
+		fmt.Fprintln(out, strings.Replace(n, "the container gets", "the build gets", 1))
+	}
+	box := buildBox{lim: lim, cleanup: func() {}}
+	parent, cleanup, err := d.pidsParent(ctx, lim.Pids)
+	pids := strconv.FormatInt(lim.Pids, 10)
+	if err != nil {
+		pids = "not capped (" + err.Error() + ")"
+	} else {
+		box.parent, box.cleanup = parent, cleanup
+	}
+	fmt.Fprintf(out, "curate: cap: build: memory %s (no swap), cpus %s, pids %s; capabilities: Docker's defaults, no-new-privileges: not set (the legacy builder takes neither)\n",
+		mb(lim.MemoryMB), num(lim.CPUs), pids)
+	return box
+}
+
+// pidsParent makes a cgroup for one build with pids.max = pids and returns
+// the parent name the engine takes, and a cleanup that removes it. It
+// needs the engine on this machine with the cgroupfs driver; otherwise an
+// error says why the cap is not applied.
+func (d *DockerRunner) pidsParent(ctx context.Context, pids int64) (string, func(), error) {
+	cg := &d.cgroup
+	cg.once.Do(func() {
+		info, err := d.cli.Info(ctx)
+		if err == nil {
+			cg.driver, cg.version = info.CgroupDriver, info.CgroupVersion
+		}
+		cg.local = strings.HasPrefix(d.host, "unix://") || strings.HasPrefix(d.host, "/")
+	})
+	switch {
+	case !cg.local:
+		return "", nil, fmt.Errorf("the engine %s is not on this machine", d.host)
+	case cg.driver != "cgroupfs":
+		return "", nil, fmt.Errorf("the engine's cgroup driver is %q, not cgroupfs", cg.driver)
+	}
+	name := fmt.Sprintf("curate-build-%d-%d", os.Getpid(), buildSeq.Add(1))
+	var dir string
+	if cg.version == "2" {
+		dir = filepath.Join(buildCgroupRoot, name)
+	} else {
+		dir = filepath.Join(buildCgroupRoot, "pids", name)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return "", nil, fmt.Errorf("make cgroup %s: %w", dir, err)
+	}
+	cleanup := func() { removeBuildCgroups(name) }
+	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.FormatInt(pids, 10)), 0o644); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("set pids.max in %s: %w", dir, err)
+	}
+	return "/" + name, cleanup, nil
+}
+
+// removeBuildCgroups removes a build's parent from every hierarchy the
+// engine made it in (on cgroup v1 one per controller). A parent still busy
+// stays: it is empty once the build's containers are gone.
+func removeBuildCgroups(name string) {
+	dirs, _ := filepath.Glob(filepath.Join(buildCgroupRoot, "*", name))
+	dirs = append(dirs, filepath.Join(buildCgroupRoot, name))
+	for _, dir := range dirs {
+		os.Remove(dir)
+	}
+}
