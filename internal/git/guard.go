@@ -1,0 +1,190 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// curate runs git on repositories it did not make (tarballs, shared
+// folders), whose config, hooks and attributes may name commands. Every
+// call therefore carries settings in git's command scope, which wins
+// over every config file, so that nothing a repository configures runs:
+// the fixed ones below, and for keys that name a driver or a remote
+// (filter.NAME.smudge, remote.NAME.uploadpack) an override per name the
+// repository's own config uses. The settings travel as
+// GIT_CONFIG_COUNT/KEY/VALUE, which git hands on to the git processes it
+// starts (a lazy fetch, upload-pack) and which take any name, even one
+// with "=" in it.
+
+// Protocols are the transports curate uses: local paths and bundles
+// (file), and clones from a forge (https, http, ssh). Everything else -
+// ext:: (runs a command), git:// (runs core.gitProxy), remote helpers -
+// is refused, whatever the repository's protocol.*.allow says.
+var Protocols = []string{"file", "https", "http", "ssh"}
+
+// fixedConfig holds whatever the repository says.
+var fixedConfig = []setting{
+	{"core.fsmonitor", "false"},     // a hook command run on every index read
+	{"core.hooksPath", "/dev/null"}, // no hook runs (post-checkout, reference-transaction, ...)
+	{"log.showSignature", "false"},  // else log runs gpg.program on signed commits
+	{"protocol.allow", "never"},     // then the allowed transports one by one
+}
+
+// guardEnv is added to every call: no system config (a machine's
+// /etc/gitconfig is not the user's either), no editor, and the transport
+// list that overrides protocol.*.allow from any config file.
+var guardEnv = []string{
+	"GIT_CONFIG_NOSYSTEM=1",
+	"GIT_EDITOR=:",
+	"GIT_SEQUENCE_EDITOR=:",
+	"GIT_ALLOW_PROTOCOL=" + strings.Join(Protocols, ":"),
+}
+
+// diffCommands show diffs, where a repository's diff.NAME.textconv and
+// diff.NAME.command (or diff.external) would run.
+var diffCommands = map[string]bool{"diff": true, "log": true, "show": true, "format-patch": true, "whatchanged": true}
+
+type setting struct{ key, value string }
+
+func init() {
+	for _, p := range Protocols {
+		fixedConfig = append(fixedConfig, setting{"protocol." + p + ".allow", "always"})
+	}
+}
+
+// guarded is args with --no-textconv --no-ext-diff after a diff-showing
+// subcommand.
+func guarded(args []string) []string {
+	i := subcommandIndex(args)
+	if i < 0 || !diffCommands[args[i]] {
+		return args
+	}
+	out := append([]string{}, args[:i+1]...)
+	out = append(out, "--no-textconv", "--no-ext-diff")
+	return append(out, args[i+1:]...)
+}
+
+// configEnv is settings as GIT_CONFIG_COUNT/KEY_n/VALUE_n.
+func configEnv(settings []setting) []string {
+	env := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(settings))}
+	for i, s := range settings {
+		n := strconv.Itoa(i)
+		env = append(env, "GIT_CONFIG_KEY_"+n+"="+s.key, "GIT_CONFIG_VALUE_"+n+"="+s.value)
+	}
+	return env
+}
+
+// repositoryOverrides reads the config git would read for a call (the
+// repository's files and what they include, the user's ~/.gitconfig)
+// and returns the settings that neutralise what the repository set.
+// globalOpts are the call's options before the subcommand (-C DIR,
+// --git-dir=DIR), so the same repository is read.
+func repositoryOverrides(ctx context.Context, dir string, env, globalOpts []string) ([]setting, error) {
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, globalOpts...), "config", "--list", "--show-scope", "--null")...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, Error([]string{"config"}, err, stderr.String())
+	}
+	return neutralise(out), nil
+}
+
+// neutralise turns `git config --list --show-scope --null` output into
+// overrides for the driver and remote keys set in the repository's
+// scopes (local, worktree). The user's own entries stay, except that
+// clearing the repository's credential helpers clears the list, so the
+// user's helpers are added back after the clearing.
+func neutralise(list []byte) []setting {
+	var out, userHelpers []setting
+	seen := map[string]bool{}
+	repoHelpers := false
+	add := func(s ...setting) {
+		for _, x := range s {
+			if !seen[x.key] {
+				seen[x.key] = true
+				out = append(out, x)
+			}
+		}
+	}
+	fields := bytes.Split(list, []byte{0})
+	for i := 0; i+1 < len(fields); i += 2 {
+		scope := string(fields[i])
+		name, value, _ := strings.Cut(string(fields[i+1]), "\n")
+		section, sub, key := splitKey(name)
+		if section == "credential" && key == "helper" {
+			if scope == "global" {
+				userHelpers = append(userHelpers, setting{name, value})
+			}
+			repoHelpers = repoHelpers || scope == "local" || scope == "worktree"
+			continue
+		}
+		if scope != "local" && scope != "worktree" {
+			continue
+		}
+		switch {
+		case section == "filter" && sub != "":
+			p := "filter." + sub + "."
+			add(setting{p + "smudge", ""}, setting{p + "clean", ""}, setting{p + "process", ""}, setting{p + "required", "false"})
+		case section == "core" && key == "alternaterefscommand": // a fetch runs it
+			add(setting{"core.alternateRefsCommand", "true"})
+		case section == "remote" && sub != "" && key == "uploadpack":
+			add(setting{name, "git-upload-pack"})
+		case section == "remote" && sub != "" && key == "receivepack":
+			add(setting{name, "git-receive-pack"})
+		}
+	}
+	if repoHelpers {
+		out = append(out, setting{"credential.helper", ""})
+		out = append(out, userHelpers...)
+	}
+	return out
+}
+
+// splitKey splits section.subsection.key; the subsection may hold dots.
+func splitKey(name string) (section, sub, key string) {
+	first, last := strings.IndexByte(name, '.'), strings.LastIndexByte(name, '.')
+	if first < 0 {
+		return name, "", ""
+	}
+	section, key = strings.ToLower(name[:first]), strings.ToLower(name[last+1:])
+	if last > first {
+		sub = name[first+1 : last]
+	}
+	return section, sub, key
+}
+
+// subcommandIndex is the index of the git command in args, after global
+// options such as -C DIR and -c KEY=VALUE; -1 when there is none.
+func subcommandIndex(args []string) int {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-C" || a == "-c":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// globalOptions are args before the subcommand.
+func globalOptions(args []string) []string {
+	if i := subcommandIndex(args); i >= 0 {
+		return args[:i]
+	}
+	return args
+}
+
+// guardError is the error a call returns when its repository's config
+// cannot be read first.
+func guardError(args []string, err error) error {
+	return fmt.Errorf("reading the repository's config before git %s: %w", Subcommand(args), err)
+}
