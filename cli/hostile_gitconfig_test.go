@@ -18,6 +18,10 @@ func hostileRepo(t *testing.T, repo, marks string) []string {
 	t.Helper()
 	touch := func(name string) string { return "touch " + filepath.Join(marks, name) }
 	gitDir := filepath.Join(repo, ".git")
+	gpg := filepath.Join(gitDir, "gpg.sh") // gpg.program is run without a shell
+	if err := os.WriteFile(gpg, []byte("#!/bin/sh\n"+touch("gpg")+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	config := fmt.Sprintf(`
 [core]
 	fsmonitor = %q
@@ -38,7 +42,7 @@ func hostileRepo(t *testing.T, repo, marks string) []string {
 [credential]
 	helper = "!%s"
 `, touch("fsmonitor"), touch("alternate-refs"), touch("smudge"), touch("clean"), touch("textconv"),
-		touch("diff-command"), touch("diff-external"), touch("gpg"), touch("credential"))
+		touch("diff-command"), touch("diff-external"), gpg, touch("credential"))
 	f, err := os.OpenFile(filepath.Join(gitDir, "config"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -33,10 +33,10 @@ var env = []string{
 // first, the command fails to start with that error.
 func Command(ctx context.Context, dir string, extra []string, args ...string) *exec.Cmd {
 	environ := append(append(append(os.Environ(), env...), guardEnv...), extra...)
-	overrides, err := repositoryOverrides(ctx, dir, environ, globalOptions(args))
+	overrides, protocols, err := repositoryOverrides(ctx, dir, environ, globalOptions(args))
 	cmd := exec.CommandContext(ctx, "git", guarded(args)...)
 	cmd.Dir = dir
-	cmd.Env = append(environ, configEnv(append(append([]setting{}, fixedConfig...), overrides...))...)
+	cmd.Env = append(append(environ, protocolEnv(protocols)...), configEnv(append(append([]setting{}, fixedConfig...), overrides...))...)
 	if err != nil {
 		cmd.Err = guardError(args, err)
 	}

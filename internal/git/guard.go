@@ -26,6 +26,9 @@ import (
 // is refused, whatever the repository's protocol.*.allow says.
 var Protocols = []string{"file", "https", "http", "ssh"}
 
+// remoteProtocols are Protocols without file.
+var remoteProtocols = []string{"https", "http", "ssh"}
+
 // fixedConfig holds whatever the repository says.
 var fixedConfig = []setting{
 	{"core.fsmonitor", "false"},     // a hook command run on every index read
@@ -36,12 +39,11 @@ var fixedConfig = []setting{
 
 // guardEnv is added to every call: no system config (a machine's
 // /etc/gitconfig is not the user's either), no editor, and the transport
-// list that overrides protocol.*.allow from any config file.
+// list (protocolEnv) overrides protocol.*.allow from any config file.
 var guardEnv = []string{
 	"GIT_CONFIG_NOSYSTEM=1",
 	"GIT_EDITOR=:",
 	"GIT_SEQUENCE_EDITOR=:",
-	"GIT_ALLOW_PROTOCOL=" + strings.Join(Protocols, ":"),
 }
 
 // diffCommands show diffs, where a repository's diff.NAME.textconv and
@@ -68,6 +70,11 @@ func guarded(args []string) []string {
 	return append(out, args[i+1:]...)
 }
 
+// protocolEnv allows exactly protocols, whatever any config says.
+func protocolEnv(protocols []string) []string {
+	return []string{"GIT_ALLOW_PROTOCOL=" + strings.Join(protocols, ":")}
+}
+
 // configEnv is settings as GIT_CONFIG_COUNT/KEY_n/VALUE_n.
 func configEnv(settings []setting) []string {
 	env := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(settings))}
@@ -83,7 +90,7 @@ func configEnv(settings []setting) []string {
 // and returns the settings that neutralise what the repository set.
 // globalOpts are the call's options before the subcommand (-C DIR,
 // --git-dir=DIR), so the same repository is read.
-func repositoryOverrides(ctx context.Context, dir string, env, globalOpts []string) ([]setting, error) {
+func repositoryOverrides(ctx context.Context, dir string, env, globalOpts []string) ([]setting, []string, error) {
 	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, globalOpts...), "config", "--list", "--show-scope", "--null")...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -91,20 +98,24 @@ func repositoryOverrides(ctx context.Context, dir string, env, globalOpts []stri
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, Error([]string{"config"}, err, stderr.String())
+		return nil, nil, Error([]string{"config"}, err, stderr.String())
 	}
-	return neutralise(out), nil
+	settings, protocols := neutralise(out)
+	return settings, protocols, nil
 }
 
 // neutralise turns `git config --list --show-scope --null` output into
-// overrides for the driver and remote keys set in the repository's
-// scopes (local, worktree). The user's own entries stay, except that
-// clearing the repository's credential helpers clears the list, so the
-// user's helpers are added back after the clearing.
-func neutralise(list []byte) []setting {
+// overrides for the driver keys set in the repository's scopes (local,
+// worktree), and the transports the call may use. The user's own entries
+// stay, except that clearing the repository's credential helpers clears
+// the list, so the user's helpers are added back after the clearing. A
+// remote's uploadpack or receivepack command runs on this machine when
+// the remote is a local path, and git keeps the first value it reads (the
+// repository's), so a repository that sets one gets no file transport.
+func neutralise(list []byte) ([]setting, []string) {
 	var out, userHelpers []setting
 	seen := map[string]bool{}
-	repoHelpers := false
+	repoHelpers, localPack := false, false
 	add := func(s ...setting) {
 		for _, x := range s {
 			if !seen[x.key] {
@@ -134,17 +145,19 @@ func neutralise(list []byte) []setting {
 			add(setting{p + "smudge", ""}, setting{p + "clean", ""}, setting{p + "process", ""}, setting{p + "required", "false"})
 		case section == "core" && key == "alternaterefscommand": // a fetch runs it
 			add(setting{"core.alternateRefsCommand", "true"})
-		case section == "remote" && sub != "" && key == "uploadpack":
-			add(setting{name, "git-upload-pack"})
-		case section == "remote" && sub != "" && key == "receivepack":
-			add(setting{name, "git-receive-pack"})
+		case section == "remote" && sub != "" && (key == "uploadpack" || key == "receivepack"):
+			localPack = true
 		}
 	}
 	if repoHelpers {
 		out = append(out, setting{"credential.helper", ""})
 		out = append(out, userHelpers...)
 	}
-	return out
+	protocols := Protocols
+	if localPack {
+		protocols = remoteProtocols
+	}
+	return out, protocols
 }
 
 // splitKey splits section.subsection.key; the subsection may hold dots.
