@@ -30,7 +30,7 @@ func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			r.ID, r.TaskID, r.Mode, r.Attempt, string(r.Outcome), reward, r.Digest, r.Detail, string(f2p), string(p2p), string(flaky),
-			r.DockerHost, r.Container, r.PID, r.LogPath, r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure), r.Retry, string(unstable))
+			r.DockerHost, r.Container, r.PID, storedDir(s.root, r.LogPath), r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure), r.Retry, string(unstable))
 		if err != nil {
 			return fmt.Errorf("save run %s: %w", r.ID, describe(err))
 		}
@@ -100,6 +100,7 @@ func (s *Store) queryRuns(ctx context.Context, where string, args ...any) ([]*pi
 			return nil, err
 		}
 		r.Outcome = pipeline.Outcome(outcome)
+		r.LogPath = loadedDir(s.root, r.LogPath)
 		if reward.Valid {
 			v := reward.Float64
 			r.Reward = &v
