@@ -32,7 +32,7 @@ func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
 			r.ID, r.TaskID, r.Mode, r.Attempt, string(r.Outcome), reward, r.Digest, r.Detail, string(f2p), string(p2p), string(flaky),
 			r.DockerHost, r.Container, r.PID, storedDir(s.root, r.LogPath), r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure), r.Retry, string(unstable))
 		if err != nil {
-			return fmt.Errorf("save run %s: %w", r.ID, describe(err))
+			return fmt.Errorf("save run %s: %w", r.ID, s.describe(err))
 		}
 		return nil
 	})
@@ -87,7 +87,7 @@ func (s *Store) RunsByOutcome(ctx context.Context, outcomes ...pipeline.Outcome)
 func (s *Store) queryRuns(ctx context.Context, where string, args ...any) ([]*pipeline.Run, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+runColumns+" FROM runs "+where, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list runs: %w", describe(err))
+		return nil, fmt.Errorf("list runs: %w", s.describe(err))
 	}
 	defer rows.Close()
 	var out []*pipeline.Run
