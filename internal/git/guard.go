@@ -105,9 +105,9 @@ func repositoryOverrides(ctx context.Context, dir string, env, globalOpts []stri
 }
 
 // neutralise turns `git config --list --show-scope --null` output into
-// overrides for the driver keys set in the repository's scopes (local,
-// worktree), and the transports the call may use. The user's own entries
-// stay, except that clearing the repository's credential helpers clears
+// overrides for every filter driver and for the command keys set in the
+// repository's scopes (local, worktree), and the transports the call may
+// use. The user's other entries stay, except that clearing the repository's credential helpers clears
 // the list, so the user's helpers are added back after the clearing. A
 // remote's uploadpack or receivepack command runs on this machine when
 // the remote is a local path, and git keeps the first value it reads (the
@@ -136,13 +136,17 @@ func neutralise(list []byte) ([]setting, []string) {
 			repoHelpers = repoHelpers || scope == "local" || scope == "worktree"
 			continue
 		}
+		// Every filter, the user's too: the repository's attributes pick
+		// which one runs on its files (git-lfs would fetch from a server
+		// the repository names); curate reads blobs as stored.
+		if section == "filter" && sub != "" && scope != "command" {
+			p := "filter." + sub + "."
+			add(setting{p + "smudge", ""}, setting{p + "clean", ""}, setting{p + "process", ""}, setting{p + "required", "false"})
+		}
 		if scope != "local" && scope != "worktree" {
 			continue
 		}
 		switch {
-		case section == "filter" && sub != "":
-			p := "filter." + sub + "."
-			add(setting{p + "smudge", ""}, setting{p + "clean", ""}, setting{p + "process", ""}, setting{p + "required", "false"})
 		case section == "core" && key == "alternaterefscommand": // a fetch runs it
 			add(setting{"core.alternateRefsCommand", "true"})
 		case section == "remote" && sub != "" && (key == "uploadpack" || key == "receivepack"):

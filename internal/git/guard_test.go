@@ -207,3 +207,55 @@ func TestGuardKeepsWorkingCalls(t *testing.T) {
 		t.Fatalf("missing folder: %v", err)
 	}
 }
+
+// The user's own filters are emptied too (the repository's attributes
+// choose them); the user's credential helpers survive the clearing of the
+// repository's; a subsection may hold dots and "=".
+func TestNeutralise(t *testing.T) {
+	list := strings.Join([]string{
+		"global", "filter.lfs.smudge\ngit-lfs smudge -- %f",
+		"global", "credential.helper\ncache",
+		"global", "credential.https://example.com.helper\nstore",
+		"local", "filter.a.b=c.clean\nsh evil",
+		"local", "credential.helper\n!evil",
+		"local", "core.alternaterefscommand\nevil",
+		"command", "filter.mine.smudge\ncat",
+	}, "\x00") + "\x00"
+	settings, protocols := neutralise([]byte(list))
+	var got []string
+	for _, s := range settings {
+		got = append(got, s.key+"="+s.value)
+	}
+	want := []string{
+		"filter.lfs.smudge=", "filter.lfs.clean=", "filter.lfs.process=", "filter.lfs.required=false",
+		"filter.a.b=c.smudge=", "filter.a.b=c.clean=", "filter.a.b=c.process=", "filter.a.b=c.required=false",
+		"core.alternateRefsCommand=true",
+		"credential.helper=", "credential.helper=cache", "credential.https://example.com.helper=store",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("settings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Join(protocols, ":") != "file:https:http:ssh" {
+		t.Errorf("protocols %v", protocols)
+	}
+	_, protocols = neutralise([]byte("local\x00remote.origin.uploadpack\x00"))
+	if strings.Join(protocols, ":") != "https:http:ssh" {
+		t.Errorf("a repository with its own upload-pack keeps %v", protocols)
+	}
+}
+
+// A filter in the user's own ~/.gitconfig, picked by the repository's
+// attributes, does not run either.
+func TestUserFilterPickedByRepositoryRunsNothing(t *testing.T) {
+	a := newArmed(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[filter \"lfs\"]\n\tsmudge = \""+a.touch("user-filter")+"; cat\"\n"), 0o644)
+	os.WriteFile(filepath.Join(a.dir, ".git", "info", "attributes"), []byte("* filter=lfs\n"), 0o644)
+	if _, err := Output(context.Background(), a.dir, "archive", "--format=tar", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.fired(); len(got) > 0 {
+		t.Errorf("archive ran %v", got)
+	}
+}
