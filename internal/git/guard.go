@@ -89,9 +89,15 @@ func configEnv(settings []setting) []string {
 // repository's files and what they include, the user's ~/.gitconfig)
 // and returns the settings that neutralise what the repository set.
 // globalOpts are the call's options before the subcommand (-C DIR,
-// --git-dir=DIR), so the same repository is read.
+// --git-dir=DIR), so the same repository is read. The answer is kept
+// while none of the config files it came from changes (guardcache.go):
+// a build reads thousands of blobs from one repository.
 func repositoryOverrides(ctx context.Context, dir string, env, globalOpts []string) ([]setting, []string, error) {
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, globalOpts...), "config", "--list", "--show-scope", "--null")...)
+	key := cacheKey(dir, env, globalOpts)
+	if g, ok := cached(key); ok {
+		return g.settings, g.protocols, nil
+	}
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, globalOpts...), "config", "--list", "--show-scope", "--show-origin", "--null")...)
 	cmd.Dir = dir
 	cmd.Env = env
 	var stderr bytes.Buffer
@@ -100,8 +106,26 @@ func repositoryOverrides(ctx context.Context, dir string, env, globalOpts []stri
 	if err != nil {
 		return nil, nil, Error([]string{"config"}, err, stderr.String())
 	}
-	settings, protocols := neutralise(out)
+	entries := parseListing(out)
+	settings, protocols := neutralise(entries)
+	remember(key, entries, settings, protocols, workDir(dir, globalOpts), env)
 	return settings, protocols, nil
+}
+
+// entry is one line of `git config --list --show-scope --show-origin`.
+type entry struct{ scope, origin, name, value string }
+
+// parseListing reads `git config --list --show-scope --show-origin
+// --null`: scope, origin, then "name\nvalue" (or a bare name), each
+// ended by NUL.
+func parseListing(out []byte) []entry {
+	var entries []entry
+	fields := bytes.Split(out, []byte{0})
+	for i := 0; i+2 < len(fields); i += 3 {
+		name, value, _ := strings.Cut(string(fields[i+2]), "\n")
+		entries = append(entries, entry{string(fields[i]), string(fields[i+1]), name, value})
+	}
+	return entries
 }
 
 // neutralise turns `git config --list --show-scope --null` output into
@@ -112,7 +136,7 @@ func repositoryOverrides(ctx context.Context, dir string, env, globalOpts []stri
 // remote's uploadpack or receivepack command runs on this machine when
 // the remote is a local path, and git keeps the first value it reads (the
 // repository's), so a repository that sets one gets no file transport.
-func neutralise(list []byte) ([]setting, []string) {
+func neutralise(entries []entry) ([]setting, []string) {
 	var out, userHelpers []setting
 	seen := map[string]bool{}
 	repoHelpers, localPack := false, false
@@ -124,10 +148,8 @@ func neutralise(list []byte) ([]setting, []string) {
 			}
 		}
 	}
-	fields := bytes.Split(list, []byte{0})
-	for i := 0; i+1 < len(fields); i += 2 {
-		scope := string(fields[i])
-		name, value, _ := strings.Cut(string(fields[i+1]), "\n")
+	for _, e := range entries {
+		scope, name, value := e.scope, e.name, e.value
 		section, sub, key := splitKey(name)
 		if section == "credential" && key == "helper" {
 			if scope == "global" {

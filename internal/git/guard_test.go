@@ -213,15 +213,15 @@ func TestGuardKeepsWorkingCalls(t *testing.T) {
 // repository's; a subsection may hold dots and "=".
 func TestNeutralise(t *testing.T) {
 	list := strings.Join([]string{
-		"global", "filter.lfs.smudge\ngit-lfs smudge -- %f",
-		"global", "credential.helper\ncache",
-		"global", "credential.https://example.com.helper\nstore",
-		"local", "filter.a.b=c.clean\nsh evil",
-		"local", "credential.helper\n!evil",
-		"local", "core.alternaterefscommand\nevil",
-		"command", "filter.mine.smudge\ncat",
+		"global", "file:/home/u/.gitconfig", "filter.lfs.smudge\ngit-lfs smudge -- %f",
+		"global", "file:/home/u/.gitconfig", "credential.helper\ncache",
+		"global", "file:/home/u/.gitconfig", "credential.https://example.com.helper\nstore",
+		"local", "file:.git/config", "filter.a.b=c.clean\nsh evil",
+		"local", "file:.git/config", "credential.helper\n!evil",
+		"local", "file:/elsewhere/included", "core.alternaterefscommand\nevil",
+		"command", "command line:", "filter.mine.smudge\ncat",
 	}, "\x00") + "\x00"
-	settings, protocols := neutralise([]byte(list))
+	settings, protocols := neutralise(parseListing([]byte(list)))
 	var got []string
 	for _, s := range settings {
 		got = append(got, s.key+"="+s.value)
@@ -238,7 +238,7 @@ func TestNeutralise(t *testing.T) {
 	if strings.Join(protocols, ":") != "file:https:http:ssh" {
 		t.Errorf("protocols %v", protocols)
 	}
-	_, protocols = neutralise([]byte("local\x00remote.origin.uploadpack\x00"))
+	_, protocols = neutralise(parseListing([]byte("local\x00file:.git/config\x00remote.origin.uploadpack\x00")))
 	if strings.Join(protocols, ":") != "https:http:ssh" {
 		t.Errorf("a repository with its own upload-pack keeps %v", protocols)
 	}
@@ -257,5 +257,29 @@ func TestUserFilterPickedByRepositoryRunsNothing(t *testing.T) {
 	}
 	if got := a.fired(); len(got) > 0 {
 		t.Errorf("archive ran %v", got)
+	}
+}
+
+// A guard kept from an earlier call does not outlive a change to the
+// config: a filter added between two calls is emptied on the second.
+func TestGuardFollowsConfigChanges(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "repo")
+	plain(t, root, "init", "-q", dir)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644)
+	plain(t, dir, "add", ".")
+	plain(t, dir, "commit", "-q", "-m", "one")
+	ctx := context.Background()
+	if _, err := Output(ctx, dir, "archive", "--format=tar", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(root, "smudged")
+	plain(t, dir, "config", "filter.late.smudge", "touch "+marker+"; cat")
+	os.WriteFile(filepath.Join(dir, ".git", "info", "attributes"), []byte("* filter=late\n"), 0o644)
+	if _, err := Output(ctx, dir, "archive", "--format=tar", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a filter added after the first call ran on the second")
 	}
 }
