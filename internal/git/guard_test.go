@@ -193,6 +193,11 @@ func TestGuardKeepsWorkingCalls(t *testing.T) {
 	if err != nil || string(out) != "one\n" {
 		t.Fatalf("show: %v %q", err, out)
 	}
+	// filter.pwn.required = true: the emptied filter is not required.
+	out, err = Output(ctx, a.dir, "archive", "--format=tar", "HEAD~2")
+	if err != nil || !strings.Contains(string(out), "one\n") {
+		t.Fatalf("archive through a required filter: %v", err)
+	}
 	if err := Run(ctx, a.dir, nil, "fetch", "-q", "up"); err == nil || !strings.Contains(err.Error(), "transport 'file' not allowed") {
 		t.Fatalf("fetch from a local remote with its own upload-pack: %v", err)
 	}
