@@ -3,10 +3,11 @@ package e2e
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	gitcmd "curate/internal/git"
 )
 
 // githubURLRe is a submodule URL on GitHub: https://github.com/OWNER/NAME(.git).
@@ -18,7 +19,7 @@ var githubURLRe = regexp.MustCompile(`^https://github\.com/([A-Za-z0-9_.-]+)/([A
 // initialised from it. Others stay empty, as in a clone without
 // submodules. It returns the paths it filled.
 func FillSubmodules(ctx context.Context, clone, gitdirs string) []string {
-	out, err := exec.CommandContext(ctx, "git", "-C", clone, "config", "-f", ".gitmodules", "--get-regexp", `^submodule\..*\.url$`).Output()
+	out, err := gitcmd.Output(ctx, clone, "config", "-f", ".gitmodules", "--get-regexp", `^submodule\..*\.url$`)
 	if err != nil {
 		return nil // no .gitmodules
 	}
@@ -34,14 +35,12 @@ func FillSubmodules(ctx context.Context, clone, gitdirs string) []string {
 			continue
 		}
 		name := strings.TrimSuffix(strings.TrimPrefix(key, "submodule."), ".url")
-		p, err := exec.CommandContext(ctx, "git", "-C", clone, "config", "-f", ".gitmodules", "submodule."+name+".path").Output()
+		p, err := gitcmd.Output(ctx, clone, "config", "-f", ".gitmodules", "submodule."+name+".path")
 		if err != nil {
 			continue
 		}
 		path := strings.TrimSpace(string(p))
-		cmd := exec.CommandContext(ctx, "git", "-C", clone, "-c", "protocol.file.allow=always", "-c", "url."+mirror+".insteadOf="+url,
-			"submodule", "update", "--init", "--", path)
-		if cmd.Run() == nil {
+		if gitcmd.Run(ctx, clone, nil, "-c", "url."+mirror+".insteadOf="+url, "submodule", "update", "--init", "--", path) == nil {
 			filled = append(filled, path)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	gitcmd "curate/internal/git"
 	"curate/pipeline"
 	"curate/pipeline/stats"
 	"curate/store"
@@ -112,8 +113,8 @@ func CloneBundle(ctx context.Context, bundle, repo, dir string) error {
 		{"clone", "-q", bundle, dir},
 		{"-C", dir, "remote", "set-url", "origin", "https://github.com/" + repo + ".git"},
 	} {
-		if out, err := exec.CommandContext(ctx, "git", args...).CombinedOutput(); err != nil {
-			return fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, out)
+		if err := gitcmd.Run(ctx, "", nil, args...); err != nil {
+			return err
 		}
 	}
 	return nil

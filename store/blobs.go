@@ -71,7 +71,7 @@ func (s *Store) attachBlobs(ctx context.Context, tasks map[string]*pipeline.Task
 		part := ids[start:min(start+chunk, len(ids))]
 		rows, err := s.db.QueryContext(ctx, "SELECT task_id, key, value FROM task_blobs WHERE task_id IN (?"+strings.Repeat(",?", len(part)-1)+")", part...)
 		if err != nil {
-			return fmt.Errorf("load task blobs: %w", describe(err))
+			return fmt.Errorf("load task blobs: %w", s.describe(err))
 		}
 		for rows.Next() {
 			var id, k, v string
@@ -88,7 +88,7 @@ func (s *Store) attachBlobs(ctx context.Context, tasks map[string]*pipeline.Task
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
-			return fmt.Errorf("load task blobs: %w", describe(err))
+			return fmt.Errorf("load task blobs: %w", s.describe(err))
 		}
 	}
 	return nil

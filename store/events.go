@@ -74,7 +74,7 @@ func (s *Store) PreviewLabel(ctx context.Context, actor string, changes []pipeli
 	}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, describe(err)
+		return nil, err
 	}
 	defer tx.Rollback()
 	return applyBatch(ctx, tx, actor, pipeline.EventLabel, 0, norm, false)
@@ -97,7 +97,7 @@ func applyBatch(ctx context.Context, tx *sql.Tx, actor, kind string, ref int64, 
 			return nil, fmt.Errorf("label: task %q: %w in this workspace (see `curate list`)", c.TaskID, ErrNotFound)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("label %s: %w", c.TaskID, describe(err))
+			return nil, fmt.Errorf("label %s: %w", c.TaskID, err)
 		}
 		if old == c.New {
 			continue
@@ -109,7 +109,7 @@ func applyBatch(ctx context.Context, tx *sql.Tx, actor, kind string, ref int64, 
 		if batch == 0 {
 			res, err := tx.ExecContext(ctx, "INSERT INTO batches (kind, ref, time, actor) VALUES (?,?,?,?)", kind, ref, now.Format(timeFormat), actor)
 			if err != nil {
-				return nil, describe(err)
+				return nil, err
 			}
 			batch, _ = res.LastInsertId()
 		}
@@ -119,7 +119,7 @@ func applyBatch(ctx context.Context, tx *sql.Tx, actor, kind string, ref int64, 
 		res, err := tx.ExecContext(ctx, "INSERT INTO events (batch, time, actor, task_id, field, old, new, note) VALUES (?,?,?,?,?,?,?,?)",
 			batch, now.Format(timeFormat), actor, c.TaskID, c.Field, old, c.New, c.Note)
 		if err != nil {
-			return nil, describe(err)
+			return nil, err
 		}
 		seq, _ := res.LastInsertId()
 		out = append(out, pipeline.Event{Seq: seq, Batch: batch, Kind: kind, Ref: ref, Time: now, Actor: actor,
@@ -162,7 +162,7 @@ func setLabel(ctx context.Context, tx *sql.Tx, id, field, col, value, note strin
 		args = []any{arg, reason, id}
 	}
 	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-		return fmt.Errorf("label %s: %w", id, describe(err))
+		return fmt.Errorf("label %s: %w", id, err)
 	}
 	return nil
 }
@@ -172,7 +172,7 @@ func setLabel(ctx context.Context, tx *sql.Tx, id, field, col, value, note strin
 func stacks(ctx context.Context, tx *sql.Tx) (undo, redo []int64, err error) {
 	rows, err := tx.QueryContext(ctx, "SELECT id, kind, ref FROM batches ORDER BY id")
 	if err != nil {
-		return nil, nil, describe(err)
+		return nil, nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -255,7 +255,7 @@ func batchEvents(ctx context.Context, tx *sql.Tx, batch int64) ([]pipeline.Event
 	rows, err := tx.QueryContext(ctx, `SELECT e.seq, e.batch, b.kind, b.ref, e.time, e.actor, e.task_id, e.field, e.old, e.new, e.note
 		FROM events e JOIN batches b ON b.id = e.batch WHERE e.batch = ? ORDER BY e.seq`, batch)
 	if err != nil {
-		return nil, describe(err)
+		return nil, err
 	}
 	defer rows.Close()
 	return scanEvents(rows)
@@ -277,7 +277,7 @@ func (s *Store) History(ctx context.Context, taskID string, limit int) ([]pipeli
 	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("history: %w", describe(err))
+		return nil, fmt.Errorf("history: %w", err)
 	}
 	defer rows.Close()
 	return scanEvents(rows)
@@ -301,7 +301,7 @@ func scanEvents(rows *sql.Rows) ([]pipeline.Event, error) {
 func (s *Store) CanUndo(ctx context.Context) (undo, redo bool, err error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return false, false, describe(err)
+		return false, false, err
 	}
 	defer tx.Rollback()
 	u, r, err := stacks(ctx, tx)

@@ -23,7 +23,7 @@ func (s *Store) TasksByID(ctx context.Context, ids []string) (map[string]*pipeli
 		q := "SELECT " + taskColumns + ", failure, body FROM tasks WHERE id IN (?" + strings.Repeat(",?", len(part)-1) + ")"
 		rows, err := s.db.QueryContext(ctx, q, args...)
 		if err != nil {
-			return nil, fmt.Errorf("load tasks: %w", describe(err))
+			return nil, fmt.Errorf("load tasks: %w", s.describe(err))
 		}
 		for rows.Next() {
 			t, err := scanTask(rows, true)
@@ -37,7 +37,7 @@ func (s *Store) TasksByID(ctx context.Context, ids []string) (map[string]*pipeli
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
-			return nil, fmt.Errorf("load tasks: %w", describe(err))
+			return nil, fmt.Errorf("load tasks: %w", s.describe(err))
 		}
 	}
 	if err := s.attachBlobs(ctx, out); err != nil {

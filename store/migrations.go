@@ -145,14 +145,19 @@ var migrations = []string{
 	// (labels: events with undo and redo).
 	`ALTER TABLE tasks ADD COLUMN label_instruction TEXT NOT NULL DEFAULT '';
 	ALTER TABLE tasks ADD COLUMN label_tests_dropped TEXT NOT NULL DEFAULT '';`,
+	// 12: run logs inside the workspace are stored relative to it (a
+	// copied workspace reads its own logs, a moved one keeps them);
+	// backfilled by backfills[12] from the absolute paths stored before.
+	`SELECT 1;`,
 }
 
 // backfills run in the same transaction right after the migration of the
 // same number, for data changes SQL alone cannot make.
 var backfills = map[int]func(context.Context, *sql.Tx, string) error{
-	4: func(ctx context.Context, tx *sql.Tx, _ string) error { return backfillPacked(ctx, tx) },
-	5: func(ctx context.Context, tx *sql.Tx, _ string) error { return backfillBlobs(ctx, tx) },
-	9: backfillRelativeDirs,
+	4:  func(ctx context.Context, tx *sql.Tx, _ string) error { return backfillPacked(ctx, tx) },
+	5:  func(ctx context.Context, tx *sql.Tx, _ string) error { return backfillBlobs(ctx, tx) },
+	9:  backfillRelativeDirs,
+	12: backfillRelativeLogs,
 }
 
 // SchemaVersion is the version a freshly migrated database has.

@@ -15,11 +15,11 @@ const runColumns = `id, task_id, mode, attempt, outcome, reward, digest, detail,
 
 // SaveRun inserts or replaces a run record.
 func (s *Store) SaveRun(ctx context.Context, r *pipeline.Run) error {
-	return s.tx(ctx, func(tx *sql.Tx) error { return saveRunTx(ctx, tx, r) })
+	return s.tx(ctx, func(tx *sql.Tx) error { return s.saveRunTx(ctx, tx, r) })
 }
 
 // saveRunTx writes a run record inside tx.
-func saveRunTx(ctx context.Context, tx *sql.Tx, r *pipeline.Run) error {
+func (s *Store) saveRunTx(ctx context.Context, tx *sql.Tx, r *pipeline.Run) error {
 	f2p, _ := json.Marshal(nonNil(r.FailToPass))
 	p2p, _ := json.Marshal(nonNil(r.PassToPass))
 	flaky, _ := json.Marshal(nonNil(r.Flaky))
@@ -34,9 +34,9 @@ func saveRunTx(ctx context.Context, tx *sql.Tx, r *pipeline.Run) error {
 	}
 	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO runs (`+runColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		r.ID, r.TaskID, r.Mode, r.Attempt, string(r.Outcome), reward, r.Digest, r.Detail, string(f2p), string(p2p), string(flaky),
-		r.DockerHost, r.Container, r.PID, r.LogPath, r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure), r.Retry, string(unstable))
+		r.DockerHost, r.Container, r.PID, storedDir(s.root, r.LogPath), r.StartedAt.UTC().Format(timeFormat), fin, encodeFailure(r.Failure), r.Retry, string(unstable))
 	if err != nil {
-		return fmt.Errorf("save run %s: %w", r.ID, describe(err))
+		return fmt.Errorf("save run %s: %w", r.ID, s.describe(err))
 	}
 	return nil
 }
@@ -90,7 +90,7 @@ func (s *Store) RunsByOutcome(ctx context.Context, outcomes ...pipeline.Outcome)
 func (s *Store) queryRuns(ctx context.Context, where string, args ...any) ([]*pipeline.Run, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+runColumns+" FROM runs "+where, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list runs: %w", describe(err))
+		return nil, fmt.Errorf("list runs: %w", s.describe(err))
 	}
 	defer rows.Close()
 	var out []*pipeline.Run
@@ -103,6 +103,7 @@ func (s *Store) queryRuns(ctx context.Context, where string, args ...any) ([]*pi
 			return nil, err
 		}
 		r.Outcome = pipeline.Outcome(outcome)
+		r.LogPath = loadedDir(s.root, r.LogPath)
 		if reward.Valid {
 			v := reward.Float64
 			r.Reward = &v

@@ -21,7 +21,7 @@ func (s *Store) UpdateComputed(ctx context.Context, tasks []*pipeline.Task) erro
 		stmt, err := tx.PrepareContext(ctx, `UPDATE tasks SET language=?, features=?, sdlc_phase=?, phase_rule=?, score=?,
 			breakdown=?, difficulty_calibrated=?, difficulty_rule=?, extra=?, updated_at=?, packed=? WHERE id=?`)
 		if err != nil {
-			return describe(err)
+			return s.describe(err)
 		}
 		defer stmt.Close()
 		for _, t := range tasks {
@@ -41,7 +41,7 @@ func (s *Store) UpdateComputed(ctx context.Context, tasks []*pipeline.Task) erro
 			}
 			if _, err := stmt.ExecContext(ctx, t.Language, encodeFeatures(t.Features), t.SDLCPhase, t.PhaseRule, t.Score,
 				encodeBreakdown(t.Breakdown), string(t.DifficultyCalibrated), t.DifficultyRule, string(extra), now, packed, t.ID); err != nil {
-				return fmt.Errorf("update task %s: %w", t.ID, describe(err))
+				return fmt.Errorf("update task %s: %w", t.ID, s.describe(err))
 			}
 		}
 		return nil

@@ -13,7 +13,7 @@ import (
 // task's status, class and lists are not.
 func (s *Store) SettleRun(ctx context.Context, r *pipeline.Run, tasks []*pipeline.Task) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if err := saveRunTx(ctx, tx, r); err != nil {
+		if err := s.saveRunTx(ctx, tx, r); err != nil {
 			return err
 		}
 		return s.upsertTasksTx(ctx, tx, tasks)

@@ -62,9 +62,16 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	wdb.SetMaxOpenConns(1)
 	s := &Store{wdb: wdb, path: path, root: workspaceRoot(path)}
+	if err := checkForeign(ctx, wdb, path); err != nil {
+		wdb.Close()
+		if errors.Is(err, ErrNotIndex) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("open workspace database %s: %w", path, s.describe(err))
+	}
 	if err := s.migrate(ctx); err != nil {
 		wdb.Close()
-		return nil, fmt.Errorf("open workspace database %s: %w", path, describe(err))
+		return nil, fmt.Errorf("open workspace database %s: %w", path, s.describe(err))
 	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -108,40 +115,99 @@ func checkHeader(path string) error {
 	head := make([]byte, 16)
 	n, _ := f.Read(head)
 	if n == 0 {
-		return nil // an empty file becomes a new database
+		// Not a new database: curate writes the schema the moment it
+		// makes one, so an empty file is an index that was lost.
+		return fmt.Errorf("open workspace database %s: %w: the file is empty; %s", path, ErrNotIndex, reindexHint(path))
 	}
 	if n < 16 || string(head) != "SQLite format 3\x00" {
-		return fmt.Errorf("open workspace database %s: not a SQLite database (corrupt or overwritten); move it aside to start a new index", path)
+		return fmt.Errorf("open workspace database %s: %w: not a SQLite database (corrupt or overwritten); %s", path, ErrNotIndex, reindexHint(path))
 	}
 	return nil
 }
 
-// describe turns driver errors into advice a curator can act on.
-func describe(err error) error {
+// ErrNotIndex is (wrapped) the error of a database file that is not a
+// curate index: empty, not SQLite, or another program's SQLite file.
+var ErrNotIndex = errors.New("not curate's index")
+
+// reindexHint says how to rebuild the index of the workspace holding the
+// database at path.
+func reindexHint(path string) string {
+	root := workspaceRoot(path)
+	if root == "" {
+		return "move it aside to start a new index"
+	}
+	return "rebuild the index from tasks/ with `curate init --reindex " + root + "` (the file is kept aside)"
+}
+
+// checkForeign refuses a SQLite file that holds tables but was never
+// migrated by curate: another program's database.
+func checkForeign(ctx context.Context, db *sql.DB, path string) error {
+	var version, tables int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&tables); err != nil {
+		return err
+	}
+	if version == 0 && tables > 0 {
+		return fmt.Errorf("open workspace database %s: %w: a SQLite database of another program (%d tables, no curate schema); %s", path, ErrNotIndex, tables, reindexHint(path))
+	}
+	return nil
+}
+
+// describe turns driver errors into advice a curator can act on, once:
+// an error it already described passes through.
+func (s *Store) describe(err error) error {
+	if err == nil || errors.As(err, new(*advice)) {
+		return err
+	}
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "readonly") || strings.Contains(msg, "read-only") || strings.Contains(msg, "READONLY"):
-		return fmt.Errorf("the workspace is read-only (%w); curate needs write access to .curate/", err)
+		return &advice{"the workspace is read-only (%w); curate needs write access to .curate/", err}
 	case strings.Contains(msg, "unable to open"), strings.Contains(msg, "CANTOPEN"):
-		return fmt.Errorf("cannot open the file (%w); check that .curate/ is writable", err)
+		return &advice{"cannot open the file (%w); check that .curate/ is writable", err}
 	case strings.Contains(msg, "not a database"), strings.Contains(msg, "malformed"), strings.Contains(msg, "NOTADB"), strings.Contains(msg, "CORRUPT"):
-		return fmt.Errorf("the database is corrupt (%w); move it aside to start a new index", err)
+		return &advice{"the database is corrupt (%w); " + reindexHint(s.path), err}
+	case strings.Contains(msg, "disk is full"), strings.Contains(msg, "disk I/O error") && noSpaceLeft(s.path):
+		// SQLite says ENOSPC as SQLITE_FULL or, when the WAL index cannot
+		// grow, as an I/O error (4874): the free space tells them apart.
+		return &advice{"disk full: no space left for " + s.path + " (%w); free space on that disk and run the command again", err}
 	}
 	return err
+}
+
+// advice is a driver error with what to do about it.
+type advice struct {
+	format string // with one %w for err
+	err    error
+}
+
+func (a *advice) Error() string { return fmt.Errorf(a.format, a.err).Error() }
+func (a *advice) Unwrap() error { return a.err }
+
+// noSpaceLeft reports whether the file system holding path has (almost)
+// no room left for an unprivileged write.
+func noSpaceLeft(path string) bool {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(filepath.Dir(path), &st); err != nil {
+		return false
+	}
+	return st.Bavail*uint64(st.Bsize) < 64<<10
 }
 
 // tx runs fn in one write transaction.
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
-		return describe(err)
+		return s.describe(err)
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return s.describe(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return describe(err)
+		return s.describe(err)
 	}
 	return nil
 }

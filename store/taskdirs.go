@@ -87,3 +87,37 @@ func backfillRelativeDirs(ctx context.Context, tx *sql.Tx, root string) error {
 	}
 	return nil
 }
+
+// backfillRelativeLogs rewrites the absolute run log paths inside root
+// that earlier versions stored as relative ones (compared in Go: SQL's
+// substr counts characters, a path's length is bytes).
+func backfillRelativeLogs(ctx context.Context, tx *sql.Tx, root string) error {
+	if root == "" {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT id, log_path FROM runs WHERE log_path != ''")
+	if err != nil {
+		return err
+	}
+	rel := map[string]string{}
+	for rows.Next() {
+		var id, p string
+		if err := rows.Scan(&id, &p); err != nil {
+			rows.Close()
+			return err
+		}
+		if stored := storedDir(root, p); stored != p {
+			rel[id] = stored
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for id, p := range rel {
+		if _, err := tx.ExecContext(ctx, "UPDATE runs SET log_path = ? WHERE id = ?", p, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}

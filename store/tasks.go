@@ -77,10 +77,10 @@ func (s *Store) upsertTasksTx(ctx context.Context, tx *sql.Tx, tasks []*pipeline
 			t.Title, t.Body, t.Language, t.Category, t.SDLCPhase, t.PhaseRule, features, t.Score, breakdown,
 			string(t.DifficultyImported), string(t.DifficultyCalibrated), t.DifficultyRule, string(t.Status), reasons,
 			t.TaskDir, t.Digest, extra, created.Format(timeFormat), now.Format(timeFormat), packed, encodeFailure(t.Failure)); err != nil {
-			return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
+			return fmt.Errorf("upsert task %s: %w", t.ID, s.describe(err))
 		}
 		if err := writeBlobs(ctx, tx, t.ID, t.Extra, big); err != nil {
-			return fmt.Errorf("upsert task %s: %w", t.ID, describe(err))
+			return fmt.Errorf("upsert task %s: %w", t.ID, s.describe(err))
 		}
 	}
 	return nil
@@ -115,7 +115,7 @@ func (s *Store) Task(ctx context.Context, id string) (*pipeline.Task, error) {
 		return nil, fmt.Errorf("task %q: %w in this workspace (see `curate list`)", id, ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("load task %s: %w", id, describe(err))
+		return nil, fmt.Errorf("load task %s: %w", id, s.describe(err))
 	}
 	if err := s.attachBlobs(ctx, map[string]*pipeline.Task{id: t}); err != nil {
 		return nil, err
@@ -132,7 +132,7 @@ func (s *Store) Tasks(ctx context.Context) ([]*pipeline.Task, error) {
 	var lo, hi sql.NullInt64
 	var n int
 	if err := s.db.QueryRowContext(ctx, "SELECT min(rowid), max(rowid), count(*) FROM tasks").Scan(&lo, &hi, &n); err != nil {
-		return nil, fmt.Errorf("list tasks: %w", describe(err))
+		return nil, fmt.Errorf("list tasks: %w", s.describe(err))
 	}
 	if n == 0 {
 		return nil, nil
@@ -166,7 +166,7 @@ func (s *Store) Tasks(ctx context.Context) ([]*pipeline.Task, error) {
 func (s *Store) scanRange(ctx context.Context, from, to int64) ([]*pipeline.Task, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+listColumns+" FROM tasks WHERE rowid BETWEEN ? AND ?", from, to)
 	if err != nil {
-		return nil, fmt.Errorf("list tasks: %w", describe(err))
+		return nil, fmt.Errorf("list tasks: %w", s.describe(err))
 	}
 	defer rows.Close()
 	var out []*pipeline.Task
@@ -220,12 +220,12 @@ func (s *Store) ResolveID(ctx context.Context, id string) (string, error) {
 		return got, nil
 	}
 	if err != sql.ErrNoRows {
-		return "", describe(err)
+		return "", s.describe(err)
 	}
 	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(id)
 	rows, err := s.db.QueryContext(ctx, `SELECT id FROM tasks WHERE id LIKE ? ESCAPE '\' ORDER BY id LIMIT 6`, esc+"%")
 	if err != nil {
-		return "", describe(err)
+		return "", s.describe(err)
 	}
 	defer rows.Close()
 	var ids []string

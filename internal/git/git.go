@@ -26,12 +26,20 @@ var env = []string{
 }
 
 // Command is git with args in dir ("" = the current directory), with
-// curate's git environment; extra NAME=VALUE pairs are appended. Use it to
-// stream (StdoutPipe) or to feed stdin; Output and Run cover the rest.
+// curate's git environment and the guard that keeps the repository's
+// config from running anything (guard.go); extra NAME=VALUE pairs are
+// appended. Use it to stream (StdoutPipe) or to feed stdin; Output and
+// Run cover the rest. When the repository's config cannot be read
+// first, the command fails to start with that error.
 func Command(ctx context.Context, dir string, extra []string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	environ := append(append(append(os.Environ(), env...), guardEnv...), extra...)
+	overrides, protocols, err := repositoryOverrides(ctx, dir, environ, globalOptions(args))
+	cmd := exec.CommandContext(ctx, "git", guarded(args)...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), env...), extra...)
+	cmd.Env = append(append(environ, protocolEnv(protocols)...), configEnv(append(append([]setting{}, fixedConfig...), overrides...))...)
+	if err != nil {
+		cmd.Err = guardError(args, err)
+	}
 	return cmd
 }
 
@@ -78,14 +86,8 @@ func Error(args []string, err error, stderr string) error {
 // Subcommand is the git command args run (log, cat-file, ...), skipping
 // global options such as -C DIR and -c KEY=VALUE.
 func Subcommand(args []string) string {
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "-C" || a == "-c":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return a
-		}
+	if i := subcommandIndex(args); i >= 0 {
+		return args[i]
 	}
 	return "git"
 }

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Caps are the workspace's ceilings over what any task asks of a
@@ -88,13 +89,20 @@ func (c Caps) Limits(cfg *TaskConfig, def Limits) (RunLimits, []string) {
 		if cfg.CPUs > 0 {
 			l.CPUs, cpuFrom = cfg.CPUs, "task.toml cpus"
 		}
-		if cfg.PidsLimit > 0 {
+		// A task config without pids_limit carries curate's default
+		// (ReadTaskConfig, a task without task.toml): asking for exactly
+		// the default is the same as not asking.
+		if cfg.PidsLimit > 0 && cfg.PidsLimit != DefaultPidsLimit {
 			l.Pids, pidFrom = cfg.PidsLimit, "task.toml pids_limit"
 		}
 	}
 	var notes []string
+	// A cap lowering curate's own default is the workspace's choice, not
+	// news about the task: only values someone set are reported.
 	note := func(from, asked, capName, got string) {
-		notes = append(notes, fmt.Sprintf("curate: cap: %s = %s is over max_%s; the container gets %s", from, asked, capName, got))
+		if !strings.HasPrefix(from, "the default ") {
+			notes = append(notes, fmt.Sprintf("curate: cap: %s = %s is over max_%s; the container gets %s", from, asked, capName, got))
+		}
 	}
 	if l.MemoryMB > c.MemoryMB {
 		note(memFrom, mb(l.MemoryMB), "memory", mb(c.MemoryMB))

@@ -21,7 +21,7 @@ func Clone(ctx context.Context, cloneURL, dir string) error {
 		return fmt.Errorf("the API gave no clone URL")
 	}
 	if !cloneScheme(cloneURL) {
-		return fmt.Errorf("the API gave clone URL %q: want http(s), ssh, git or file://", cloneURL)
+		return fmt.Errorf("the API gave clone URL %q: want http(s), ssh or file://", cloneURL)
 	}
 	run := func(args ...string) error { return gitcmd.Run(ctx, "", nil, args...) }
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
@@ -40,9 +40,10 @@ func Clone(ctx context.Context, cloneURL, dir string) error {
 }
 
 // cloneScheme reports a clone URL git takes as a repository address and
-// never as an option (the "--" before it is the second guard).
+// never as an option (the "--" before it is the second guard), over a
+// transport curate's git allows (git:// would run core.gitProxy).
 func cloneScheme(u string) bool {
-	for _, p := range []string{"https://", "http://", "ssh://", "git://", "file://"} {
+	for _, p := range []string{"https://", "http://", "ssh://", "file://"} {
 		if strings.HasPrefix(u, p) {
 			return true
 		}

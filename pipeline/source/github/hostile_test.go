@@ -138,7 +138,7 @@ func TestPaginationStopsOnCyclingLink(t *testing.T) {
 func TestCloneURLNeverAnOption(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "pwned")
 	err := Clone(context.Background(), "--upload-pack=touch "+marker, filepath.Join(t.TempDir(), "c.git"))
-	if err == nil || !strings.Contains(err.Error(), "want http(s), ssh, git or file://") {
+	if err == nil || !strings.Contains(err.Error(), "want http(s), ssh or file://") {
 		t.Fatalf("err %v", err)
 	}
 	if _, err := os.Stat(marker); err == nil {
