@@ -29,10 +29,11 @@ var StepScript = `#!/bin/sh
 # expression MISSING-SED prints its names from the output). Made by curate.
 reg="$1"; missing="$2"; shift 2
 # A JVM reads no proxy variable: Maven and Gradle get the build's proxy
-# (HTTPS_PROXY, curate's egress allowlist) as system properties.
+# (HTTPS_PROXY, curate's egress allowlist) as system properties, without
+# its user name (it only names the build in the proxy's log).
 proxy="${HTTPS_PROXY:-${https_proxy:-}}"
 if [ -n "$proxy" ]; then
-  hp=${proxy#*://}; hp=${hp%%/*}; host=${hp%:*}; port=${hp##*:}
+  hp=${proxy#*://}; hp=${hp%%/*}; hp=${hp##*@}; host=${hp%:*}; port=${hp##*:}
   [ "$port" = "$hp" ] && port=80
   JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS:+$JAVA_TOOL_OPTIONS }-Dhttp.proxyHost=$host -Dhttp.proxyPort=$port -Dhttps.proxyHost=$host -Dhttps.proxyPort=$port"
   export JAVA_TOOL_OPTIONS

@@ -54,3 +54,28 @@ func TestDockerfileCarriesNetwork(t *testing.T) {
 		t.Error("the CA bundle must be trusted before anything is fetched")
 	}
 }
+
+// A JVM step gets the build's proxy as system properties (Maven and Gradle
+// read no proxy variable), without the proxy URL's user name; a step
+// without a proxy gets none.
+func TestStepScriptGivesTheJVMTheProxy(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "curate-step")
+	if err := os.WriteFile(script, []byte(envgen.StepScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for proxy, want := range map[string]string{
+		"http://build-2:x@172.19.0.1:42231": "-Dhttp.proxyHost=172.19.0.1 -Dhttp.proxyPort=42231 -Dhttps.proxyHost=172.19.0.1 -Dhttps.proxyPort=42231",
+		"http://proxy.internal":             "-Dhttp.proxyHost=proxy.internal -Dhttp.proxyPort=80",
+		"":                                  "",
+	} {
+		cmd := exec.Command("sh", "-c", envgen.RegistryStep("Maven Central", "", `sh -c 'echo "opts=[$JAVA_TOOL_OPTIONS]"'`))
+		cmd.Env = append(os.Environ(), "HTTPS_PROXY="+proxy, "JAVA_TOOL_OPTIONS=", "PATH="+filepath.Dir(script)+":"+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", proxy, err, out)
+		}
+		if !strings.Contains(string(out), "opts=["+want) || want == "" && !strings.Contains(string(out), "opts=[]") {
+			t.Errorf("HTTPS_PROXY=%q: %s, want %q", proxy, out, want)
+		}
+	}
+}
