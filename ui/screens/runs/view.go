@@ -2,6 +2,7 @@ package runs
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"curate/pipeline"
@@ -175,7 +176,7 @@ func (s *Model) logView() string {
 		}
 		src := ""
 		if e.fromFile && e.run.LogPath != "" {
-			src = " · from " + frame.CleanLine(e.run.LogPath)
+			src = " · from " + frame.CleanLine(shownPath(s.ctx.Root, e.run.LogPath))
 		}
 		focus := " "
 		if s.focusLog {
@@ -228,4 +229,16 @@ func detailText(e *runEntry) string {
 		return "waiting for the cluster: " + e.waiting
 	}
 	return e.run.Detail + e.run.RetryNote()
+}
+
+// shownPath is a log's path relative to the workspace when it is inside
+// it: shorter, and the same on every machine the workspace is copied to.
+func shownPath(root, p string) string {
+	if root == "" {
+		return p
+	}
+	if rel, err := filepath.Rel(root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return p
 }
