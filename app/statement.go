@@ -161,7 +161,8 @@ func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementIn
 		return st, nil, fmt.Errorf("interface of %s: %w", t.ID, err)
 	}
 	st.Interface = decls
-	st.Requirements = statement.Requirements(in.Fix, in.Tests, in.Files, in.InBase)
+	all := statement.AllRequirements(in.Fix, in.Tests, in.Files, in.InBase)
+	st.Requirements = statement.CapRequirements(all)
 	testNames := statement.TestNames(in.Tests)
 	mode := HintsMode(ws, t)
 	st.Hints = statement.Hints(mode, pipeline.ExtraStrings(t, "FAIL_TO_PASS"), in.Failures)
@@ -172,6 +173,10 @@ func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementIn
 		shown.Text = statement.Redact(st.Text, Hidden(in))
 	}
 	flags := statement.Check(shown, statement.Evidence{Fix: in.Fix, TestFiles: pathsOf(in.Tests), TestNames: testNames, UsedNew: used, Hints: mode})
+	st.Strict = statement.Strict(all, statement.Render(st, Hidden(in)), pipeline.ExtraStrings(t, "FAIL_TO_PASS"))
+	if len(st.Strict) > 0 {
+		flags = statement.SortFlags(append(flags, statement.FlagStrictTests))
+	}
 	return st, flags, nil
 }
 
@@ -217,6 +222,10 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 		delete(t.Extra, pipeline.ExtraRequirements)
 	}
 	t.Extra[pipeline.ExtraStatementFlags] = flags
+	t.Extra[pipeline.ExtraStrictTests] = st.Strict
+	if len(st.Strict) == 0 {
+		delete(t.Extra, pipeline.ExtraStrictTests)
+	}
 	if len(st.Interface) == 0 {
 		delete(t.Extra, pipeline.ExtraInterface)
 	}
@@ -243,6 +252,12 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 		return "", err
 	}
 	return taskdir.Digest(dir)
+}
+
+// TaskStrictTests are the tests recorded on t that check values its
+// instruction does not give.
+func TaskStrictTests(t *pipeline.Task) []statement.StrictTest {
+	return decodeExtra[statement.StrictTest](t.Extra[pipeline.ExtraStrictTests])
 }
 
 // TaskRequirements is the Requirements section recorded on t, fresh or

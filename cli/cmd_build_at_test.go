@@ -17,14 +17,7 @@ import (
 // that the strategy is recorded and shown, that both mirrored tasks stand
 // on one repository image, and that the snapshot is pinned.
 func TestBuildAtSnapshotRealRepo(t *testing.T) {
-	bundle, _ := filepath.Abs(filepath.Join("..", "..", "shared", "repos", "spf13+cobra.bundle"))
-	if _, err := os.Stat(bundle); err != nil {
-		t.Skipf("no %s: real-repository tests need ../shared/repos beside the project", bundle)
-	}
-	clone := filepath.Join(t.TempDir(), "cobra")
-	if out, err := exec.Command("git", "clone", "-q", bundle, clone).CombinedOutput(); err != nil {
-		t.Fatalf("clone: %v\n%s", err, out)
-	}
+	clone := cloneBundle(t, "spf13+cobra")
 	ws := newWorkspace(t)
 	code, out, errOut := cli(t, "-w", ws, "mine", "git", clone, "--repo", "spf13/cobra", "--preset", "none", "--json")
 	if code != 0 {

@@ -14,7 +14,7 @@ func newEditCmd(env *Env) *cobra.Command {
 	var drop []string
 	var list, reason string
 	cmd := &cobra.Command{
-		Use:   "edit ID instruction|tests|hints [none|tests|failures]",
+		Use:   "edit ID instruction|requirements|tests|hints [none|tests|failures]",
 		Short: "Edit a task's problem statement in $EDITOR, or drop tests from its FAIL_TO_PASS / PASS_TO_PASS (undo and redo as labels)",
 		Long: `edit ID instruction opens the task's statement in $VISUAL or $EDITOR (as git commit
 does). What you save becomes the curator's statement: instruction.md is written
@@ -22,6 +22,10 @@ again (title, your text, the Interface section, the footer), the digest
 recomputed, instruction_source becomes "curator", and the generated text is
 kept to diff against (curate show --json). Save an empty text to go back to
 the generated statement. A changed digest sends the task back to built.
+
+edit ID requirements adds the values the task's hidden tests check that its
+statement leaves out (the strict_tests flag; curate show lists them) to the
+statement's Requirements section, as the curator's statement.
 
 edit ID tests --drop NAME --reason WHY takes tests out of FAIL_TO_PASS (or
 PASS_TO_PASS with --list), rebuilds the task so test.sh no longer counts them,
@@ -77,6 +81,12 @@ redo revert them.`,
 				}
 				fmt.Fprintf(env.Out, "saved the statement of %s (instruction_source curator); curate undo reverts it\n", id)
 				return nil
+			case "requirements":
+				if _, err := app.AddMissingRequirements(ctx, ws, workspace.Actor(), id); err != nil {
+					return err
+				}
+				fmt.Fprintf(env.Out, "added the values %s's tests check to its statement's Requirements (instruction_source curator); curate undo reverts it; next: curate validate %s\n", id, id)
+				return nil
 			case "tests":
 				if len(drop) == 0 {
 					return fmt.Errorf("edit %s tests: say which with --drop NAME (repeatable) and --reason", id)
@@ -91,7 +101,7 @@ redo revert them.`,
 				fmt.Fprintf(env.Out, "dropped %d test(s) from %s's %s and rebuilt it; next: curate validate %s\n", len(drop), id, list, id)
 				return nil
 			}
-			return fmt.Errorf("edit %s %q: want instruction, tests or hints", id, what)
+			return fmt.Errorf("edit %s %q: want instruction, requirements, tests or hints", id, what)
 		},
 	}
 	cmd.Flags().StringArrayVar(&drop, "drop", nil, "tests: a test to drop (repeatable)")

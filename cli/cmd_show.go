@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -102,6 +103,9 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	}
 	for _, r := range app.TaskRequirements(t) {
 		line("  requirement", r.Context+": "+r.Value)
+	}
+	for _, s := range app.TaskStrictTests(t) {
+		line("  strict test", orDash(s.Test)+" checks "+strings.Join(quoteAll(s.Values), ", ")+" (not in the instruction)")
 	}
 	fmt.Fprintf(w, "%-22s %s  (label %q, calibrated %q, imported %q)\n", "difficulty", orDash(string(t.EffectiveDifficulty())),
 		t.Labels.Difficulty, t.DifficultyCalibrated, t.DifficultyImported)
@@ -210,4 +214,13 @@ func reviewLine(l pipeline.Labels) string {
 		s += " — " + l.ReviewComment
 	}
 	return s
+}
+
+// quoteAll quotes each value as Go would, so spaces and edges show.
+func quoteAll(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = strconv.Quote(v)
+	}
+	return out
 }

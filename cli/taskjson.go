@@ -52,6 +52,9 @@ type taskJSON struct {
 	// Requirements are the values the hidden tests check that the fix
 	// introduces (the statement's Requirements section).
 	Requirements []statement.Requirement `json:"requirements,omitempty"`
+	// StrictTests are the tests that check values the instruction does
+	// not give (the strict_tests flag), each with those values.
+	StrictTests []statement.StrictTest `json:"strict_tests,omitempty"`
 	// InstructionGenerated is the generated instruction.md a curator's
 	// statement replaced, to diff against.
 	InstructionGenerated string `json:"instruction_generated,omitempty"`
@@ -136,6 +139,7 @@ func toTaskJSON(t *pipeline.Task) taskJSON {
 		Review: t.Labels.ReviewState(), ReviewColumns: t.Labels.Columns(),
 		InstructionSource: pipeline.InstructionSource(t), StatementFlags: nonNil(pipeline.StatementFlags(t)), Interface: app.TaskInterface(t),
 		Requirements:         app.TaskRequirements(t),
+		StrictTests:          app.TaskStrictTests(t),
 		InstructionGenerated: extraString(t, pipeline.ExtraGenerated),
 	}
 }

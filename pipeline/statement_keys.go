@@ -6,7 +6,8 @@ const (
 	ExtraInstructionSource = "instruction_source"    // issue, pr_body, commit_body, title or curator
 	ExtraInterface         = "interface"             // the Interface section's declarations
 	ExtraRequirements      = "requirements"          // the Requirements section's values (statement.Requirement)
-	ExtraStatementFlags    = "statement_flags"       // leak, test_leak, underspecified, link_only
+	ExtraStatementFlags    = "statement_flags"       // leak, test_leak, underspecified, strict_tests, link_only
+	ExtraStrictTests       = "strict_tests"          // per test, the checked values the instruction does not give (statement.StrictTest)
 	ExtraGenerated         = "instruction_generated" // the generated text a curator's edit replaced
 	ExtraHints             = "instruction_hints"     // a task's own [instructions] hints
 	ExtraCommitMessages    = "commit_messages"       // a merge PR's branch commits, read once

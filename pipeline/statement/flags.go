@@ -18,7 +18,7 @@ const (
 )
 
 // AllFlags lists every flag, in the order they are shown.
-var AllFlags = []string{FlagLeak, FlagTestLeak, FlagUnderspecified, FlagLinkOnly}
+var AllFlags = []string{FlagLeak, FlagTestLeak, FlagUnderspecified, FlagStrictTests, FlagLinkOnly}
 
 // Hints modes ([instructions] hints).
 const (

@@ -17,6 +17,9 @@ type Requirement struct {
 	Value   string `json:"value"`
 	Context string `json:"context"` // error, output, expected_file or value
 	Exact   bool   `json:"exact,omitempty"`
+	// Tests are the tests that check it (the names their files open them
+	// with), so a curator sees which hidden test needs which value.
+	Tests []string `json:"tests,omitempty"`
 }
 
 // maxRequirements keeps the section readable: a PR whose tests pin dozens
@@ -29,6 +32,12 @@ const maxRequirements = 12
 // occurs anywhere in the buggy tree (nil: only the fix's own files before
 // it are searched).
 func Requirements(fix, tests []unidiff.File, files Files, inBase func(string) bool) []Requirement {
+	return capped(keepLongest(derive(fix, tests, files, inBase)))
+}
+
+// derive is every requirement, uncapped: what Strict compares the shown
+// statement with.
+func derive(fix, tests []unidiff.File, files Files, inBase func(string) bool) []Requirement {
 	if files.Fixed == nil || len(tests) == 0 {
 		return nil
 	}
@@ -68,7 +77,7 @@ func Requirements(fix, tests []unidiff.File, files Files, inBase func(string) bo
 			}
 		}
 	}
-	return keepLongest(out)
+	return out
 }
 
 // requirementOf is c as a requirement when every piece of it is in what
@@ -92,13 +101,27 @@ func requirementOf(c candidate, checked []testValue, base string, inBase func(st
 	if strings.Contains(base, longest) || inBase != nil && inBase(longest) {
 		return Requirement{}, false
 	}
-	return Requirement{Value: c.template, Context: where.context, Exact: where.value == c.template}, true
+	r := Requirement{Value: c.template, Context: where.context, Exact: where.value == c.template}
+	seen := map[string]bool{}
+	for _, v := range checked {
+		if !strings.Contains(v.value, longest) {
+			continue
+		}
+		for _, t := range v.tests {
+			if !seen[t] {
+				seen[t] = true
+				r.Tests = append(r.Tests, t)
+			}
+		}
+	}
+	return r, true
 }
 
 // testValue is a value the tests' added lines hold, with how it is used.
 type testValue struct {
 	value   string
 	context string
+	tests   []string // the tests it is checked in (none outside one)
 }
 
 // testValues are the string literals on the tests' added lines (and the
@@ -135,7 +158,7 @@ func testValues(tests []unidiff.File, read func(string) ([]byte, error)) []testV
 			if l.line >= 2 {
 				ctx = lines[l.line-2] + "\n" + ctx // the assertion may open on the line before
 			}
-			out = append(out, testValue{value: l.value, context: contextOf(ctx)})
+			out = append(out, testValue{value: l.value, context: contextOf(ctx), tests: enclosingTests(lang, lines, l.line)})
 		}
 	}
 	return out
@@ -171,7 +194,15 @@ func contextOf(line string) string {
 	return "value"
 }
 
-// keepLongest drops a requirement another one contains, and caps the list.
+// capped keeps the first maxRequirements.
+func capped(rs []Requirement) []Requirement {
+	if len(rs) > maxRequirements {
+		return rs[:maxRequirements]
+	}
+	return rs
+}
+
+// keepLongest drops a requirement another one contains.
 func keepLongest(rs []Requirement) []Requirement {
 	var out []Requirement
 	for i, r := range rs {
@@ -185,9 +216,6 @@ func keepLongest(rs []Requirement) []Requirement {
 		if !inside {
 			out = append(out, r)
 		}
-	}
-	if len(out) > maxRequirements {
-		out = out[:maxRequirements]
 	}
 	return out
 }

@@ -62,6 +62,9 @@ type Statement struct {
 	Requirements []Requirement
 	// Hints are lines for the optional Hints section ([instructions] hints).
 	Hints []string
+	// Strict are the tests that check values the rendered instruction
+	// does not give (Strict); not rendered.
+	Strict []StrictTest
 }
 
 // Decl is one public name the fix adds or changes.
@@ -158,9 +161,10 @@ var linkRe = regexp.MustCompile(`https?://\S+|(?:[\w.-]+/[\w.-]+)?#\d+`)
 // in hide redacted.
 func Redact(text string, hide []string) string { return redact(sanitize.Text(text), hide) }
 
-// redact replaces every word in hide (paths, base names, test names) with
-// "[redacted]". Longer words go first so a path is not half-replaced by
-// its base name.
+// redact replaces every word in hide (paths, base names, test names)
+// with words that keep the sentence readable: "a test", "a test file",
+// "the affected file" (backquotes around it go too). Longer words go
+// first so a path is not half-replaced by its base name.
 func redact(s string, hide []string) string {
 	words := map[string]bool{}
 	for _, h := range hide {
@@ -183,12 +187,80 @@ func redact(s string, hide []string) string {
 		return len(list[i]) > len(list[j]) || len(list[i]) == len(list[j]) && list[i] < list[j]
 	})
 	for _, w := range list {
-		re := regexp.MustCompile(`(^|[^\w./-])` + regexp.QuoteMeta(w) + `($|[^\w-])`)
-		for re.MatchString(s) {
-			s = re.ReplaceAllString(s, "${1}[redacted]${2}")
+		re := regexp.MustCompile(`(^|[^\w./-])` + "`?" + regexp.QuoteMeta(w) + "`?" + `($|[^\w-])`)
+		// Adjacent matches share a delimiter, so a pass can miss every
+		// other one; a few passes catch them without looping on a word
+		// the replacement itself contains.
+		for i := 0; i < 4 && re.MatchString(s); i++ {
+			s = re.ReplaceAllString(s, "${1}"+standIn(w)+"${2}")
 		}
 	}
-	return s
+	for _, r := range foldRes {
+		s = r.re.ReplaceAllString(s, r.with)
+	}
+	return capitalized(standIns.Replace(s))
+}
+
+// Stand-ins are placeholders while redacting, so the folding rules see
+// one token per hidden word; standIns spells them out.
+const (
+	standTest     = "\x01T"
+	standTestFile = "\x01F"
+	standFile     = "\x01A"
+)
+
+var standIns = strings.NewReplacer(standTest, "a test", standTestFile, "a test file", standFile, "the affected file")
+
+// standIn is what a hidden word reads as: a test's name, a test file, or
+// a file of the fix.
+func standIn(w string) string {
+	lower := strings.ToLower(path.Base(w))
+	isFile := strings.Contains(w, "/") || path.Ext(w) != ""
+	switch {
+	case !isFile && (strings.HasPrefix(lower, "test") || strings.HasSuffix(lower, "_test") || strings.HasSuffix(w, "Test")):
+		return standTest
+	case isFile && (strings.Contains(lower, "test") || strings.Contains(lower, "spec")):
+		return standTestFile
+	}
+	return standFile
+}
+
+// foldRes fold a list of stand-ins ("a test, a test and a test") into one
+// plural and drop the article or noun a stand-in already has ("The TestX
+// test" reads "A test": capitalMark keeps the article's capital).
+var foldRes = func() []foldRule {
+	var out []foldRule
+	stand := `(\x01[TFA])`
+	out = append(out,
+		foldRule{regexp.MustCompile(`\b(?:The|An?) ` + stand), capitalMark + "$1"},
+		foldRule{regexp.MustCompile(`\b(?:the|an?) ` + stand), "$1"})
+	for _, p := range []struct{ token, plural string }{{standTest, "tests"}, {standTestFile, "test files"}, {standFile, "the affected files"}} {
+		t := regexp.QuoteMeta(p.token)
+		out = append(out, foldRule{regexp.MustCompile(t + `(?:(?:,|,? and|,? or) ` + capitalMark + `?` + t + `)+`), p.plural})
+	}
+	return append(out,
+		foldRule{regexp.MustCompile(regexp.QuoteMeta(standTest) + ` (?:tests?|functions?|cases?|methods?)\b`), standTest},
+		foldRule{regexp.MustCompile(`(\x01[FA]) files?\b`), "$1"})
+}()
+
+type foldRule struct {
+	re   *regexp.Regexp
+	with string
+}
+
+// capitalMark asks capitalized to raise the next letter.
+const capitalMark = "\x02"
+
+func capitalized(s string) string {
+	for {
+		i := strings.Index(s, capitalMark)
+		if i < 0 {
+			return s
+		}
+		rest := s[i+len(capitalMark):]
+		r, n := utf8.DecodeRuneInString(rest)
+		s = s[:i] + strings.ToUpper(string(r)) + rest[n:]
+	}
 }
 
 // requirementsSection is the derived Requirements section, or "" when the
@@ -199,6 +271,10 @@ func (st Statement) requirementsSection(hide []string) string {
 	}
 	return RequirementsSection(st.Requirements, hide)
 }
+
+// HasRequirementsSection reports whether text has a Requirements heading
+// of its own (a curator's), which the derived section then gives way to.
+func HasRequirementsSection(text string) bool { return requirementsRe.MatchString(text) }
 
 var requirementsRe = regexp.MustCompile(`(?im)^#{1,6}\s+requirements\s*$`)
 

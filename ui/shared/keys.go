@@ -79,6 +79,7 @@ var actions = []Action{
 	{"review_queue", []string{"Q"}, "review queue (unreviewed valid tasks, flagged statements first)", "Task"},
 	{"edit_instruction", []string{"e"}, "edit the problem statement in $EDITOR (undo reverts it)", "Task"},
 	{"drop_tests", []string{"D"}, "drop FAIL_TO_PASS tests with a reason (rebuilt, validate again; undo reverts it)", "Task"},
+	{"add_requirements", []string{"A"}, "add the values the tests check that the statement leaves out (strict_tests) to it (undo reverts it)", "Task"},
 
 	{"show_bug", []string{"b"}, "bug.patch", "Diff"},
 	{"show_fix", []string{"F"}, "fix.patch", "Diff"},

@@ -109,11 +109,19 @@ func (s *Model) applyDrop() tea.Cmd {
 		return shared.StatusCmd("no workspace: tests cannot be dropped here (curate edit ID tests)", true)
 	}
 	s.drop = nil
-	st, actor, id := s.ctx.Store, s.ctx.Actor, f.id
+	return s.editJob("drop tests", f.id, func(ctx context.Context, actor string) ([]pipeline.Event, error) {
+		return app.DropTests(ctx, ws, actor, f.id, "FAIL_TO_PASS", names, reason)
+	})
+}
+
+// editJob runs a curation edit of task id in a job and sends the events
+// with the task as stored after it, as a label does.
+func (s *Model) editJob(what, id string, edit func(ctx context.Context, actor string) ([]pipeline.Event, error)) tea.Cmd {
+	st, actor := s.ctx.Store, s.ctx.Actor
 	return s.ctx.Job(func() tea.Msg {
 		ctx := context.Background()
-		evs, err := app.DropTests(ctx, ws, actor, id, "FAIL_TO_PASS", names, reason)
-		msg := shared.LabelledMsg{Events: evs, Err: err, What: "drop tests"}
+		evs, err := edit(ctx, actor)
+		msg := shared.LabelledMsg{Events: evs, Err: err, What: what}
 		if err == nil {
 			t, err := st.Task(ctx, id)
 			msg.Err = err

@@ -75,7 +75,7 @@ func (s *Model) SetSize(w, h int) {
 }
 
 func (s *Model) ShortHelp() []key.Binding {
-	return s.ctx.Keys.List("down", "up", "next_task", "prev_task", "edit_instruction", "drop_tests", "easy", "exclude", "review", "review_queue", "undo", "diff")
+	return s.ctx.Keys.List("down", "up", "next_task", "prev_task", "edit_instruction", "drop_tests", "add_requirements", "easy", "exclude", "review", "review_queue", "undo", "diff")
 }
 
 func (s *Model) FullHelp() [][]key.Binding {
@@ -174,6 +174,8 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 		return s.editInstruction()
 	case k.Is(m, "drop_tests"):
 		return s.openDrop()
+	case k.Is(m, "add_requirements"):
+		return s.addRequirements()
 	case k.Is(m, "diff"):
 		return shared.MsgCmd(shared.OpenTaskMsg{ID: s.id, Tab: shared.TabDiff})
 	case k.Is(m, "review_queue"):

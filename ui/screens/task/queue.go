@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"curate/pipeline"
+	"curate/pipeline/statement"
 	"curate/ui/shared"
 )
 
@@ -37,17 +38,38 @@ func nextInQueue(c *shared.Catalog, rows []int, from string, inclusive bool, ski
 			break
 		}
 	}
-	// Tasks whose statement carries a flag come first.
-	for _, flagged := range []bool{true, false} {
+	// The least specified come first: underspecified and strict tests
+	// both, then either, then any other flag, then the rest.
+	for tier := 3; tier >= 0; tier-- {
 		for i := 0; i < len(rows); i++ {
 			row := (start + i) % len(rows)
 			t := c.Tasks[rows[row]]
-			if queueCandidate(t) && t.ID != skip && (!flagged || len(pipeline.StatementFlags(t)) > 0) {
+			if queueCandidate(t) && t.ID != skip && specTier(t) == tier {
 				return row, cur
 			}
 		}
 	}
 	return -1, cur
+}
+
+// specTier ranks how little t's statement specifies: 3 when it is both
+// underspecified and has strict tests, 2 for one of those, 1 for any
+// other flag, 0 for none.
+func specTier(t *pipeline.Task) int {
+	flags := pipeline.StatementFlags(t)
+	n := 0
+	for _, f := range flags {
+		if f == statement.FlagUnderspecified || f == statement.FlagStrictTests {
+			n++
+		}
+	}
+	switch {
+	case n > 0:
+		return n + 1
+	case len(flags) > 0:
+		return 1
+	}
+	return 0
 }
 
 // queueLeft counts the tasks still in the queue.

@@ -88,12 +88,14 @@ func (s *Model) summaryRows(t *pipeline.Task, w int) []string {
 	if len(f2p) == 0 {
 		out = append(out, st.Muted.Render("  not validated yet"))
 	}
+	reqs, strict := app.TaskRequirements(t), app.TaskStrictTests(t)
 	for i, n := range f2p {
 		if i == 8 {
 			out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more", len(f2p)-i)))
 			break
 		}
 		out = append(out, "  "+frame.CleanLine(n))
+		out = append(out, checkedRows(n, reqs, strict, s.ctx.Styles)...)
 	}
 	for _, d := range t.Labels.DroppedTests() {
 		out = append(out, st.Warn.Render("  dropped "+frame.CleanLine(d.Test)+" ("+frame.CleanLine(d.Reason)+")"))
