@@ -52,7 +52,7 @@ func AddMissingRequirements(ctx context.Context, ws *workspace.Workspace, actor,
 	}
 	text := t.Labels.Instruction
 	if text == "" {
-		text, _ = statement.Choose(in.Sources)
+		text = GeneratedText(in)
 	}
 	// Values that name a hidden test or file stay out, as in the derived
 	// section: dropping the test is the curator's other way.

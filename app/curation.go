@@ -47,7 +47,7 @@ func StartInstructionEdit(ctx context.Context, ws *workspace.Workspace, id strin
 		if err != nil {
 			return nil, err
 		}
-		text, _ = statement.Choose(in.Sources)
+		text = GeneratedText(in)
 	}
 	f, err := os.CreateTemp("", "curate-instruction-"+t.ID+"-*.md")
 	if err != nil {

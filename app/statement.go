@@ -61,6 +61,8 @@ func ReadStatementInput(ctx context.Context, t *pipeline.Task) (*StatementInput,
 		return func(p string) ([]byte, error) { return gitcmd.Output(ctx, t.SourcePath, "show", rev+":"+p) }
 	}
 	in.Files = statement.Files{Fixed: show(t.HeadCommit), Base: show(t.BaseCommit)}
+	in.Sources.Changelog = statement.ChangelogLines(in.Fix)
+	in.Sources.Docs = statement.DocLines(in.Fix)
 	in.InBase = func(s string) bool {
 		// Exit 1 is "not found"; any other failure counts as found, so an
 		// unreadable tree never makes a value look new.
@@ -137,6 +139,18 @@ func testPaths(t *pipeline.Task) map[string]bool {
 	return out
 }
 
+// GeneratedText is the statement text curate writes from in's sources
+// (statement.Compose), doc comments included.
+func GeneratedText(in *StatementInput) string {
+	if in.Sources.DocComments == nil {
+		if decls, _, err := statement.Interface(in.Fix, in.Tests, in.Files); err == nil {
+			in.Sources.DocComments = statement.DocComments(decls, in.Files)
+		}
+	}
+	text, _ := statement.Compose(in.Sources)
+	return text
+}
+
 // HintsMode is the task's own [instructions] hints, else the workspace's.
 func HintsMode(ws *workspace.Workspace, t *pipeline.Task) string {
 	if h, _ := t.Extra[pipeline.ExtraHints].(string); h != "" {
@@ -151,14 +165,15 @@ func HintsMode(ws *workspace.Workspace, t *pipeline.Task) string {
 // ComposeStatement makes t's statement and its flags without writing
 // anything. A curator's text stands in for the generated one.
 func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementInput) (statement.Statement, []string, error) {
-	text, src := statement.Choose(in.Sources)
-	st := statement.Statement{Title: t.Title, Text: text, Source: src}
-	if cur := t.Labels.Instruction; cur != "" {
-		st.Text, st.Source = cur, statement.SourceCurator
-	}
 	decls, used, err := statement.Interface(in.Fix, in.Tests, in.Files)
 	if err != nil {
-		return st, nil, fmt.Errorf("interface of %s: %w", t.ID, err)
+		return statement.Statement{}, nil, fmt.Errorf("interface of %s: %w", t.ID, err)
+	}
+	in.Sources.DocComments = statement.DocComments(decls, in.Files)
+	text, sources := statement.Compose(in.Sources)
+	st := statement.Statement{Title: t.Title, Text: text, Source: sources[0], Sources: sources}
+	if cur := t.Labels.Instruction; cur != "" {
+		st.Text, st.Source, st.Sources = cur, statement.SourceCurator, []string{statement.SourceCurator}
 	}
 	st.Interface = decls
 	all := statement.AllRequirements(in.Fix, in.Tests, in.Files, in.InBase)
@@ -216,6 +231,7 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 		t.Extra = map[string]any{}
 	}
 	t.Extra[pipeline.ExtraInstructionSource] = st.Source
+	t.Extra[pipeline.ExtraInstructionSources] = st.Sources
 	t.Extra[pipeline.ExtraInterface] = st.Interface
 	t.Extra[pipeline.ExtraRequirements] = st.Requirements
 	if len(st.Requirements) == 0 {
@@ -235,7 +251,7 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 	delete(t.Extra, pipeline.ExtraGenerated)
 	if st.Source == statement.SourceCurator {
 		gen := st
-		gen.Text, gen.Source = statement.Choose(in.Sources)
+		gen.Text = GeneratedText(in)
 		t.Extra[pipeline.ExtraGenerated] = statement.Render(gen, hide)
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, "instruction.md"), []byte(statement.Render(st, hide)), 0o644); err != nil {

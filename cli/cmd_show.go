@@ -94,7 +94,11 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 			line("  environment", n)
 		}
 	}
-	line("instruction from", pipeline.InstructionSource(t))
+	from := pipeline.InstructionSource(t)
+	if srcs := pipeline.ExtraStrings(t, pipeline.ExtraInstructionSources); len(srcs) > 1 {
+		from = strings.Join(srcs, ", ")
+	}
+	line("instruction from", from)
 	if flags := pipeline.StatementFlags(t); len(flags) > 0 {
 		line("  statement flags", strings.Join(flags, ", "))
 	}

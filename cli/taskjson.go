@@ -46,9 +46,12 @@ type taskJSON struct {
 	Body                 string                  `json:"body,omitempty"`
 	// The problem statement: where its text came from, its flags, and
 	// the Interface section's declarations.
-	InstructionSource string           `json:"instruction_source,omitempty"`
-	StatementFlags    []string         `json:"statement_flags"`
-	Interface         []statement.Decl `json:"interface,omitempty"`
+	InstructionSource string `json:"instruction_source,omitempty"`
+	// InstructionSources are the sources of the text's paragraphs, in
+	// order (the first is instruction_source).
+	InstructionSources []string         `json:"instruction_sources,omitempty"`
+	StatementFlags     []string         `json:"statement_flags"`
+	Interface          []statement.Decl `json:"interface,omitempty"`
 	// Requirements are the values the hidden tests check that the fix
 	// introduces (the statement's Requirements section).
 	Requirements []statement.Requirement `json:"requirements,omitempty"`
@@ -137,7 +140,7 @@ func toTaskJSON(t *pipeline.Task) taskJSON {
 		Status: string(t.Status), Reasons: t.Reasons, Failure: t.Failure, Excluded: t.Labels.Excluded, ExcludeReason: t.Labels.ExcludeReason,
 		Pinned: t.Labels.Pinned, Note: t.Labels.Note, TaskDir: t.TaskDir, Digest: t.Digest, Body: t.Body,
 		Review: t.Labels.ReviewState(), ReviewColumns: t.Labels.Columns(),
-		InstructionSource: pipeline.InstructionSource(t), StatementFlags: nonNil(pipeline.StatementFlags(t)), Interface: app.TaskInterface(t),
+		InstructionSource: pipeline.InstructionSource(t), InstructionSources: pipeline.ExtraStrings(t, pipeline.ExtraInstructionSources), StatementFlags: nonNil(pipeline.StatementFlags(t)), Interface: app.TaskInterface(t),
 		Requirements:         app.TaskRequirements(t),
 		StrictTests:          app.TaskStrictTests(t),
 		InstructionGenerated: extraString(t, pipeline.ExtraGenerated),

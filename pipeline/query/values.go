@@ -20,7 +20,7 @@ var closedValues = map[string][]string{
 	"pinned":             {"true", "false"},
 	"labelled":           {"true", "false"},
 	"flag":               statement.AllFlags,
-	"instruction_source": {"", statement.SourceIssue, statement.SourcePRBody, statement.SourceCommit, statement.SourceTitle, statement.SourceCurator},
+	"instruction_source": {"", statement.SourceIssue, statement.SourcePRBody, statement.SourceCommit, statement.SourceChangelog, statement.SourceDocComment, statement.SourceDocs, statement.SourceTitle, statement.SourceCurator},
 }
 
 func statuses() []string {

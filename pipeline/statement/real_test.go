@@ -57,19 +57,8 @@ func TestInterfaceOnRealPRs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.lang, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), c.bundle)
-			if out, err := exec.Command("git", "clone", "-q", "--no-checkout", filepath.Join(repos, c.bundle+".bundle"), dir).CombinedOutput(); err != nil {
-				t.Fatalf("clone: %v\n%s", err, out)
-			}
-			diff, err := exec.Command("git", "-C", dir, "diff", "--no-renames", c.commit+"^1", c.commit).Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var fix, tests = splitTests(mustParse(t, string(diff)))
-			show := func(rev string) func(string) ([]byte, error) {
-				return func(p string) ([]byte, error) { return exec.Command("git", "-C", dir, "show", rev+":"+p).Output() }
-			}
-			decls, used, err := Interface(fix, tests, Files{Fixed: show(c.commit), Base: show(c.commit + "^1")})
+			fix, tests, files := realPR(t, repos, c.bundle, c.commit)
+			decls, used, err := Interface(fix, tests, files)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,6 +77,25 @@ func TestInterfaceOnRealPRs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// realPR reads a merged commit of a bundle: its fix and test diffs and
+// its trees.
+func realPR(t *testing.T, repos, bundle, commit string) (fix, tests []unidiffFile, files Files) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), bundle)
+	if out, err := exec.Command("git", "clone", "-q", "--no-checkout", filepath.Join(repos, bundle+".bundle"), dir).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	diff, err := exec.Command("git", "-C", dir, "diff", "--no-renames", commit+"^1", commit).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fix, tests = splitTests(mustParse(t, string(diff)))
+	show := func(rev string) func(string) ([]byte, error) {
+		return func(p string) ([]byte, error) { return exec.Command("git", "-C", dir, "show", rev+":"+p).Output() }
+	}
+	return fix, tests, Files{Fixed: show(commit), Base: show(commit + "^1")}
 }
 
 func splitTests(files []unidiffFile) (fix, tests []unidiffFile) {

@@ -21,12 +21,20 @@ const (
 	SourceCurator = "curator"     // written by a person in curate
 )
 
-// Sources are the texts a statement may be made from, best first.
+// Sources are the texts a statement may be made from, best first, and
+// what else the project wrote about the change (Compose adds those).
 type Sources struct {
 	Title      string
 	IssueText  string
 	PRBody     string
 	CommitBody string
+	// Changelog are the entries the change adds (ChangelogLines).
+	Changelog []string
+	// DocComments are the doc comments of the names the tests use
+	// (DocComments).
+	DocComments []string
+	// Docs are the lines the change adds to its documentation (DocLines).
+	Docs []string
 }
 
 // Choose picks the best text the sources hold and says which it was. A
@@ -52,9 +60,12 @@ func Choose(s Sources) (text, source string) {
 // Statement is what instruction.md says: the title, the chosen text, the
 // interface the hidden tests use, and optional hints.
 type Statement struct {
-	Title     string
-	Text      string
-	Source    string
+	Title  string
+	Text   string
+	Source string
+	// Sources are where the text's paragraphs came from, in order
+	// (Compose); Source is the first.
+	Sources   []string
 	Interface []Decl
 	// Requirements are the values the tests check that the fix
 	// introduces (Requirements), shown unless the text has its own
