@@ -187,7 +187,9 @@ func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementIn
 		shown.Title = statement.Redact(st.Title, Hidden(in))
 		shown.Text = statement.Redact(st.Text, Hidden(in))
 	}
-	flags := statement.Check(shown, statement.Evidence{Fix: in.Fix, TestFiles: pathsOf(in.Tests), TestNames: testNames, UsedNew: used, Hints: mode})
+	ev := statement.Evidence{Fix: in.Fix, TestFiles: pathsOf(in.Tests), TestNames: testNames, UsedNew: used, Hints: mode}
+	flags := statement.Check(shown, ev)
+	st.Underspecified = statement.UnderspecifiedBecause(shown, ev)
 	st.Strict = statement.Strict(all, statement.Render(st, Hidden(in)), pipeline.ExtraStrings(t, "FAIL_TO_PASS"))
 	if len(st.Strict) > 0 {
 		flags = statement.SortFlags(append(flags, statement.FlagStrictTests))
@@ -238,6 +240,10 @@ func WriteStatement(ctx context.Context, ws *workspace.Workspace, t *pipeline.Ta
 		delete(t.Extra, pipeline.ExtraRequirements)
 	}
 	t.Extra[pipeline.ExtraStatementFlags] = flags
+	t.Extra[pipeline.ExtraUnderspecified] = st.Underspecified
+	if len(st.Underspecified) == 0 {
+		delete(t.Extra, pipeline.ExtraUnderspecified)
+	}
 	t.Extra[pipeline.ExtraStrictTests] = st.Strict
 	if len(st.Strict) == 0 {
 		delete(t.Extra, pipeline.ExtraStrictTests)

@@ -108,6 +108,9 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	for _, r := range app.TaskRequirements(t) {
 		line("  requirement", r.Context+": "+r.Value)
 	}
+	if why := pipeline.ExtraStrings(t, pipeline.ExtraUnderspecified); len(why) > 0 {
+		line("  underspecified", strings.Join(why, "; "))
+	}
 	for _, s := range app.TaskStrictTests(t) {
 		line("  strict test", orDash(s.Test)+" checks "+strings.Join(quoteAll(s.Values), ", ")+" (not in the instruction)")
 	}

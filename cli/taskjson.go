@@ -58,6 +58,9 @@ type taskJSON struct {
 	// StrictTests are the tests that check values the instruction does
 	// not give (the strict_tests flag), each with those values.
 	StrictTests []statement.StrictTest `json:"strict_tests,omitempty"`
+	// UnderspecifiedBecause says what an underspecified statement leaves
+	// unsaid.
+	UnderspecifiedBecause []string `json:"underspecified_because,omitempty"`
 	// InstructionGenerated is the generated instruction.md a curator's
 	// statement replaced, to diff against.
 	InstructionGenerated string `json:"instruction_generated,omitempty"`
@@ -141,9 +144,10 @@ func toTaskJSON(t *pipeline.Task) taskJSON {
 		Pinned: t.Labels.Pinned, Note: t.Labels.Note, TaskDir: t.TaskDir, Digest: t.Digest, Body: t.Body,
 		Review: t.Labels.ReviewState(), ReviewColumns: t.Labels.Columns(),
 		InstructionSource: pipeline.InstructionSource(t), InstructionSources: pipeline.ExtraStrings(t, pipeline.ExtraInstructionSources), StatementFlags: nonNil(pipeline.StatementFlags(t)), Interface: app.TaskInterface(t),
-		Requirements:         app.TaskRequirements(t),
-		StrictTests:          app.TaskStrictTests(t),
-		InstructionGenerated: extraString(t, pipeline.ExtraGenerated),
+		Requirements:          app.TaskRequirements(t),
+		StrictTests:           app.TaskStrictTests(t),
+		UnderspecifiedBecause: pipeline.ExtraStrings(t, pipeline.ExtraUnderspecified),
+		InstructionGenerated:  extraString(t, pipeline.ExtraGenerated),
 	}
 }
 

@@ -1,6 +1,7 @@
 package statement
 
 import (
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -84,23 +85,41 @@ func Check(st Statement, ev Evidence) []string {
 			flags = append(flags, FlagTestLeak)
 		}
 	}
-	named := prose + "\n" + InterfaceSection(st.Interface)
-	// A short text is enough when a derived section says what the tests
-	// check: the values they compare (Requirements).
-	short := st.Source == SourceTitle || Words(text) < minWords && !strings.EqualFold(text, st.Title) || Words(prose) < minWords
-	under := short && len(st.Requirements) == 0
-	for _, n := range ev.UsedNew {
-		if !containsWord(named, n) {
-			under = true
-		}
-	}
-	if under {
+	if len(UnderspecifiedBecause(st, ev)) > 0 {
 		flags = append(flags, FlagUnderspecified)
 	}
 	if st.Source != SourceTitle && LinkOnly(text) {
 		flags = append(flags, FlagLinkOnly)
 	}
 	return flags
+}
+
+// UnderspecifiedBecause lists what the statement, with its Requirements
+// and Interface sections, leaves unsaid: "title only" or "N words" when
+// the text is short and no Requirements section says what the tests
+// check, and each new public name the tests use that it never names.
+// Empty when it is specified enough.
+func UnderspecifiedBecause(st Statement, ev Evidence) []string {
+	text := strings.TrimSpace(st.Text)
+	prose := st.Title + "\n" + text
+	named := prose + "\n" + InterfaceSection(st.Interface)
+	var out []string
+	// A short text is enough when a derived section says what the tests
+	// check: the values they compare (Requirements).
+	if len(st.Requirements) == 0 {
+		switch {
+		case st.Source == SourceTitle:
+			out = append(out, "title only")
+		case Words(text) < minWords && !strings.EqualFold(text, st.Title) || Words(prose) < minWords:
+			out = append(out, fmt.Sprintf("%d words", Words(prose)))
+		}
+	}
+	for _, n := range ev.UsedNew {
+		if !containsWord(named, n) {
+			out = append(out, "`"+n+"` unnamed")
+		}
+	}
+	return out
 }
 
 // Words counts the words of s outside code fences' markers.

@@ -76,6 +76,9 @@ type Statement struct {
 	// Strict are the tests that check values the rendered instruction
 	// does not give (Strict); not rendered.
 	Strict []StrictTest
+	// Underspecified says what the statement leaves unsaid
+	// (UnderspecifiedBecause); not rendered.
+	Underspecified []string
 }
 
 // Decl is one public name the fix adds or changes.

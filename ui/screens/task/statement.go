@@ -77,6 +77,9 @@ func (s *Model) summaryRows(t *pipeline.Task, w int) []string {
 	} else {
 		out = append(out, st.Muted.Render("flags      ")+st.Bad.Render(frame.CleanLine(strings.Join(flags, ", "))))
 	}
+	if why := pipeline.ExtraStrings(t, pipeline.ExtraUnderspecified); len(why) > 0 {
+		out = append(out, st.Muted.Render("unsaid     ")+st.Warn.Render(frame.CleanLine(strings.Join(why, "; "))))
+	}
 	if ds := app.TaskInterface(t); len(ds) > 0 {
 		out = append(out, st.Title.Render(fmt.Sprintf("Interface (%d)", len(ds))))
 		for _, d := range ds {

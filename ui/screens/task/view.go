@@ -264,7 +264,7 @@ func sourceFields(t *pipeline.Task) []pipeline.ExtraField {
 		case app.EnvironmentNotesKey, app.ToolchainDecisionsKey, pipeline.ExtraBuildNotes, pipeline.ExtraKnownFailures, pipeline.ExtraFlakyTests, pipeline.ExtraBuildStrategy,
 			pipeline.ExtraSnapshot, pipeline.ExtraMirrorMethod, pipeline.ExtraRepoImage,
 			// the statement's: shown in the Statement section
-			pipeline.ExtraInstructionSource, pipeline.ExtraInstructionSources, pipeline.ExtraInterface, pipeline.ExtraStatementFlags, pipeline.ExtraStrictTests,
+			pipeline.ExtraInstructionSource, pipeline.ExtraInstructionSources, pipeline.ExtraInterface, pipeline.ExtraStatementFlags, pipeline.ExtraStrictTests, pipeline.ExtraUnderspecified,
 			pipeline.ExtraGenerated, pipeline.ExtraHints, pipeline.ExtraCommitMessages:
 			continue
 		}
