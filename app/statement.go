@@ -108,10 +108,19 @@ func mergeMessages(ctx context.Context, t *pipeline.Task) string {
 	var parts []string
 	for _, m := range strings.Split(string(out), "\x00") {
 		if m = strings.TrimSpace(m); m != "" && !strings.EqualFold(m, strings.TrimSpace(t.Title)) {
-			parts = append(parts, m)
+			// As a squash commit lists them ("* subject", the body
+			// indented), so the commit-body cleaner reads each message
+			// as an item: chatter dropped, the title not repeated.
+			lines := strings.Split(m, "\n")
+			for i := 1; i < len(lines); i++ {
+				if strings.TrimSpace(lines[i]) != "" {
+					lines[i] = "  " + lines[i]
+				}
+			}
+			parts = append(parts, "* "+strings.Join(lines, "\n"))
 		}
 	}
-	msg := strings.Join(parts, "\n\n")
+	msg := strings.Join(parts, "\n")
 	if t.Extra != nil {
 		t.Extra[pipeline.ExtraCommitMessages] = msg
 	}
@@ -144,7 +153,7 @@ func testPaths(t *pipeline.Task) map[string]bool {
 func GeneratedText(in *StatementInput) string {
 	if in.Sources.DocComments == nil {
 		if decls, _, err := statement.Interface(in.Fix, in.Tests, in.Files); err == nil {
-			in.Sources.DocComments = statement.DocComments(decls, in.Files)
+			in.Sources.DocComments = statement.DocComments(append(decls, statement.ChangedDecls(in.Fix, in.Files)...), in.Files)
 		}
 	}
 	text, _ := statement.Compose(in.Sources)
@@ -169,7 +178,7 @@ func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementIn
 	if err != nil {
 		return statement.Statement{}, nil, fmt.Errorf("interface of %s: %w", t.ID, err)
 	}
-	in.Sources.DocComments = statement.DocComments(decls, in.Files)
+	in.Sources.DocComments = statement.DocComments(append(decls, statement.ChangedDecls(in.Fix, in.Files)...), in.Files)
 	text, sources := statement.Compose(in.Sources)
 	st := statement.Statement{Title: t.Title, Text: text, Source: sources[0], Sources: sources}
 	if cur := t.Labels.Instruction; cur != "" {
@@ -187,7 +196,7 @@ func ComposeStatement(ws *workspace.Workspace, t *pipeline.Task, in *StatementIn
 		shown.Title = statement.Redact(st.Title, Hidden(in))
 		shown.Text = statement.Redact(st.Text, Hidden(in))
 	}
-	ev := statement.Evidence{Fix: in.Fix, TestFiles: pathsOf(in.Tests), TestNames: testNames, UsedNew: used, Hints: mode}
+	ev := statement.Evidence{Fix: in.Fix, TestFiles: pathsOf(in.Tests), TestNames: testNames, UsedNew: used, Hints: mode, CodeLines: statement.CodeLines(in.Fix, in.Files)}
 	flags := statement.Check(shown, ev)
 	st.Underspecified = statement.UnderspecifiedBecause(shown, ev)
 	st.Strict = statement.Strict(all, statement.Render(st, Hidden(in)), pipeline.ExtraStrings(t, "FAIL_TO_PASS"))

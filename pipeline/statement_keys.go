@@ -12,7 +12,7 @@ const (
 	ExtraStrictTests        = "strict_tests"           // per test, the checked values the instruction does not give (statement.StrictTest)
 	ExtraGenerated          = "instruction_generated"  // the generated text a curator's edit replaced
 	ExtraHints              = "instruction_hints"      // a task's own [instructions] hints
-	ExtraCommitMessages     = "commit_messages"        // a merge PR's branch commits, read once
+	ExtraCommitMessages     = "commit_list"            // a merge PR's branch commits as a list ("* subject"), read once (was commit_messages: joined by blank lines)
 )
 
 // StatementFlags are the statement's flags recorded on t.

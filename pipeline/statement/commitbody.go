@@ -27,6 +27,7 @@ var (
 		`(?:add|added|update|updated)? ?(?:a )?(?:changelog|news|change ?log|newsfragment)(?: entry| fragment| note)?\s*$|` +
 		`(?:address|addressed|addressing|apply|applied) (?:the )?(?:review|pr|code review)?\s*(?:comments?|feedback|suggestions?)|` +
 		`review (?:comments?|feedback)|apply suggestions? from code review|silence \S+\s*$|typo\s*$|wip\s*$|docs\s*$|reorder\s*$|` +
+		`fixup\b|squash!|(?:add|added|more|update|updated) (?:the )?docs?\s*$|nits?\s*$|clean ?up\s*$|(?:fix|bump|update) msrv\b|` +
 		`merge (?:branch|remote-tracking|main|master|upstream))`)
 	prRefRe  = regexp.MustCompile(`\s*\(#\d+\)\s*$`)
 	skipCIRe = regexp.MustCompile(`(?i)\[(?:skip|ci skip|no) [\w.-]*\]|pre-commit\.ci|\bchangelog\b`)

@@ -66,6 +66,9 @@ type Evidence struct {
 	// UsedNew are new public names the tests use.
 	UsedNew []string
 	Hints   string
+	// CodeLines are the fixed files' lines that hold code (CodeLines);
+	// a file absent from it counts every line.
+	CodeLines map[string]map[int]bool
 }
 
 // minWords is the length under which a statement says too little to act
@@ -77,7 +80,7 @@ func Check(st Statement, ev Evidence) []string {
 	text := strings.TrimSpace(st.Text)
 	prose := st.Title + "\n" + text
 	var flags []string
-	if leaks(text, ev.Fix) {
+	if leaks(text, ev.Fix, ev.CodeLines) {
 		flags = append(flags, FlagLeak)
 	}
 	if ev.Hints == "" || ev.Hints == HintsNone {
@@ -128,7 +131,7 @@ func Words(s string) int { return len(strings.Fields(s)) }
 // leaks reports whether text quotes the fix's code: two consecutive
 // substantial added lines of a source file, or one long one, found in the
 // text (whitespace folded).
-func leaks(text string, fix []unidiff.File) bool {
+func leaks(text string, fix []unidiff.File, code map[string]map[int]bool) bool {
 	folded := collapse(text)
 	if folded == "" {
 		return false
@@ -137,12 +140,23 @@ func leaks(text string, fix []unidiff.File) bool {
 		if languageOf(f.Name()) == "" {
 			continue // a changelog or doc line quoted is not the fix's code
 		}
+		python := languageOf(f.Name()) == "python"
+		codeLines, known := code[f.Name()]
 		for _, h := range f.Hunks {
 			var run []string
+			inDoc := false
 			for _, l := range h.Lines {
 				line := collapse(l.Text)
-				// A doc comment is the contract, which a statement may quote.
-				if l.Kind != unidiff.Added || !substantial(line) || commentLineRe.MatchString(l.Text) {
+				// A doc comment or docstring is the contract, which a
+				// statement may quote: lines inside one (as far as the
+				// hunk shows) are not the fix's code.
+				was := inDoc
+				inDoc = docState(inDoc, l.Text, python)
+				notCode := was || inDoc || commentLineRe.MatchString(l.Text)
+				if known { // the lexer's reading beats the hunk's
+					notCode = !codeLines[l.NewNo]
+				}
+				if l.Kind != unidiff.Added || !substantial(line) || notCode {
 					run = run[:0]
 					continue
 				}
@@ -157,6 +171,30 @@ func leaks(text string, fix []unidiff.File) bool {
 		}
 	}
 	return false
+}
+
+// docState is whether a block comment (or a Python docstring) is open
+// after line, given whether one was open before it.
+func docState(open bool, line string, python bool) bool {
+	if python {
+		n := strings.Count(line, `"""`) + strings.Count(line, "'''")
+		return open != (n%2 == 1)
+	}
+	for {
+		if !open {
+			i := strings.Index(line, "/*")
+			if i < 0 {
+				return false
+			}
+			open, line = true, line[i+2:]
+			continue
+		}
+		i := strings.Index(line, "*/")
+		if i < 0 {
+			return true
+		}
+		open, line = false, line[i+2:]
+	}
 }
 
 // substantial: a line with code on it, not a brace, a blank or a comment

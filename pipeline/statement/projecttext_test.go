@@ -43,7 +43,7 @@ func TestProjectTextOnRealPRs(t *testing.T) {
 	if len(docc) != 1 || docc[0] != "`NoDuplicateArgs`: NoDuplicateArgs returns an error if there are any duplicate positional args." {
 		t.Errorf("doc comments %q", docc)
 	}
-	if leaks(strings.Join(docc, "\n"), fix) {
+	if leaks(strings.Join(docc, "\n"), fix, CodeLines(fix, files)) {
 		t.Error("quoting the doc comment counts as a leak of the fix")
 	}
 }
