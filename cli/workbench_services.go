@@ -3,9 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
-	"log"
 
 	"curate/app"
 	"curate/pipeline"
