@@ -39,7 +39,7 @@ func newSelectCmd(env *Env) *cobra.Command {
   curate select --json | jq .violations
   curate select --quota language=java:min=500 --allow-infeasible   # save it anyway, exit 0
   curate select --budget 4 --selection four --dry-run   # what would be saved; nothing is
-  curate select --filter 'status=valid' --selection valid   # choose among valid tasks only
+  curate select --filter 'source=git' --budget 2 --selection mined   # choose among the matching tasks only
   curate select diff base small
   curate select list`,
 		Args: cobra.NoArgs,
