@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"curate/app"
 	"curate/internal/testenv"
 	"curate/pipeline/export"
 )
@@ -119,6 +122,41 @@ func TestExportPartialFailureInTmux(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, export.SWEBenchFile)); err != nil {
 		t.Errorf("allowed swebench not written: %v", err)
 	}
+	tp.keys("q")
+	tp.waitExit(15 * time.Second)
+}
+
+// A validation running from the Runs screen at 80x24: q names it (kind,
+// task, modes, progress) before asking; any other key stays and the run
+// finishes.
+func TestQuitPromptNamesRunningValidationInTmux(t *testing.T) {
+	testenv.RequireCommand(t, "tmux")
+	docker := testenv.RequireDocker(t)
+	base := testenv.BaseImage(t)
+	if err := docker.ImageTag(context.Background(), base, app.DemoBaseImage); err != nil {
+		t.Fatalf("tag %s as %s: %v", base, app.DemoBaseImage, err)
+	}
+	bin, demo := buildDemo(t)
+	t.Cleanup(func() { exec.Command(bin, "-w", demo, "env", "prune").Run() })
+	id := "acme__calc-1"
+	tp := startAt80x24(t, bin, demo)
+	tp.keys("/")
+	tp.text(id)
+	tp.wait("filtered", 30*time.Second, "1/")
+	tp.keys("Enter", "F4")
+	tp.wait("runs screen", 10*time.Second, "[F4 Runs]")
+	tp.keys("v")
+	tp.wait("form", 5*time.Second, "current task ("+id+")")
+	tp.keys("Down", "Left") // nop,oracle alone
+	tp.wait("modes", 5*time.Second, "‹ nop,oracle ›")
+	tp.keys("Enter")
+	tp.keys("q") // at once: the image build and two containers take seconds
+	p := tp.wait("asked", 30*time.Second, "Quit with 1 validation batch(es) in flight?")
+	if !strings.Contains(p, "- validate "+id+" · nop,oracle (") {
+		t.Fatalf("the running validation is not named:\n%s", p)
+	}
+	tp.keys("Escape")
+	tp.wait("finished", 240*time.Second, "validation done: 2 ok")
 	tp.keys("q")
 	tp.waitExit(15 * time.Second)
 }
