@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"curate/pipeline"
@@ -87,7 +88,7 @@ func Export(ctx context.Context, ws *workspace.Workspace, sel *pipeline.Selectio
 		return nil, fmt.Errorf("export: no format given (want one or more of %s)", strings.Join(export.Formats, ", "))
 	}
 	for _, f := range req.Formats {
-		if !knownFormat(f) {
+		if !slices.Contains(export.Formats, f) {
 			return nil, fmt.Errorf("export: unknown format %q (want one of %s)", f, strings.Join(export.Formats, ", "))
 		}
 	}
@@ -137,15 +138,6 @@ func saveExported(ctx context.Context, ws *workspace.Workspace, sel *pipeline.Se
 		return fmt.Errorf("save selection %s: %w", sanitize.Line(sel.Name), err)
 	}
 	return nil
-}
-
-func knownFormat(f string) bool {
-	for _, k := range export.Formats {
-		if k == f {
-			return true
-		}
-	}
-	return false
 }
 
 func dedupe(xs []string) []string {
