@@ -53,7 +53,7 @@ func CheckEnvironments(ctx context.Context, ws *workspace.Workspace, o EnvCheckO
 	}
 	for _, r := range o.Repos {
 		if len(byRepo[r]) == 0 {
-			return nil, fmt.Errorf("%s: no mined candidates (curate mine first)", r)
+			return nil, fmt.Errorf("%s: no mined candidates (mine it first: `curate mine git PATH`)", r)
 		}
 	}
 	repos := make([]string, 0, len(byRepo))

@@ -94,15 +94,22 @@ func ExportInput(ctx context.Context, ws *workspace.Workspace, sel *pipeline.Sel
 // SolveExportInput builds the export of a solve not saved yet (the Export
 // screen), named name, as ExportInput does for a saved selection.
 func SolveExportInput(ctx context.Context, ws *workspace.Workspace, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error) {
+	sel, err := SolveSelection(ctx, ws, name, cfg, res)
+	if err != nil {
+		return nil, err
+	}
+	return ExportInput(ctx, ws, sel, format, "", "")
+}
+
+// SolveSelection is a solve made elsewhere (the Export screen) as a
+// selection named name, not stored.
+func SolveSelection(ctx context.Context, ws *workspace.Workspace, name string, cfg selection.Config, res *selection.Result) (*pipeline.Selection, error) {
 	tasks, err := ws.Store.Tasks(ctx)
 	if err != nil {
 		return nil, err
 	}
 	sel, _, err := Snapshot(name, cfg, tasks, res)
-	if err != nil {
-		return nil, err
-	}
-	return ExportInput(ctx, ws, sel, format, "", "")
+	return sel, err
 }
 
 // ShipsTasks reports whether an export format carries the tasks

@@ -24,7 +24,7 @@ func WriteExport(ws *workspace.Workspace, format, dest string, in *export.Input,
 		return nil, err
 	}
 	if bad := Unvalidated(in); ShipsTasks(format) && len(bad) > 0 && !allowUnvalidated {
-		return nil, fmt.Errorf("export %s: nothing written: %d of %d selected task(s) are not validated valid: %s; validate them (curate validate), select valid tasks (--filter 'status=valid'), or export with --allow-unvalidated",
+		return nil, fmt.Errorf("export %s: nothing written: %d of %d selected task(s) are not validated valid: %s; validate them (curate validate), select only valid tasks (curate select --filter 'status=valid'), or export with --allow-unvalidated",
 			format, len(bad), len(in.Selected), sanitize.Line(FirstFew(bad, 10)))
 	}
 	in.Scratch = ws.TmpPath()

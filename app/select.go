@@ -224,6 +224,9 @@ type SelectOptions struct {
 	AllowInfeasible bool
 	// DryRun solves and returns the snapshot without saving it.
 	DryRun bool
+	// Filter keeps the solver to the tasks matching a filter expression
+	// ("" is every task); statistics still compare with every task.
+	Filter string
 }
 
 // Selected is a solve and its snapshot, saved unless it is infeasible
@@ -252,7 +255,13 @@ func Select(ctx context.Context, ws *workspace.Workspace, o SelectOptions) (*Sel
 	if err != nil {
 		return nil, err
 	}
-	solver, err := selection.NewSolver(tasks, cfg)
+	candidates := tasks
+	if o.Filter != "" {
+		if candidates, err = FilterTasks(ctx, ws, o.Filter); err != nil {
+			return nil, err
+		}
+	}
+	solver, err := selection.NewSolver(candidates, cfg)
 	if err != nil {
 		return nil, err
 	}

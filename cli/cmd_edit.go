@@ -20,7 +20,7 @@ func newEditCmd(env *Env) *cobra.Command {
 does). What you save becomes the curator's statement: instruction.md is written
 again (title, your text, the Interface section, the footer), the digest
 recomputed, instruction_source becomes "curator", and the generated text is
-kept to diff against (curate show --json). Save an empty text to go back to
+kept to diff against (curate show --json ID). Save an empty text to go back to
 the generated statement. A changed digest sends the task back to built.
 
 edit ID requirements adds the values the task's hidden tests check that its

@@ -27,9 +27,9 @@ type selectOutput struct {
 
 func newSelectCmd(env *Env) *cobra.Command {
 	var budget int
-	var name string
+	var name, alias, filter string
 	var quotas []string
-	var asJSON, allowInfeasible, dryRun bool
+	var asJSON, allowInfeasible, dryRun, allowEmpty bool
 	cmd := &cobra.Command{
 		Use:   "select",
 		Short: "Choose a set of tasks under the profile's strategies, the budget and quotas, and save it as a named snapshot",
@@ -39,6 +39,7 @@ func newSelectCmd(env *Env) *cobra.Command {
   curate select --json | jq .violations
   curate select --quota language=java:min=500 --allow-infeasible   # save it anyway, exit 0
   curate select --budget 4 --selection four --dry-run   # what would be saved; nothing is
+  curate select --filter 'source=git' --budget 2 --selection mined   # choose among the matching tasks only
   curate select diff base small
   curate select list`,
 		Args: cobra.NoArgs,
@@ -48,7 +49,22 @@ func newSelectCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			opt := app.SelectOptions{Name: name, AllowInfeasible: allowInfeasible, DryRun: dryRun}
+			if cmd.Flags().Changed("name") {
+				if cmd.Flags().Changed("selection") {
+					return fmt.Errorf("--name and --selection are the same flag; give one")
+				}
+				name = alias
+			}
+			if filter != "" {
+				ids, err := filterIDs(ctx, ws, filter)
+				if err != nil {
+					return err
+				}
+				if len(ids) == 0 {
+					return emptyMatch(env, filter, "nothing to select from", allowEmpty)
+				}
+			}
+			opt := app.SelectOptions{Name: name, AllowInfeasible: allowInfeasible, DryRun: dryRun, Filter: filter}
 			if cmd.Flags().Changed("budget") {
 				if budget < 1 {
 					return fmt.Errorf("--budget %d: must be at least 1", budget)
@@ -89,9 +105,10 @@ func newSelectCmd(env *Env) *cobra.Command {
 	cmd.Flags().IntVar(&budget, "budget", 0, "total number of tasks (default: the profile's budget or the sum of its takes)")
 	cmd.Flags().StringArrayVar(&quotas, "quota", nil, "extra quota DIMENSION=VALUE:min=N,max=N,target=N,min_share=F,max_share=F (repeatable)")
 	cmd.Flags().StringVar(&name, "selection", "", "snapshot name (default: sel-<UTC time>)")
-	cmd.Flags().StringVar(&name, "name", "", "snapshot name (same as --selection)")
+	cmd.Flags().StringVar(&alias, "name", "", "snapshot name (an alias of --selection)")
+	cmd.Flags().StringVarP(&filter, "filter", "f", "", "choose only among the tasks matching a filter expression (e.g. 'status=valid')")
+	addAllowEmpty(cmd, &allowEmpty)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "solve and print what would be saved; save nothing")
-	_ = cmd.Flags().MarkHidden("name") // the old name of --selection
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	cmd.Flags().BoolVar(&allowInfeasible, "allow-infeasible", false, "save and exit 0 even when a quota or a benchmark's take cannot be met")
 	cmd.AddCommand(newSelectDiffCmd(env), newSelectListCmd(env), newSelectRmCmd(env), newSelectRenameCmd(env))

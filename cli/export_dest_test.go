@@ -110,12 +110,8 @@ func TestWorkbenchExportRefusesTheWorkspace(t *testing.T) {
 	ctx := context.Background()
 	before := treeSums(t, filepath.Join(root, "tasks"))
 	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0), "")
-	in, err := app.SolveExportInput(ctx, ws, "wb", selection.Config{}, &selection.Result{}, "harbor")
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Chdir(root)
-	if _, err := svc.WriteExport("harbor", ".", in); err == nil || !strings.Contains(err.Error(), "is the workspace itself") {
+	if _, err := svc.Export(ctx, "wb", selection.Config{}, &selection.Result{}, app.ExportRequest{Formats: []string{"harbor"}, Dest: "."}); err == nil || !strings.Contains(err.Error(), "is the workspace itself") {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "curate.toml")); err != nil {
@@ -145,13 +141,13 @@ func TestWorkbenchExportRefusesUnvalidatedTasks(t *testing.T) {
 		t.Fatal("the demo has no task that is not valid")
 	}
 	svc := workbenchServices(env, ws, log.New(io.Discard, "", 0), "")
-	in, err := app.SolveExportInput(ctx, ws, "wb", selection.Config{}, &selection.Result{Picks: []selection.Pick{{Task: pick}}}, "harbor")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(t.TempDir(), "out")
-	if _, err := svc.WriteExport("harbor", out, in); err == nil || !strings.Contains(err.Error(), "not validated valid") {
-		t.Fatalf("err = %v", err)
+	res, err := svc.Export(ctx, "wb", selection.Config{}, &selection.Result{Picks: []selection.Pick{{Task: pick}}}, app.ExportRequest{Formats: []string{"harbor"}, Dest: out})
+	if err != nil || len(res.Failed()) != 1 || !strings.Contains(res.Failed()[0].Reason(), "not validated valid") {
+		t.Fatalf("res = %+v, err = %v", res, err)
+	}
+	if res.Saved {
+		t.Error("a solve with nothing written was saved")
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Fatalf("the refused export wrote %s: %v", out, err)

@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 
 	"curate/app"
 	"curate/pipeline"
@@ -37,15 +40,20 @@ func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger, en
 		SaveSelection: func(budget *int, quotas []pipeline.Quota) error {
 			return workspace.SaveSelection(ws.ConfigPath(), budget, quotas)
 		},
-		SaveSnapshot: func(ctx context.Context, name string, cfg selection.Config, res *selection.Result) error {
-			_, err := app.SaveSolve(ctx, ws, name, cfg, res)
-			return err
-		},
 		ExportInput: func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error) {
 			return app.SolveExportInput(ctx, ws, name, cfg, res, format)
 		},
-		WriteExport: func(format, dest string, in *export.Input) (*export.Summary, error) {
-			return app.WriteExport(ws, format, dest, in, false)
+		Export: func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, req app.ExportRequest) (*app.ExportOutcome, error) {
+			sel, err := app.SolveSelection(ctx, ws, name, cfg, res)
+			if err != nil {
+				return nil, err
+			}
+			// The curator typed the folder: make its parent as the CLI's --out user would.
+			if err := os.MkdirAll(filepath.Dir(req.Dest), 0o755); err != nil {
+				return nil, fmt.Errorf("export: %w", err)
+			}
+			req.Unsaved = true
+			return app.Export(ctx, ws, sel, req)
 		},
 		// The jobs list (J) runs import, mine, build and a repo rebuild on ws.
 		JobServices: ui.JobServices{Workspace: ws, RebuildRepo: app.RebuildRepoJob(ws, app.ValidateOptions{Engines: env.engines, Engine: engine, Warn: logger.Writer()})},

@@ -2,23 +2,55 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"curate/app"
 	"curate/pipeline/export"
 	"curate/pipeline/selection"
 	"curate/ui/shared"
 )
 
+// testExport is the workbench's export without a store: each format
+// written through pipeline/export (a refusal of unvalidated tasks as
+// app.WriteExport's), the solve "saved" (its name appended to saved) only
+// when a format was written.
+func testExport(a *App, saved *[]string) func(context.Context, string, selection.Config, *selection.Result, app.ExportRequest) (*app.ExportOutcome, error) {
+	build := testExportInput(a)
+	return func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, req app.ExportRequest) (*app.ExportOutcome, error) {
+		out := &app.ExportOutcome{Selection: name}
+		for _, f := range req.Formats {
+			r := app.FormatResult{Format: f}
+			if ctx.Err() != nil {
+				r.Err = fmt.Errorf("export %s: not written: cancelled", f)
+			} else {
+				var in *export.Input
+				if in, r.Err = build(ctx, name, cfg, res, f); r.Err == nil {
+					if bad := app.Unvalidated(in); app.ShipsTasks(f) && len(bad) > 0 && !req.AllowUnvalidated {
+						r.Err = fmt.Errorf("export %s: nothing written: %d of %d selected task(s) are not validated valid: %s",
+							f, len(bad), len(in.Selected), strings.Join(bad, ", "))
+					} else {
+						r.Summary, r.Err = export.Write(f, req.Dest, in)
+					}
+				}
+			}
+			out.Results = append(out.Results, r)
+		}
+		if len(out.Written()) > 0 && saved != nil {
+			*saved = append(*saved, name)
+			out.Saved = true
+		}
+		return out, nil
+	}
+}
+
 func TestExportWritesChosenFormats(t *testing.T) {
 	a := part2App(t, "dark", 160, 40)
 	var saved []string
-	a.ctx.Services.SaveSnapshot = func(_ context.Context, name string, _ selection.Config, res *selection.Result) error {
-		saved = append(saved, name)
-		return nil
-	}
+	a.ctx.Services.Export = testExport(a, &saved)
 	press(t, a, "f6")
 	e := a.screens[shared.TabExport]
 	if !strings.Contains(plain(a.View()), "Task Selection Methodology") {
@@ -56,7 +88,6 @@ func TestExportWritesChosenFormats(t *testing.T) {
 
 func TestExportCancelStopsBetweenFormats(t *testing.T) {
 	a := part2App(t, "dark", 160, 40)
-	a.ctx.Services.SaveSnapshot = func(context.Context, string, selection.Config, *selection.Result) error { return nil }
 	press(t, a, "f6")
 	// Start without running the steps, cancel (ctrl+x twice), then let the
 	// first step finish: nothing after it runs.

@@ -37,7 +37,7 @@ func testExportInput(a *App) func(context.Context, string, selection.Config, *se
 func part2App(t *testing.T, theme string, w, h int) *App {
 	a, _ := newTestApp(t, theme, w, h)
 	a.ctx.Services.ExportInput = testExportInput(a)
-	a.ctx.Services.WriteExport = export.Write
+	a.ctx.Services.Export = testExport(a, nil)
 	p, err := profiles.Load("ccb", "")
 	if err != nil {
 		t.Fatal(err)

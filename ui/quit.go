@@ -115,17 +115,37 @@ func (a *App) quitView(w int) string {
 	what := fmt.Sprintf("%d validation batch(es)", n)
 	switch {
 	case n == 0:
-		what = fmt.Sprintf("%d job(s) (import, mine, build, rebuild)", j)
+		what = fmt.Sprintf("%d job(s)", j)
 	case j > 0:
 		what += fmt.Sprintf(" and %d other job(s)", j)
 	}
-	lines := []string{
-		st.Warn.Render("Quit with " + what + " in flight?"),
+	lines := append([]string{st.Warn.Render("Quit with " + what + " in flight?")}, a.inFlight(w)...)
+	lines = append(lines,
 		"",
-		st.Key.Render("  k  ") + "  keep them: the workbench closes, the runs finish and are recorded",
+		st.Key.Render("  k  ")+"  keep them: the workbench closes, the runs finish and are recorded",
 		"       (the terminal waits for them; ctrl+c there cancels them)",
-		st.Key.Render("  c  ") + "  cancel them (recorded as cancelled) and quit",
-		st.Key.Render("  esc") + "  or any other key: stay",
-	}
+		st.Key.Render("  c  ")+"  cancel them (recorded as cancelled) and quit",
+		st.Key.Render("  esc")+"  or any other key: stay",
+	)
 	return strings.Join(lines, "\n")
+}
+
+// inFlight names each running job, one line each: its kind (validate,
+// build, ...), what it works on and how far it got.
+func (a *App) inFlight(w int) []string {
+	var out []string
+	for _, j := range a.ctx.Long.All() {
+		if !j.Active() {
+			continue
+		}
+		line := "  - " + j.Name
+		if j.What != "" {
+			line += " " + j.What
+		}
+		if j.Total > 0 {
+			line += fmt.Sprintf(" (%d/%d done)", j.Done, j.Total)
+		}
+		out = append(out, frame.Truncate(line, w))
+	}
+	return out
 }

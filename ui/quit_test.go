@@ -78,7 +78,9 @@ func TestQuitWithRunsInFlightAsks(t *testing.T) {
 		if quits(cmd) {
 			t.Fatalf("%s quit with a validation in flight", key)
 		}
-		if v := plain(a.View()); !strings.Contains(v, "Quit with 1 validation batch(es) in flight?") || !strings.Contains(v, "keep them: the workbench closes") {
+		// The running validation is named: its kind, task and progress.
+		if v := plain(a.View()); !strings.Contains(v, "Quit with 1 validation batch(es) in flight?") || !strings.Contains(v, "keep them: the workbench closes") ||
+			!strings.Contains(v, "- validate fixture-calc · ") {
 			t.Fatalf("%s does not ask:\n%s", key, v)
 		}
 		// Not answering "cancel" (here: esc) stays and changes nothing.

@@ -329,7 +329,7 @@ func (c *Classifier) Classify(in ClassifyInput) *pipeline.Failure {
 			return f
 		}
 		return &pipeline.Failure{Class: pipeline.ClassTimeout, Evidence: r.Detail,
-			Suggestion: "# raise [verifier] timeout_sec in task.toml, or `curate validate --timeout`"}
+			Suggestion: "# raise [verifier] timeout_sec in task.toml, or `curate validate --timeout 1h ID`"}
 	case pipeline.OutcomeDiskLimit:
 		return &pipeline.Failure{Class: pipeline.ClassDiskLimit, Evidence: r.Detail,
 			Suggestion: "# the tests wrote more than the disk cap: raise [docker] max_disk in curate.toml if they really need it"}

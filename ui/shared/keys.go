@@ -133,6 +133,7 @@ var actions = []Action{
 	{"edit_dest", []string{"o"}, "edit the destination folder", "Export"},
 	{"run_export", []string{"X"}, "run the export", "Export"},
 	{"refresh_preview", []string{"p"}, "render the report preview again", "Export"},
+	{"allow_unvalidated", []string{"a"}, "allow unvalidated tasks in harbor / swebench (on / off)", "Export"},
 	{"cancel_job", []string{"ctrl+x"}, "cancel newest job (asks)", "global"},
 	// J means the jobs list on every screen; alt+j too (F7 is the Repos tab's).
 	{"jobs", []string{"J", "alt+j"}, "jobs list", "global"},

@@ -43,14 +43,13 @@ type Services struct {
 	Selection func() (profile selection.Config, overrides workspace.SelectionConfig, err error)
 	// SaveSelection writes [selection] budget and quotas to curate.toml.
 	SaveSelection func(budget *int, quotas []pipeline.Quota) error
-	// SaveSnapshot stores a solve as a named selection, as `curate select`.
-	SaveSnapshot func(ctx context.Context, name string, cfg selection.Config, res *selection.Result) error
 	// ExportInput builds the export of a solve, as `curate export` does for
 	// a saved selection named name.
 	ExportInput func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, format string) (*export.Input, error)
-	// WriteExport writes an export into a folder, refusing the workspace's
-	// own folders, as `curate export` does.
-	WriteExport func(format, dest string, in *export.Input) (*export.Summary, error)
+	// Export writes the solve, named name, in req's formats as `curate
+	// export` does (app.Export): each format written or its reason given;
+	// the solve is stored as a selection only when a format was written.
+	Export func(ctx context.Context, name string, cfg selection.Config, res *selection.Result, req app.ExportRequest) (*app.ExportOutcome, error)
 
 	JobServices
 	// Repos screen (app/repo.go): curate.toml's [repos] profiles, an edit of

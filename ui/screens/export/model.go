@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,8 +14,12 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/glamour"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"curate/app"
+	"curate/pipeline"
 	"curate/pipeline/export"
 	"curate/pipeline/sanitize"
 	"curate/pipeline/selection"
@@ -39,12 +42,14 @@ type Model struct {
 	editing bool
 	input   textinput.Model
 
-	// a running export
+	// allow lets harbor and swebench write tasks not validated valid.
+	allow bool
+
+	// a running export and the last one's results
 	job     *shared.LongJob
-	stop    bool
+	cancel  context.CancelFunc
 	name    string
-	queue   []string
-	written []*export.Summary
+	results []app.FormatResult
 	errText string
 
 	preview    map[string]string // glamour output by solve, width, theme
@@ -54,10 +59,9 @@ type Model struct {
 }
 
 type (
-	exportStepMsg struct {
-		format string
-		sum    *export.Summary
-		err    error
+	exportDoneMsg struct {
+		out *app.ExportOutcome
+		err error
 	}
 	exportPreviewMsg struct {
 		key, text string
@@ -65,7 +69,7 @@ type (
 	}
 )
 
-func (exportStepMsg) Target() shared.TabID    { return shared.TabExport }
+func (exportDoneMsg) Target() shared.TabID    { return shared.TabExport }
 func (exportPreviewMsg) Target() shared.TabID { return shared.TabExport }
 
 // New makes the Export screen.
@@ -86,12 +90,12 @@ func (s *Model) Capturing() bool  { return s.editing }
 func (s *Model) SetSize(w, h int) { s.w, s.h = w, h }
 
 func (s *Model) ShortHelp() []key.Binding {
-	return s.ctx.Keys.List("toggle_format", "edit_dest", "run_export", "refresh_preview")
+	return s.ctx.Keys.List("toggle_format", "edit_dest", "allow_unvalidated", "run_export", "refresh_preview")
 }
 
 func (s *Model) FullHelp() [][]key.Binding {
 	k := s.ctx.Keys
-	return [][]key.Binding{k.List("toggle_format", "nudge_up", "nudge_down", "edit_dest", "run_export", "refresh_preview", "up", "down")}
+	return [][]key.Binding{k.List("toggle_format", "nudge_up", "nudge_down", "edit_dest", "allow_unvalidated", "run_export", "refresh_preview", "up", "down")}
 }
 
 func (s *Model) Update(msg tea.Msg) tea.Cmd {
@@ -110,8 +114,8 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 		} else {
 			s.preview[m.key] = m.text
 		}
-	case exportStepMsg:
-		return s.step(m)
+	case exportDoneMsg:
+		return s.done(m)
 	case tea.KeyMsg:
 		return s.key(m)
 	}
@@ -154,6 +158,8 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 		s.input.SetValue(s.dest)
 		s.input.CursorEnd()
 		s.input.Focus()
+	case k.Is(m, "allow_unvalidated"):
+		s.allow = !s.allow
 	case k.Is(m, "run_export"):
 		return s.start()
 	case k.Is(m, "refresh_preview"):
@@ -220,7 +226,8 @@ func (s *Model) previewCmd() tea.Cmd {
 	})
 }
 
-// start saves the solve as a selection and queues the chosen formats.
+// start writes the chosen formats through app.Export (as `curate
+// export`), which stores the solve as a selection only if one was written.
 func (s *Model) start() tea.Cmd {
 	if s.job != nil {
 		return shared.StatusCmd("an export is running", true)
@@ -229,82 +236,78 @@ func (s *Model) start() tea.Cmd {
 	if res == nil {
 		return tea.Batch(shared.MsgCmd(shared.NeedSolveMsg{}), shared.StatusCmd("no solve yet: open Quotas or wait for the config to load", true))
 	}
-	if s.svc.ExportInput == nil || s.svc.SaveSnapshot == nil {
+	if s.svc.Export == nil {
 		return shared.StatusCmd("no workspace: nothing to export", true)
 	}
-	s.queue = nil
+	var formats []string
 	for _, f := range export.Formats {
 		if s.chosen[f] {
-			s.queue = append(s.queue, f)
+			formats = append(formats, f)
 		}
 	}
-	if len(s.queue) == 0 {
+	if len(formats) == 0 {
 		return shared.StatusCmd("choose a format first (space)", true)
 	}
 	s.name = "wb-" + time.Now().UTC().Format("20060102-150405")
-	s.written, s.errText, s.stop = nil, "", false
-	s.job = s.ctx.Long.Add("export", len(s.queue), func() { s.stop = true })
+	s.results, s.errText = nil, ""
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	s.job = s.ctx.Long.Add("export", len(formats), cancel)
 	s.job.What = s.dest
-	save := s.svc.SaveSnapshot
-	name := s.name
-	first := func() tea.Msg {
-		if err := save(context.Background(), name, cfg, res); err != nil {
-			return exportStepMsg{err: fmt.Errorf("save selection %s: %w", name, err)}
-		}
-		return exportStepMsg{}
+	run, name := s.svc.Export, s.name
+	req := app.ExportRequest{Formats: formats, Dest: s.dest, AllowUnvalidated: s.allow}
+	return func() tea.Msg {
+		out, err := run(ctx, name, cfg, res, req)
+		return exportDoneMsg{out: out, err: err}
 	}
-	return first
 }
 
-// step records a written format and starts the next one.
-func (s *Model) step(m exportStepMsg) tea.Cmd {
+// done shows each format's result: written, or its reason.
+func (s *Model) done(m exportDoneMsg) tea.Cmd {
 	if s.job == nil {
 		return nil
 	}
-	if m.sum != nil {
-		s.written = append(s.written, m.sum)
-		s.job.Step()
+	job := s.job
+	s.job = nil
+	s.cancel()
+	if m.out != nil {
+		s.results = m.out.Results
+		job.Progress(job.Stage, len(m.out.Written()), job.Total, "")
 	}
-	if m.err != nil || s.stop || len(s.queue) == 0 {
-		job := s.job
-		s.job = nil
-		switch {
-		case m.err != nil:
-			s.errText = m.err.Error()
-			s.ctx.Long.Finish(job, "export", m.err)
-			return shared.StatusCmd("export: "+m.err.Error(), true)
-		case s.stop:
-			s.errText = "cancelled"
-			line := fmt.Sprintf("export cancelled after %d format(s)", len(s.written))
-			s.ctx.Long.Finish(job, line, nil)
-			return shared.StatusCmd(line, false)
-		}
-		line := fmt.Sprintf("exported selection %s as %d format(s) to %s", s.name, len(s.written), s.dest)
-		s.ctx.Long.Finish(job, line, nil)
-		return shared.StatusCmd(line, false)
+	if m.err != nil {
+		s.errText = "export: " + m.err.Error()
+		s.ctx.Long.Finish(job, "export", m.err)
+		return shared.StatusCmd(s.errText, true)
 	}
-	f := s.queue[0]
-	s.queue = s.queue[1:]
-	res, cfg := s.solve()
-	build, write, dest, name := s.svc.ExportInput, s.svc.WriteExport, s.dest, s.name
-	if write == nil {
-		return func() tea.Msg { return exportStepMsg{format: f, err: fmt.Errorf("%s: no workspace to export from", f)} }
+	written, failed := len(m.out.Written()), len(m.out.Failed())
+	line := fmt.Sprintf("exported selection %s as %d format(s) to %s", s.name, written, s.dest)
+	switch {
+	case written == 0:
+		line = fmt.Sprintf("export: nothing written (%d format(s) refused); the solve was not saved", failed)
+	case failed > 0:
+		line = fmt.Sprintf("exported selection %s as %d format(s) to %s; %d refused", s.name, written, s.dest, failed)
 	}
-	return func() tea.Msg {
-		in, err := build(context.Background(), name, cfg, res, f)
-		if err != nil {
-			return exportStepMsg{format: f, err: err}
-		}
-		// The curator typed the folder: make its parent as the CLI's --out user would.
-		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-			return exportStepMsg{format: f, err: err}
-		}
-		sum, err := write(f, dest, in)
-		if err != nil {
-			return exportStepMsg{format: f, err: fmt.Errorf("%s: %w", f, err)}
-		}
-		return exportStepMsg{format: f, sum: sum}
+	if failed > 0 {
+		s.ctx.Long.Finish(job, line, fmt.Errorf("%s", line))
+		return shared.StatusCmd(line, true)
 	}
+	s.ctx.Long.Finish(job, line, nil)
+	return shared.StatusCmd(line, false)
+}
+
+// unvalidated counts the solve's tasks validation has not found valid:
+// what the allow-unvalidated switch lets through.
+func (s *Model) unvalidated() int {
+	res, _ := s.solve()
+	n := 0
+	if res != nil {
+		for _, p := range res.Picks {
+			if p.Task != nil && p.Task.Status != pipeline.StatusValid {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // View: formats, destination, progress, what was written and the preview.
@@ -338,15 +341,25 @@ func (s *Model) View() string {
 	} else {
 		b.WriteString("  Destination: " + st.Accent.Render(frame.CleanLine(s.shown(s.dest))) + st.Muted.Render("  (o edits)") + "\n")
 	}
+	allow := "off"
+	if s.allow {
+		allow = "on"
+	}
+	b.WriteString(fmt.Sprintf("  Allow unvalidated: %s (%d tasks unvalidated)", allow, s.unvalidated()) + st.Muted.Render("  (a switches)") + "\n")
 	switch {
 	case s.job != nil:
 		b.WriteString(fmt.Sprintf("  Exporting %s  %s %d/%d", s.name, frame.MiniBar(s.job.Done, s.job.Total, 20), s.job.Done, s.job.Total) + "\n")
 	case s.errText != "":
-		b.WriteString(st.Bad.Render("  "+frame.CleanLine(s.errText)) + "\n")
-	default:
-		b.WriteString(st.Muted.Render("  space chooses a format · ←/→ moves · X exports (saves the solve as a selection first) · p re-renders the preview") + "\n")
+		b.WriteString(s.wrapped(st.Bad, s.errText))
+	case s.results == nil:
+		b.WriteString(st.Muted.Render("  space chooses a format · ←/→ moves · X exports · p re-renders the preview") + "\n")
 	}
-	for _, w := range s.written {
+	for _, r := range s.results {
+		if r.Err != nil {
+			b.WriteString(s.wrapped(st.Bad, "✗ "+r.Reason()))
+			continue
+		}
+		w := r.Summary
 		files := make([]string, len(w.Files))
 		for i, f := range w.Files {
 			files[i] = s.shown(filepath.Join(w.Out, f))
@@ -372,6 +385,16 @@ func (s *Model) View() string {
 		b.WriteString(strings.Join(lines[from:to], "\n"))
 	}
 	return frame.Fit(b.String(), s.w, s.h)
+}
+
+// wrapped is msg in style, wrapped to the screen's width and indented:
+// a reason is shown whole, never cut.
+func (s *Model) wrapped(style lipgloss.Style, msg string) string {
+	var b strings.Builder
+	for _, row := range strings.Split(ansi.Wrap(frame.CleanLine(msg), max(s.w-4, 16), ""), "\n") {
+		b.WriteString(style.Render("  "+row) + "\n")
+	}
+	return b.String()
 }
 
 // shown is a path relative to the workspace when it is inside it.

@@ -59,11 +59,11 @@ func (s *Model) View() string {
 	if !r.Feasible {
 		verdict = st.Bad.Render(fmt.Sprintf("INFEASIBLE: %d quota(s) cannot be met", len(r.Violations)))
 	}
+	if s.dirty { // first: at 80 columns the end of the line is cut
+		b.WriteString(st.Warn.Render("unsaved (S saves, D discards)") + " · ")
+	}
 	b.WriteString(fmt.Sprintf("selected %d of budget %d · ", len(r.Picks), r.Budget) + verdict +
 		fmt.Sprintf(" · score %.2f, bound %.2f, gap %.2f · pinned %d · excluded %d", r.TotalScore, r.UpperBound, r.Gap, pinned, excluded))
-	if s.dirty {
-		b.WriteString(st.Warn.Render(" · unsaved (S saves, D discards)"))
-	}
 	b.WriteString("\n")
 	cols := []string{"MIN", "TARGET", "MAX", "MIN%", "MAX%"}
 	for i := range cols {

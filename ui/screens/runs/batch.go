@@ -155,7 +155,7 @@ func (s *Model) launch(ids []string, f runForm, engines app.EngineReport) tea.Cm
 	b.cancel = cancel
 	b.job = s.ctx.Long.Add("validate", len(jobs), cancel)
 	b.job.Runs = true
-	b.job.What = fmt.Sprintf("%d task(s) · %s", len(tasks)-len(skips), runModes[f.modes])
+	b.job.What = batchWhat(jobs) + " · " + runModes[f.modes] // the quit prompt names it
 	s.batches[b.id] = b
 	fresh := make([]*runEntry, len(jobs))
 	for i, j := range jobs {
@@ -267,4 +267,15 @@ func (s *Model) Finish(out io.Writer) {
 		}
 		cancel()
 	}
+}
+
+// batchWhat names a batch's tasks: the first three ids, and how many more.
+func batchWhat(jobs []validate.Job) string {
+	var ids []string
+	for _, j := range jobs {
+		if len(ids) == 0 || ids[len(ids)-1] != j.TaskID {
+			ids = append(ids, j.TaskID)
+		}
+	}
+	return app.FirstFew(ids, 3)
 }

@@ -106,7 +106,7 @@ func (s *Model) applyDrop() tea.Cmd {
 	}
 	ws := s.ctx.Services.Workspace
 	if ws == nil {
-		return shared.StatusCmd("no workspace: tests cannot be dropped here (curate edit ID tests)", true)
+		return shared.StatusCmd("no workspace: tests cannot be dropped here (curate edit ID tests --drop NAME --reason WHY)", true)
 	}
 	s.drop = nil
 	return s.editJob("drop tests", f.id, func(ctx context.Context, actor string) ([]pipeline.Event, error) {
