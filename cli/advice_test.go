@@ -55,6 +55,7 @@ var adviceKinds = map[string]adviceKind{
 	"edit ID tests --drop NAME --reason WHY": {"parse", "rebuilds the task in Docker"},
 	"import harbor tasks --in-place":         {"parse", "imports the workspace's own tasks/ again"},
 	"select --filter 'status=valid'":         {"empty", "the demo has no valid task: refused as an empty match"},
+	"edit ID requirements":                   {"empty", "the demo's statements give every value their tests check: nothing to add"},
 	"demo for a sample":                      {"mention", "the empty Candidates screen's pointer to the demo"},
 	"rebuild --repo %s":                      {"parse", "rebuilds in Docker"},
 	"validate %s":                            {"parse", "runs containers"},
