@@ -103,7 +103,9 @@ func printEvent(env *Env, e pipeline.Event) {
 		kind = fmt.Sprintf(" [%s of batch %d]", e.Kind, e.Ref) // Ref is a batch; the # column is the event
 	}
 	note := ""
-	if e.Note != "" && e.Kind == pipeline.EventLabel {
+	// A redo carries the reason the label was given with; an undo's
+	// note only says "undo".
+	if e.Note != "" && e.Kind != pipeline.EventUndo {
 		note = "  — " + sanitize.Line(e.Note)
 	}
 	fmt.Fprintf(env.Out, "#%-5d %s  %-10s %-28s %s: %q → %q%s%s\n", e.Seq, e.Time.Local().Format("2006-01-02 15:04:05"), sanitize.Line(e.Actor),
