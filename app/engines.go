@@ -66,3 +66,23 @@ func EngineRegistered(name string) bool {
 	defer enginesMu.Unlock()
 	return engines[name] != nil
 }
+
+// ResolvedConcurrency is the runs at once on each engine that
+// concurrency means: itself when set, else the smallest engine's own size
+// (validate.Sized), else 1. It is what `validate` says it runs.
+func ResolvedConcurrency(engines []validate.Runner, concurrency int) int {
+	if concurrency > 0 {
+		return concurrency
+	}
+	n := 0
+	for _, e := range engines {
+		c := 1
+		if s, ok := e.(validate.Sized); ok {
+			c = s.Capacity()
+		}
+		if n == 0 || c < n {
+			n = c
+		}
+	}
+	return max(n, 1)
+}

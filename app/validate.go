@@ -26,7 +26,8 @@ type ValidateOptions struct {
 	// "" or "docker" means Docker engines (Hosts).
 	Engine string
 	// Concurrency is containers at once on each engine; 0 means [docker]
-	// concurrency.
+	// concurrency, and when that is 0 too, each engine's own size
+	// (validate.Sized: its CPUs and memory).
 	Concurrency int
 	// Runs repeats each mode; differing results are flaky.
 	Runs int
@@ -95,10 +96,10 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 		return nil, err
 	}
 	if concurrency <= 0 {
-		concurrency = max(ws.Config.Docker.Concurrency, 1)
+		concurrency = ws.Config.Docker.Concurrency // 0: each engine's own size
 	}
 	if o.Ready != nil {
-		o.Ready(len(engines), concurrency)
+		o.Ready(len(engines), ResolvedConcurrency(engines, concurrency))
 	}
 	v := &validate.Validator{
 		Runners: engines, Concurrency: concurrency, Runs: max(o.Runs, 1),

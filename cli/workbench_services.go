@@ -27,7 +27,7 @@ func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger, en
 			return app.Validate(ctx, ws, jobs, o)
 		},
 		Cancel:      func(runID string) error { return app.RequestCancel(ws, runID) },
-		Concurrency: max(ws.Config.Docker.Concurrency, 1),
+		Concurrency: ws.Config.Docker.Concurrency, // 0: each engine's own size
 		CheckEngines: func(ctx context.Context) app.EngineReport {
 			if env.engines != nil {
 				return app.CheckRunners(ctx, env.engines)

@@ -163,7 +163,10 @@ preset = "taskgen"
 # CA certificates builds trust to reach package registries (default: the
 # system bundle; "none" adds none).
 # ca_bundle = "/etc/ssl/certs/ca-certificates.crt"
-concurrency = 2
+# Runs at once on each engine (builds share the same slots); 0: from each
+# engine's size, one per CPU and no more than its memory holds at the
+# per-run memory below.
+concurrency = 0
 timeout = "10m"
 # Limits of each validation container whose task.toml sets none.
 # memory = "4G"
@@ -349,7 +352,7 @@ var dockerUser = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*(:[A-Za-z0-9_][
 func (c *Config) validateDocker() error {
 	d := c.Docker
 	if d.Concurrency < 0 {
-		return c.Errorf("docker.concurrency", "%d: must be at least 1", d.Concurrency)
+		return c.Errorf("docker.concurrency", "%d: must be 0 (from each engine's CPUs and memory) or more", d.Concurrency)
 	}
 	if d.Timeout != "" {
 		if t, err := time.ParseDuration(d.Timeout); err != nil || t <= 0 {

@@ -27,7 +27,7 @@ func TestInitFindOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ws.Config.Profile.Name != "ccb" || ws.Config.Docker.Concurrency != 2 || ws.Config.UI.Theme != "" {
+	if ws.Config.Profile.Name != "ccb" || ws.Config.Docker.Concurrency != 0 || ws.Config.UI.Theme != "" {
 		t.Errorf("default config: %+v", ws.Config)
 	}
 	ws.Close()

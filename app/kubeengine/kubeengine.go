@@ -72,7 +72,7 @@ func open(ctx context.Context, ws *workspace.Workspace, warn io.Writer) (*app.Op
 	}
 	par := ws.Config.Kube.Parallelism
 	if par <= 0 {
-		par = max(ws.Config.Docker.Concurrency, 1)
+		par = max(ws.Config.Docker.Concurrency, 1) // a cluster's room is [kubernetes] parallelism's to say
 	}
 	return &app.OpenedEngine{Runners: []validate.Runner{r}, Concurrency: par, Close: func() { r.Close() }}, nil
 }

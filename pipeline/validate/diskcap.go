@@ -48,6 +48,7 @@ func (d *DockerRunner) Probe(ctx context.Context) error {
 		return infra("docker engine %s: info: %w", d.host, err)
 	}
 	d.defaultCaps = DefaultCaps(info.MemTotal>>20, info.NCPU)
+	d.engineCPUs, d.engineMemMB = info.NCPU, info.MemTotal>>20
 	backing := ""
 	for _, kv := range info.DriverStatus {
 		if kv[0] == "Backing Filesystem" {

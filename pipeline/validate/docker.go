@@ -51,6 +51,10 @@ type DockerRunner struct {
 	caps   Caps                    // the workspace's ceilings (SetCaps)
 
 	defaultCaps Caps // from the engine's memory and CPUs (Probe)
+	// engineCPUs and engineMemMB are the engine's size (Probe), for the
+	// runs it holds at once (Capacity).
+	engineCPUs  int
+	engineMemMB int64
 	disk        diskState
 	user        string // for images that run as root (SetUser)
 	// noIPv6: the engine's kernel has no IPv6, so containers start without

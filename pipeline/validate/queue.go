@@ -153,7 +153,7 @@ func (v *Validator) Validate(ctx context.Context, jobs []Job) []*pipeline.Run {
 	var wg sync.WaitGroup
 	for _, r := range runners {
 		e := &engine{r: r}
-		for w := 0; w < max(v.Concurrency, 1); w++ {
+		for w := 0; w < workersFor(r, v.Concurrency); w++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

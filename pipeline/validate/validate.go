@@ -71,7 +71,7 @@ var ErrCancelRequested = errors.New("cancel requested")
 // Validator runs jobs from one queue over every runner (see queue.go).
 type Validator struct {
 	Runners     []Runner
-	Concurrency int           // containers at once on each runner (at least 1)
+	Concurrency int           // containers at once on each runner; 0: each runner's Capacity (Sized), else 1
 	Runs        int           // repeats per mode (at least 1)
 	Timeout     time.Duration // per container, wins over task.toml (--timeout)
 	// DefaultTimeout applies when neither Timeout nor task.toml's

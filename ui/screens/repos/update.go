@@ -285,7 +285,7 @@ func (s *Model) startRebuild(repo string, engines app.EngineReport) tea.Cmd {
 			return
 		}
 		runs, err := svc.Validate(ctx, jobs, app.ValidateOptions{
-			Concurrency: max(svc.Concurrency, 1), Runs: 1,
+			Concurrency: svc.Concurrency, Runs: 1,
 			OnDone: func(r *pipeline.Run) { j.events <- runDoneMsg{run: *r} },
 		})
 		j.events <- jobDoneMsg{runs: len(runs), err: err}

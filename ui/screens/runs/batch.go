@@ -169,7 +169,7 @@ func (s *Model) launch(ids []string, f runForm, engines app.EngineReport) tea.Cm
 	go func() {
 		defer close(b.events)
 		runs, err := svc.Validate(ctx, jobs, app.ValidateOptions{
-			Concurrency: max(f.concurrency, 1), Runs: max(f.runs, 1),
+			Concurrency: f.concurrency, Runs: max(f.runs, 1), // 0: each engine's own size
 			OnStart: func(r *pipeline.Run, log *logstream.Broadcaster) {
 				k := queuedKey(b.id, validate.Job{TaskID: r.TaskID, Mode: r.Mode})
 				if _, asked := s.cancels.Load(k); asked {

@@ -157,7 +157,7 @@ func New(c *shared.Context) *Model {
 	in.Prompt = "search: "
 	svc := c.Services
 	return &Model{ctx: c, svc: svc, search: in, batches: map[int]*runBatch{},
-		last: runForm{modes: 0, runs: 1, concurrency: max(svc.Concurrency, 1)}}
+		last: runForm{modes: 0, runs: 1, concurrency: max(svc.Concurrency, 0)}}
 }
 
 func (s *Model) Title() string { return "Runs" }

@@ -238,7 +238,7 @@ func (s *Model) formKey(m tea.KeyMsg) tea.Cmd {
 		case 2:
 			f.runs = max(f.runs+d, 1)
 		case 3:
-			f.concurrency = max(f.concurrency+d, 1)
+			f.concurrency = max(f.concurrency+d, 0) // 0 is auto
 		}
 	}
 	switch {

@@ -126,7 +126,7 @@ func (s *Model) formView() string {
 		{"Validate", fmt.Sprintf("%s (%s)", runScopes[f.scope], counts[f.scope])},
 		{"Modes", runModes[f.modes]},
 		{"Runs", fmt.Sprintf("%d (differing results are flaky)", f.runs)},
-		{"Concurrency", fmt.Sprintf("%d container(s) at once", f.concurrency)},
+		{"Concurrency", concurrencyText(f.concurrency)},
 	}
 	var b strings.Builder
 	b.WriteString(st.Bold.Render("  Start a validation") + st.Muted.Render("   ↑/↓ field · ←/→ change · enter starts · esc cancels") + "\n")
@@ -241,4 +241,13 @@ func shownPath(root, p string) string {
 		return rel
 	}
 	return p
+}
+
+// concurrencyText is the run form's concurrency: a number, or 0 for each
+// engine's own size.
+func concurrencyText(n int) string {
+	if n <= 0 {
+		return "auto (each engine's CPUs and memory)"
+	}
+	return fmt.Sprintf("%d container(s) at once", n)
 }
