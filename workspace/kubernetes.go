@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"net"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +30,12 @@ type KubernetesConfig struct {
 	Requests map[string]string `toml:"requests"`
 	Memory   string            `toml:"memory"`
 	CPUs     float64           `toml:"cpus"`
+	// EgressProxy is "IP:port" of an HTTP forward proxy the pods reach
+	// (curate's allowlist does not run in the cluster): under
+	// task_network = "allowlist" a task asking for the network may reach
+	// it and nothing else. An address, not a name: a NetworkPolicy allows
+	// addresses, and a pod without DNS cannot resolve one.
+	EgressProxy string `toml:"egress_proxy"`
 }
 
 // quantity is a Kubernetes resource quantity such as "500m", "2" or "1Gi".
@@ -63,6 +71,12 @@ func (c *Config) validateKubernetes() error {
 	}
 	if k.CPUs < 0 {
 		return c.Errorf("kubernetes.cpus", "%v: want a number > 0 (0 or absent: [docker] cpus)", k.CPUs)
+	}
+	if k.EgressProxy != "" {
+		host, port, err := net.SplitHostPort(k.EgressProxy)
+		if n, perr := strconv.Atoi(port); err != nil || net.ParseIP(host) == nil || perr != nil || n < 1 || n > 65535 {
+			return c.Errorf("kubernetes.egress_proxy", "%q: want the proxy's IP address and port, such as \"10.0.0.5:3128\"", k.EgressProxy)
+		}
 	}
 	return nil
 }

@@ -7,13 +7,13 @@ import (
 
 func TestKubernetesConfig(t *testing.T) {
 	good := "[kubernetes]\nkubeconfig = \"kube.yaml\"\ncontext = \"ci\"\nnamespace = \"curate\"\nregistry = \"127.0.0.1:5000\"\n" +
-		"image_pull_secret = \"regcred\"\nparallelism = 4\nrequests = { cpu = \"500m\", memory = \"1Gi\" }\nmemory = \"4G\"\ncpus = 2\n"
+		"image_pull_secret = \"regcred\"\nparallelism = 4\nrequests = { cpu = \"500m\", memory = \"1Gi\" }\nmemory = \"4G\"\ncpus = 2\negress_proxy = \"10.0.0.5:3128\"\n"
 	cfg, err := ParseConfig("curate.toml", []byte(good))
 	if err != nil {
 		t.Fatal(err)
 	}
 	k := cfg.Kube
-	if k.Namespace != "curate" || k.Registry != "127.0.0.1:5000" || k.Parallelism != 4 || k.Requests["memory"] != "1Gi" || k.CPUs != 2 {
+	if k.Namespace != "curate" || k.Registry != "127.0.0.1:5000" || k.Parallelism != 4 || k.Requests["memory"] != "1Gi" || k.CPUs != 2 || k.EgressProxy != "10.0.0.5:3128" {
 		t.Errorf("parsed %+v", k)
 	}
 	cases := []struct{ text, want string }{
@@ -24,6 +24,8 @@ func TestKubernetesConfig(t *testing.T) {
 		{"[kubernetes]\nrequests = { cpu = \"half\" }\n", "kubernetes.requests.cpu: \"half\": want a quantity"},
 		{"[kubernetes]\nmemory = \"lots\"\n", "curate.toml:2:1: kubernetes.memory: \"lots\""},
 		{"[kubernetes]\nnodes = 3\n", "unknown key \"kubernetes.nodes\""},
+		{"[kubernetes]\negress_proxy = \"proxy.internal:3128\"\n", "curate.toml:2:1: kubernetes.egress_proxy: \"proxy.internal:3128\": want the proxy's IP address and port"},
+		{"[kubernetes]\negress_proxy = \"10.0.0.5\"\n", "curate.toml:2:1: kubernetes.egress_proxy: \"10.0.0.5\""},
 	}
 	for _, c := range cases {
 		if _, err := ParseConfig("curate.toml", []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {

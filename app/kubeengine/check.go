@@ -60,7 +60,7 @@ func Check(ctx context.Context, ws *workspace.Workspace) ([]CheckLine, error) {
 		out = append(out, CheckLine{"nodes", ready > 0, fmt.Sprintf("%d of %d Ready", ready, len(nodes.Items))})
 	}
 	out = append(out, CheckLine{"network policy", true,
-		"each offline run gets a NetworkPolicy denying its egress; only a CNI that enforces NetworkPolicies (Calico, Cilium, ...) keeps those pods offline - the plain bridge plugin does not"})
+		"each run but task_network = \"public\" gets a NetworkPolicy (deny all, or egress to [kubernetes] egress_proxy only); only a CNI that enforces NetworkPolicies (Calico, Cilium, ...) keeps those pods fenced - the plain bridge plugin does not"})
 	return out, nil
 }
 

@@ -40,7 +40,8 @@ func Config(ws *workspace.Workspace) kube.Config {
 	}
 	return kube.Config{Kubeconfig: kc, Context: k.Context, Namespace: k.Namespace,
 		Registry: k.Registry, PullSecret: k.PullSecret, Requests: k.Requests, Limits: lim,
-		Caps: app.WorkspaceCaps(ws.Config.Docker.CapsConfig)}
+		Caps:        app.WorkspaceCaps(ws.Config.Docker.CapsConfig),
+		TaskNetwork: ws.Config.Docker.TaskNetwork, EgressProxy: k.EgressProxy}
 }
 
 // Open connects to the workspace's cluster, with the local Docker engine

@@ -78,12 +78,20 @@ func (d *DockerRunner) buildNetwork(ctx context.Context, box *buildBox, networkM
 		return func() {}
 	}
 	tok := fmt.Sprintf("build-%d", buildSeq.Add(1))
+	env, release, err := e.clientProxy(ctx, tok)
+	if err != nil {
+		// Still filtered, through the shared listener: only clients that
+		// send the proxy URL's user name are then told apart.
+		fmt.Fprintf(out, "curate: network: the build's own proxy port failed (%v): hosts reached without the proxy's user name are not listed\n", err)
+		env, release = e.proxyEnv(tok), func() {}
+	}
 	box.network, box.args = e.network, map[string]*string{}
-	for k, v := range e.proxyEnv(tok) {
+	for k, v := range env {
 		box.args[k] = &v
 	}
 	fmt.Fprintf(out, "curate: network: build through the egress proxy (allowed: %s)\n", strings.Join(e.allow.Hosts(), ", "))
 	return func() {
+		release()
 		reached, refused := e.proxy.Take(tok)
 		fmt.Fprintf(out, "curate: network: build reached %s\n", orNone(reached))
 		if len(refused) > 0 {

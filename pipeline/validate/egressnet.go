@@ -36,6 +36,9 @@ type egressBox struct {
 	proxy   *egress.Proxy
 	rules   [][]string // iptables rules added, to delete on Close
 	netID   string
+	bridge  string // the network's bridge on the host
+	mu      sync.Mutex
+	clients map[string][]string // a client listener's accept rule, by token
 	allow   *egress.Allowlist
 	list    func() (*egress.Allowlist, error) // SetEgress
 }
@@ -88,6 +91,7 @@ func (d *DockerRunner) startEgress(ctx context.Context, e *egressBox) error {
 	}
 	gw := info.IPAM.Config[0].Gateway
 	bridge := "br-" + created.ID[:12]
+	e.bridge, e.clients = bridge, map[string][]string{}
 	if e.proxy, err = egress.Start(net.JoinHostPort(gw, "0"), e.allow); err != nil {
 		d.closeEgress()
 		return err
@@ -107,6 +111,36 @@ func (d *DockerRunner) startEgress(ctx context.Context, e *egressBox) error {
 	return nil
 }
 
+// clientProxy opens a proxy listener of the client's own (egress.Proxy
+// Listen) and lets the network reach its port, so what the client reached
+// is known whatever credentials it sends: a JVM sends none. The returned
+// environment sends the client through it; release closes it.
+func (e *egressBox) clientProxy(ctx context.Context, token string) (env map[string]string, release func(), err error) {
+	addr, closeListener, err := e.proxy.Listen(token)
+	if err != nil {
+		return nil, nil, err
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	rule := []string{"INPUT", "-i", e.bridge, "-p", "tcp", "-d", host, "--dport", port, "-j", "ACCEPT"}
+	if out, err := exec.CommandContext(ctx, "iptables", append([]string{"-I"}, rule...)...).CombinedOutput(); err != nil {
+		closeListener()
+		return nil, nil, fmt.Errorf("iptables -I %s: %v: %s", strings.Join(rule, " "), err, strings.TrimSpace(string(out)))
+	}
+	e.mu.Lock()
+	e.clients[token] = rule
+	e.mu.Unlock()
+	release = func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if r, ok := e.clients[token]; ok {
+			exec.Command("iptables", append([]string{"-D"}, r...)...).Run()
+			delete(e.clients, token)
+		}
+		closeListener()
+	}
+	return proxyVars("http://" + addr), release, nil
+}
+
 // proxyURL is the proxy's address for a client token (with a password:
 // some clients send credentials only when both are there).
 func (e *egressBox) proxyURL(token string) string {
@@ -115,7 +149,11 @@ func (e *egressBox) proxyURL(token string) string {
 
 // proxyEnv is the environment that sends a client through the proxy.
 func (e *egressBox) proxyEnv(token string) map[string]string {
-	u := e.proxyURL(token)
+	return proxyVars(e.proxyURL(token))
+}
+
+// proxyVars are the variables that send a client through proxy u.
+func proxyVars(u string) map[string]string {
 	return map[string]string{
 		"HTTP_PROXY": u, "HTTPS_PROXY": u, "http_proxy": u, "https_proxy": u,
 		"NO_PROXY": "localhost,127.0.0.1,::1", "no_proxy": "localhost,127.0.0.1,::1",
@@ -129,6 +167,12 @@ func (d *DockerRunner) closeEgress() {
 		exec.Command("iptables", append([]string{"-D"}, e.rules[i]...)...).Run()
 	}
 	e.rules = nil
+	e.mu.Lock()
+	for tok, r := range e.clients {
+		exec.Command("iptables", append([]string{"-D"}, r...)...).Run()
+		delete(e.clients, tok)
+	}
+	e.mu.Unlock()
 	if e.proxy != nil {
 		e.proxy.Close()
 		e.proxy = nil

@@ -55,9 +55,54 @@ func Start(addr string, allow *Allowlist) (*Proxy, error) {
 		r.Header.Del("Proxy-Authorization")
 		return r, nil
 	})
-	p.srv = &http.Server{Handler: gp, ReadHeaderTimeout: 30 * time.Second}
+	p.srv = &http.Server{Handler: gp, ReadHeaderTimeout: 30 * time.Second, ConnContext: clientContext}
 	go p.srv.Serve(ln)
 	return p, nil
+}
+
+// clientKey holds, in a request's context, the client token of the
+// listener its connection came in on.
+type clientKey struct{}
+
+// clientConn is a connection accepted by a client's own listener.
+type clientConn struct {
+	net.Conn
+	token string
+}
+
+// clientListener tags each connection it accepts with its client token.
+type clientListener struct {
+	net.Listener
+	token string
+}
+
+func (l clientListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return clientConn{c, l.token}, nil
+}
+
+func clientContext(ctx context.Context, c net.Conn) context.Context {
+	if cc, ok := c.(clientConn); ok {
+		return context.WithValue(ctx, clientKey{}, cc.token)
+	}
+	return ctx
+}
+
+// Listen opens a listener of the proxy for one client on the proxy's
+// address, another port: what comes in on it is that client's, whatever
+// credentials it sends or leaves out (a JVM sends none to an HTTPS proxy
+// set through system properties). close stops it.
+func (p *Proxy) Listen(token string) (addr string, close func(), err error) {
+	host, _, _ := net.SplitHostPort(p.ln.Addr().String())
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return "", nil, fmt.Errorf("egress proxy: listen for %s: %w", token, err)
+	}
+	go p.srv.Serve(clientListener{ln, token})
+	return ln.Addr().String(), func() { ln.Close() }, nil
 }
 
 // Addr is the address the proxy listens on.
@@ -99,9 +144,12 @@ func (p *Proxy) dial(ctx context.Context, network, addr string) (net.Conn, error
 	return nil, last
 }
 
-// token is the user name of the client's proxy credentials: each build
-// gets its own, so what it reached is told apart from other builds.
+// token is the client a request is attributed to: the client of the
+// listener it came in on, else the user name of its proxy credentials.
 func token(r *http.Request) string {
+	if tok, ok := r.Context().Value(clientKey{}).(string); ok {
+		return tok
+	}
 	auth, ok := strings.CutPrefix(r.Header.Get("Proxy-Authorization"), "Basic ")
 	if !ok {
 		return ""

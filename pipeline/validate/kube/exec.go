@@ -35,6 +35,7 @@ func (r *Runner) Exec(ctx context.Context, spec validate.ExecSpec, out validate.
 	if stdout == nil {
 		stdout = io.Discard
 	}
+	fmt.Fprintln(stdout, r.network(cfg, spec.Oracle).note)
 	for try := 0; ; try++ {
 		res, err := r.execOnce(ctx, spec, stdout, out.Waiting)
 		if errors.Is(err, errPodLost) && try == 0 && ctx.Err() == nil {
@@ -52,7 +53,7 @@ func (r *Runner) execOnce(ctx context.Context, spec validate.ExecSpec, stdout io
 	}
 	name := jobName(spec.Labels[validate.LabelRun])
 	res := &validate.ExecResult{Container: name, TestExit: -1}
-	run := &jobRun{r: r, spec: spec, name: name, limits: r.limits(spec.Config)}
+	run := &jobRun{r: r, spec: spec, name: name, limits: r.limits(spec.Config), net: r.network(spec.Config, spec.Oracle)}
 	tm := &run.timing
 	tm.start = time.Now()
 	defer func() {

@@ -11,7 +11,6 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -40,19 +39,16 @@ type jobRun struct {
 	spec   validate.ExecSpec
 	name   string
 	limits validate.Limits
+	net    runNetwork // netpolicy.go
 	// podName is the Job's pod once seen; timing where the time went.
 	podName string
 	timing  timing
 }
 
 func (j *jobRun) labels() map[string]string {
-	l := map[string]string{LabelManaged: "true", LabelWorkspace: j.r.workspace, LabelExec: j.name, LabelNetwork: "none"}
+	l := map[string]string{LabelManaged: "true", LabelWorkspace: j.r.workspace, LabelExec: j.name, LabelNetwork: j.net.label}
 	if id := j.spec.Labels[validate.LabelRun]; id != "" {
 		l[LabelRun] = id
-	}
-	cfg := j.spec.Config
-	if cfg != nil && (cfg.NetworkMode == "public" || (j.spec.Oracle && cfg.AgentNetworkMode == "public")) {
-		l[LabelNetwork] = "public"
 	}
 	return l
 }
@@ -63,7 +59,7 @@ func (j *jobRun) meta(name string) metav1.ObjectMeta {
 }
 
 // create makes the ConfigMaps holding the task files and script, the
-// NetworkPolicy denying egress (offline runs) and the Job.
+// NetworkPolicy fencing the pod (netpolicy.go) and the Job.
 func (j *jobRun) create(ctx context.Context, files []byte, script string) error {
 	ns := j.r.cfg.Namespace
 	var sources []corev1.VolumeProjection
@@ -80,14 +76,8 @@ func (j *jobRun) create(ctx context.Context, files []byte, script string) error 
 		sources = append(sources, corev1.VolumeProjection{ConfigMap: &corev1.ConfigMapProjection{
 			LocalObjectReference: corev1.LocalObjectReference{Name: cm.Name}}})
 	}
-	if j.labels()[LabelNetwork] == "none" {
-		np := &networkingv1.NetworkPolicy{ObjectMeta: j.meta(j.name), Spec: networkingv1.NetworkPolicySpec{
-			PodSelector: metav1.LabelSelector{MatchLabels: map[string]string{LabelExec: j.name}},
-			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeEgress, networkingv1.PolicyTypeIngress},
-		}}
-		if _, err := j.r.cs.NetworkingV1().NetworkPolicies(ns).Create(ctx, np, metav1.CreateOptions{}); err != nil {
-			return ctxOr(ctx, validate.Infra(fmt.Errorf("create NetworkPolicy %s: %w", np.Name, err)))
-		}
+	if err := j.applyPolicy(ctx); err != nil { // netpolicy.go
+		return err
 	}
 	job, err := j.job(ctx, sources)
 	if err != nil {
@@ -110,6 +100,7 @@ func (j *jobRun) job(ctx context.Context, sources []corev1.VolumeProjection) (*b
 	for k, v := range cfg.Env {
 		env = append(env, corev1.EnvVar{Name: k, Value: v})
 	}
+	env = append(env, j.net.proxyEnv()...)
 	sort.Slice(env, func(a, b int) bool { return env[a].Name < env[b].Name })
 	lim := corev1.ResourceList{
 		corev1.ResourceMemory: *resource.NewQuantity(j.limits.MemoryMB<<20, resource.BinarySI),

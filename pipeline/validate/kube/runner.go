@@ -33,6 +33,10 @@ type Config struct {
 	// Caps are the workspace's ceilings ([docker] max_*); zero fields
 	// take DefaultCaps of the largest node.
 	Caps validate.Caps
+	// TaskNetwork is [docker] task_network; EgressProxy [kubernetes]
+	// egress_proxy, "IP:port" (netpolicy.go).
+	TaskNetwork string
+	EgressProxy string
 }
 
 // Labels on every object the runner makes; values are label-safe (the
