@@ -123,6 +123,9 @@ func Load(name, overrideFile string) (*Profile, error) {
 	if p.Name == "" {
 		p.Name = name
 	}
+	if p.DatasetOrg != "" && p.DatasetOrg != "workspace" {
+		return nil, fmt.Errorf("profile %s: dataset_org %q: want \"workspace\" or nothing", p.Name, p.DatasetOrg)
+	}
 	return p, nil
 }
 
