@@ -46,10 +46,13 @@ type Profile struct {
 	Extends string `toml:"extends"`
 	// DatasetOrg "workspace" names Harbor datasets and tasks after the
 	// workspace when no org is given; empty keeps the tasks' own org.
-	DatasetOrg string           `toml:"dataset_org"`
-	Score      score.Config     `toml:"score"`
-	Filter     filter.Config    `toml:"filter"`
-	Selection  selection.Config `toml:"selection"`
+	DatasetOrg string `toml:"dataset_org"`
+	// ScoreKey names the score in exported task metadata ("score");
+	// empty keeps the CodeContextBench name, mcp_benefit_score.
+	ScoreKey  string           `toml:"score_key"`
+	Score     score.Config     `toml:"score"`
+	Filter    filter.Config    `toml:"filter"`
+	Selection selection.Config `toml:"selection"`
 }
 
 // Names lists the embedded profiles.
