@@ -116,7 +116,10 @@ func MakeDemo(ctx context.Context, out io.Writer, dir string) (string, error) {
 	if err := demoDirUsable(dir); err != nil {
 		return "", err
 	}
-	root, err := workspace.Init(dir)
+	// The demo's catalogue is CodeContextBench's benchmarks, which the ccb
+	// preset's per-benchmark strategies select from; swe would only fill
+	// its budget by score.
+	root, err := workspace.InitProfile(dir, "ccb")
 	if err != nil {
 		return "", fmt.Errorf("demo: %w", err)
 	}

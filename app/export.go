@@ -76,7 +76,7 @@ func ExportInput(ctx context.Context, ws *workspace.Workspace, sel *pipeline.Sel
 		Name: sel.Name, GeneratedBy: "curate", Config: cfg, Catalogue: tasks, Funnel: stats.ComputeFunnel(tasks, runs, ""),
 		Stats:   stats.Compute(tasks, chosen, StatsOptions(cfg)),
 		Weights: profileWeights(p), CategoryWeights: profileCategoryWeights(p),
-		Solve: savedSolve(sel.Stats), GitURL: gitURL, GitCommit: gitCommit, Org: ws.Config.Export.Org,
+		Solve: savedSolve(sel.Stats), GitURL: gitURL, GitCommit: gitCommit, Org: ExportOrg(ws, p), ScoreKey: p.ScoreKey,
 	}
 	for i, t := range chosen {
 		if format == "swebench" { // the problem statement needs the body, which Tasks leaves out

@@ -12,7 +12,7 @@ import (
 
 func openTestWorkspace(t *testing.T) *workspace.Workspace {
 	t.Helper()
-	root, err := workspace.Init(filepath.Join(t.TempDir(), "ws"))
+	root, err := workspace.InitProfile(filepath.Join(t.TempDir(), "ws"), "ccb")
 	if err != nil {
 		t.Fatal(err)
 	}

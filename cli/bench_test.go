@@ -27,7 +27,7 @@ func bigWorkspace(b *testing.B) string {
 			bigErr = err
 			return
 		}
-		root, err := workspace.Init(filepath.Join(dir, "big"))
+		root, err := workspace.InitProfile(filepath.Join(dir, "big"), "ccb")
 		if err != nil {
 			bigErr = err
 			return
@@ -82,7 +82,7 @@ func BenchmarkListJSON100k(b *testing.B) {
 // transaction and event (target > 2,000 per second).
 func BenchmarkLabelWrites(b *testing.B) {
 	ctx := context.Background()
-	root, err := workspace.Init(b.TempDir())
+	root, err := workspace.InitProfile(b.TempDir(), "ccb")
 	if err != nil {
 		b.Fatal(err)
 	}

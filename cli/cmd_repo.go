@@ -236,7 +236,8 @@ curate.toml as it is now, and compares each task's files before and after:
 "environment" when its environment/ folder (so its image) changed, "task"
 when other files changed, "none" otherwise. A changed task goes back to
 built and its old runs no longer count; an unchanged task keeps its verdict.
-Then rerun what failed or changed with curate validate --repo OWNER/NAME --failed.
+Then rerun what failed or changed with
+curate validate --repo OWNER/NAME --failed.
 (build --candidates rebuilds too, but neither compares nor keeps verdicts.)`,
 		Example: `  curate rebuild --repo acme/calc --dry-run   # which tasks would be rebuilt; nothing is
   curate rebuild --repo acme/calc

@@ -22,7 +22,7 @@ import (
 // Available column) scored by the ccb profile's real scorer.
 func seedWorkspace(t *testing.T) string {
 	t.Helper()
-	root, err := workspace.Init(t.TempDir())
+	root, err := workspace.InitProfile(t.TempDir(), "ccb")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestExportedManifestImportsBack(t *testing.T) {
 	if _, errs, code := cliIn(t, root, "export", "--format", "manifest", "--out", out); code != 0 {
 		t.Fatal(errs)
 	}
-	other, err := workspace.Init(t.TempDir())
+	other, err := workspace.InitProfile(t.TempDir(), "ccb")
 	if err != nil {
 		t.Fatal(err)
 	}

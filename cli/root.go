@@ -78,6 +78,7 @@ func newRoot(env *Env) *cobra.Command {
 	root.SetErr(env.Err)
 	root.SetIn(env.In)
 	root.SetVersionTemplate("curate {{.Version}}\n")
+	wrapFlagHelp(root, env)
 	root.AddCommand(
 		newInitCmd(env),
 		newDemoCmd(env),

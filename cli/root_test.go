@@ -19,11 +19,13 @@ func cli(t testing.TB, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// newWorkspace makes an empty workspace with `curate init`.
+// newWorkspace makes an empty workspace with `curate init --profile ccb`:
+// the tests using it import CodeContextBench's fixtures and expect its
+// phases, scores and strategies.
 func newWorkspace(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ws")
-	if code, _, errs := cli(t, "init", dir); code != 0 {
+	if code, _, errs := cli(t, "init", "--profile", "ccb", dir); code != 0 {
 		t.Fatalf("init: %s", errs)
 	}
 	return dir

@@ -21,11 +21,11 @@ type Topic struct {
 // Topics are the help topics, in the order `curate help` lists them.
 var Topics = []Topic{
 	{"filters", "filters.md", "filter expressions: --filter and the workbench's /"},
-	{"outcomes", "outcomes.md", "run outcomes, how a task's status follows, failure classes and what to do"},
+	{"outcomes", "outcomes.md", "run outcomes, the status they give, failure classes, what to do"},
 	{"exit-codes", "exit-codes.md", "what each exit code means"},
 	{"config", "configuration.md", "every curate.toml key"},
 	{"json", "json.md", "the fields of --json output"},
-	{"keys", "keys.md", "every workbench key, by screen (from the key table the workbench binds)"},
+	{"keys", "keys.md", "every workbench key, by screen (from the workbench's key table)"},
 }
 
 // TopicText returns a topic's page, or false when there is no such topic.

@@ -147,19 +147,19 @@ func (a *App) helpView(w, h int) string {
 	if a.jobsOpen {
 		scr = a.jobs
 	}
-	groups := append([][]key.Binding{k.List("quit", "help", "palette", "next_tab", "prev_tab", "undo", "redo", "mouse", "back", "jobs", "cancel_job")}, scr.FullHelp()...)
 	title := frame.Truncate(st.Title.Render("Keys: "+scr.Title())+st.Muted.Render("   (? or esc closes; rebind in curate.toml [ui.keys])"), w)
-	var b strings.Builder
-	for _, g := range groups {
+	// The keys every screen shares flow as one wrapped paragraph, so the
+	// screen's own keys get the columns.
+	global := helpFlow(k.List("quit", "help", "palette", "next_tab", "prev_tab", "undo", "redo", "mouse", "back", "jobs", "cancel_job"), w, st.Key, st.Desc)
+	var entries []helpEntry
+	for _, g := range scr.FullHelp() {
 		for _, kb := range g {
-			if !kb.Enabled() {
-				continue
+			if kb.Enabled() {
+				entries = append(entries, helpEntry{key: kb.Help().Key, desc: kb.Help().Desc})
 			}
-			hk := kb.Help()
-			b.WriteString(st.Key.Render(fmt.Sprintf("%-14s", hk.Key)) + " " + st.Desc.Render(hk.Desc) + "\n")
 		}
-		b.WriteString("\n")
+		entries = append(entries, helpEntry{})
 	}
-	// The title stays on its own row; only the keys flow into columns.
-	return title + "\n\n" + frame.Columns(strings.TrimRight(b.String(), "\n"), w, max(h-2, 1))
+	rows := max(h-3-strings.Count(global, "\n")-1, 1)
+	return title + "\n\n" + global + "\n\n" + helpColumns(entries, w, rows, st.Key, st.Desc)
 }

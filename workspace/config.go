@@ -146,9 +146,10 @@ const DefaultConfigText = `# curate workspace configuration. Unknown keys are er
 name = "%s"
 
 [profile]
-# Rule profile: an embedded one by name ("ccb"), or a TOML file that
-# overrides it (relative to this file).
-name = "ccb"
+# Rule profile: an embedded one by name ("swe": neutral, a benchmark of your
+# own; "ccb": CodeContextBench's MCP benefit score and per-benchmark
+# strategies), or a TOML file that overrides it (relative to this file).
+name = "%s"
 # file = "my-profile.toml"
 
 [filter]

@@ -9,8 +9,11 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"curate/internal/atomicfile"
+	"curate/pipeline/profiles"
 	"curate/store"
 )
 
@@ -64,9 +67,15 @@ func Find(flag string) (string, error) {
 	}
 }
 
-// Init creates a workspace in dir (made if missing). It refuses a folder
-// that already holds curate.toml.
-func Init(dir string) (string, error) {
+// Init creates a workspace in dir (made if missing) on the default profile.
+// It refuses a folder that already holds curate.toml.
+func Init(dir string) (string, error) { return InitProfile(dir, profiles.Default) }
+
+// InitProfile creates a workspace whose curate.toml names profile.
+func InitProfile(dir, profile string) (string, error) {
+	if !slices.Contains(profiles.Names(), profile) {
+		return "", fmt.Errorf("init workspace: profile %q: want one of %s", profile, strings.Join(profiles.Names(), ", "))
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
@@ -80,7 +89,7 @@ func Init(dir string) (string, error) {
 			return "", fmt.Errorf("init workspace: %w", err)
 		}
 	}
-	text := fmt.Sprintf(DefaultConfigText, filepath.Base(abs))
+	text := fmt.Sprintf(DefaultConfigText, filepath.Base(abs), profile)
 	if err := atomicfile.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
 		return "", fmt.Errorf("init workspace: %w", err)
 	}

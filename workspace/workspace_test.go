@@ -27,7 +27,7 @@ func TestInitFindOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ws.Config.Profile.Name != "ccb" || ws.Config.Docker.Concurrency != 0 || ws.Config.UI.Theme != "" {
+	if ws.Config.Profile.Name != "swe" || ws.Config.Docker.Concurrency != 0 || ws.Config.UI.Theme != "" {
 		t.Errorf("default config: %+v", ws.Config)
 	}
 	ws.Close()
@@ -155,5 +155,26 @@ func TestConfigRepoAt(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("err = %v, want prefix %q", err, c.want)
 		}
+	}
+}
+
+// TestInitProfile: init writes the chosen profile into [profile] and
+// refuses one curate does not have, naming those it has.
+func TestInitProfile(t *testing.T) {
+	root, err := InitProfile(filepath.Join(t.TempDir(), "ccb-bench"), "ccb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Open(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if ws.Config.Profile.Name != "ccb" {
+		t.Errorf("profile = %q, want ccb", ws.Config.Profile.Name)
+	}
+	_, err = InitProfile(filepath.Join(t.TempDir(), "x"), "sweet")
+	if err == nil || !strings.Contains(err.Error(), `"sweet"`) || !strings.Contains(err.Error(), "swe") {
+		t.Errorf("unknown profile: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func TestBuiltTasksValidateInDocker(t *testing.T) {
 	var doc struct {
 		Filter filter.Config `toml:"filter"`
 	}
-	data, err := os.ReadFile("../profiles/ccb/filter.toml")
+	data, err := os.ReadFile("../profiles/filter.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

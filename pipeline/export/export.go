@@ -57,6 +57,9 @@ type Input struct {
 	// Org prefixes Harbor task and dataset names ("org/name"); tasks whose
 	// task.toml already has an org keep it when Org is empty.
 	Org string
+	// ScoreKey names the score in each task.toml's [metadata] (the
+	// profile's score_key; DefaultScoreKey when empty).
+	ScoreKey string
 	// Scratch is where a harbor export stages its files (the workspace's
 	// .curate/tmp); empty, or on another file system: beside the folder.
 	Scratch string

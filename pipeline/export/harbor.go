@@ -119,7 +119,7 @@ func writeHarbor(dest string, in *Input) (*Summary, error) {
 			byID[it.Task.ID] = it.Task
 		}
 		for _, j := range jobs {
-			if err := rewriteTaskTOML(filepath.Join(j.dst, "task.toml"), byID[j.id], names[j.id]); err != nil {
+			if err := rewriteTaskTOML(filepath.Join(j.dst, "task.toml"), byID[j.id], names[j.id], in.ScoreKey); err != nil {
 				return fmt.Errorf("export harbor: task %s: %w", j.id, err)
 			}
 			dt, err := datasetTask(j.dst, names[j.id])

@@ -19,6 +19,10 @@ import (
 // verifier environments, all of which are kept as the task has them).
 const HarborSchemaVersion = "1.4"
 
+// DefaultScoreKey is the [metadata] key of the score when the profile
+// names none: the CodeContextBench manifest's name for it.
+const DefaultScoreKey = "mcp_benefit_score"
+
 // harborName is Harbor's rule for a task or dataset name: "org/name".
 var harborName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]*/[a-zA-Z0-9][a-zA-Z0-9._-]*$`)
 
@@ -53,7 +57,7 @@ func HarborTaskName(existing, org, folder string) string {
 // schema: schema_version (replacing the deprecated `version`), [task] name
 // as org/name, the curator's labels in [metadata]. Every other key, known
 // or not, is kept as it was.
-func rewriteTaskTOML(path string, t *pipeline.Task, name string) error {
+func rewriteTaskTOML(path string, t *pipeline.Task, name, scoreKey string) error {
 	doc := map[string]any{}
 	data, err := os.ReadFile(path)
 	switch {
@@ -88,7 +92,10 @@ func rewriteTaskTOML(path string, t *pipeline.Task, name string) error {
 	set("benchmark", t.Benchmark)
 	set("curator_note", t.Labels.Note)
 	if t.Score > 0 {
-		meta["mcp_benefit_score"] = t.Score
+		if scoreKey == "" {
+			scoreKey = DefaultScoreKey
+		}
+		meta[scoreKey] = t.Score
 	}
 	out, err := toml.Marshal(doc)
 	if err != nil {

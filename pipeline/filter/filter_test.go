@@ -20,7 +20,7 @@ func defaults(t testing.TB) *Config {
 	var doc struct {
 		Filter Config `toml:"filter"`
 	}
-	data := readFile(t, "../profiles/ccb/filter.toml")
+	data := readFile(t, "../profiles/filter.toml")
 	if err := toml.NewDecoder(strings.NewReader(data)).DisallowUnknownFields().Decode(&doc); err != nil {
 		t.Fatal(err)
 	}

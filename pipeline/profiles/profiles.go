@@ -1,7 +1,9 @@
 // Package profiles holds the embedded rule profiles (TOML) and loads them
 // with strict decoding. A profile is split into one file per stage under
-// its folder (ccb/score.toml, ccb/filter.toml, ccb/selection.toml) so each
-// stage owns its rules; the files are decoded together as one document.
+// its folder (ccb/score.toml, ccb/selection.toml) so each stage owns its
+// rules; the files are decoded together as one document. The candidate
+// filter (filter.toml) is about mining, not about a benchmark's goals, so
+// every profile shares it.
 package profiles
 
 import (
@@ -23,8 +25,15 @@ import (
 	"curate/pipeline/selection"
 )
 
-//go:embed */*.toml
+//go:embed */*.toml filter.toml
 var embedded embed.FS
+
+// Default is the profile of a new workspace: neutral rules for a benchmark
+// of one's own; "ccb" is the CodeContextBench preset.
+const Default = "swe"
+
+// sharedFilter is the filter file every profile includes.
+const sharedFilter = "filter.toml"
 
 // Profile is a full rule set. Rules are data: a new benchmark gets its own
 // rules by editing TOML, not Go.
@@ -34,7 +43,13 @@ type Profile struct {
 	// Extends names the embedded profile this one builds on: its rule
 	// lists go ahead of the base's (first match wins), its other keys
 	// replace the base's.
-	Extends   string           `toml:"extends"`
+	Extends string `toml:"extends"`
+	// DatasetOrg "workspace" names Harbor datasets and tasks after the
+	// workspace when no org is given; empty keeps the tasks' own org.
+	DatasetOrg string `toml:"dataset_org"`
+	// ScoreKey names the score in exported task metadata ("score");
+	// empty keeps the CodeContextBench name, mcp_benefit_score.
+	ScoreKey  string           `toml:"score_key"`
 	Score     score.Config     `toml:"score"`
 	Filter    filter.Config    `toml:"filter"`
 	Selection selection.Config `toml:"selection"`
@@ -60,6 +75,7 @@ func EmbeddedText(name string) (string, error) {
 	if err != nil || len(files) == 0 {
 		return "", fmt.Errorf("no embedded profile %q (have: %s)", name, strings.Join(Names(), ", "))
 	}
+	files = append(files, sharedFilter)
 	// profile.toml holds top-level keys, so it goes first: after another
 	// file's [table] they would land inside that table.
 	sort.Slice(files, func(i, j int) bool {
@@ -88,7 +104,7 @@ func EmbeddedText(name string) (string, error) {
 // (if any) on top: keys present in the file replace the embedded ones.
 func Load(name, overrideFile string) (*Profile, error) {
 	if name == "" {
-		name = "ccb"
+		name = "ccb" // a curate.toml written before profiles had a default
 	}
 	text, err := EmbeddedText(name)
 	if err != nil {
@@ -109,6 +125,9 @@ func Load(name, overrideFile string) (*Profile, error) {
 	}
 	if p.Name == "" {
 		p.Name = name
+	}
+	if p.DatasetOrg != "" && p.DatasetOrg != "workspace" {
+		return nil, fmt.Errorf("profile %s: dataset_org %q: want \"workspace\" or nothing", p.Name, p.DatasetOrg)
 	}
 	return p, nil
 }

@@ -56,6 +56,9 @@ type Benchmark struct {
 	PerValue int      `toml:"per_value" json:"per_value,omitempty"`
 	Values   []string `toml:"values" json:"values,omitempty"`
 	Diverse  string   `toml:"diverse" json:"diverse,omitempty"`
+	// Balance lists the dimensions the balanced strategy spreads the take
+	// over (language, sdlc_phase, difficulty...).
+	Balance []string `toml:"balance" json:"balance,omitempty"`
 	// Sort is the within-group order: score, difficulty, id or any feature
 	// name (files_changed, loc_changed, code_ratio...); "-" for descending.
 	// Ties always break by score (descending), then id.
@@ -79,7 +82,7 @@ type TopUp struct {
 }
 
 // Strategies the solver knows.
-var Strategies = []string{"all", "priority", "proportional", "per_value", "top"}
+var Strategies = []string{"all", "priority", "proportional", "per_value", "top", "balanced"}
 
 // Dimensions a quota or a strategy key may name.
 var Dimensions = []string{"sdlc_phase", "language", "benchmark", "difficulty", "repo", "category"}
@@ -204,6 +207,14 @@ func (b Benchmark) validate() error {
 	case "priority", "proportional", "per_value":
 		if !validDimension(b.Key) {
 			return fmt.Errorf("strategy %s: key %q: want one of %s", b.Strategy, b.Key, strings.Join(Dimensions, ", "))
+		}
+	}
+	if b.Strategy == "balanced" && len(b.Balance) == 0 {
+		return fmt.Errorf("strategy balanced: balance is empty (want dimensions from %s)", strings.Join(Dimensions, ", "))
+	}
+	for _, d := range b.Balance {
+		if !validDimension(d) {
+			return fmt.Errorf("balance %q: want one of %s", d, strings.Join(Dimensions, ", "))
 		}
 	}
 	if b.Strategy == "priority" && len(b.Order) == 0 {

@@ -365,7 +365,7 @@ func (s *Solver) strategies() ([]Pick, []Shortfall, error) {
 		}
 		if !in[t] {
 			in[t] = true
-			picks = append(picks, Pick{t, "budget fill: highest MCP score among the tasks no strategy took"})
+			picks = append(picks, Pick{t, "budget fill: highest score among the tasks no strategy took"})
 		}
 	}
 	return picks, shortfalls, nil

@@ -48,6 +48,8 @@ func runStrategy(bench string, b Benchmark, sorted []*pipeline.Task, take int, a
 		picks = proportional(b, sorted, take, keys)
 	case "per_value":
 		picks = perValue(b, sorted, take, keys)
+	case "balanced":
+		picks = balanced(b, sorted, take, keys)
 	}
 	if len(b.TopUp) > 0 {
 		picks = topUp(bench, b, sorted, picks)

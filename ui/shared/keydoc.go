@@ -16,6 +16,20 @@ func KeysMarkdown() string {
 	b.WriteString("its name in `curate.toml` `[ui.keys]` (see [configuration](configuration.md));\n")
 	b.WriteString("in the workbench, `?` shows the keys of the screen in front and `:` every action.\n\n")
 	b.WriteString("```console\n$ curate help keys | sed -n 1p\n# Workbench keys\n```\n")
+	scopes, byScope := actionsByScope()
+	for _, sc := range scopes {
+		title := sc
+		if sc == "global" {
+			title = "Every screen"
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n%s", title, keyTable(byScope[sc]))
+	}
+	return b.String()
+}
+
+// actionsByScope groups the key table's actions by scope, scopes in the
+// table's order.
+func actionsByScope() ([]string, map[string][]Action) {
 	var scopes []string
 	byScope := map[string][]Action{}
 	for _, a := range actions {
@@ -24,19 +38,20 @@ func KeysMarkdown() string {
 		}
 		byScope[a.Scope] = append(byScope[a.Scope], a)
 	}
-	for _, sc := range scopes {
-		title := sc
-		if sc == "global" {
-			title = "Every screen"
+	return scopes, byScope
+}
+
+// keyTable is a Markdown table of actions: keys, what they do, the name
+// that rebinds them.
+func keyTable(acts []Action) string {
+	var b strings.Builder
+	b.WriteString("| keys | does | action name |\n|---|---|---|\n")
+	for _, a := range acts {
+		keys := make([]string, len(a.Keys))
+		for i, k := range a.Keys {
+			keys[i] = "`" + strings.ReplaceAll(k, "|", `\|`) + "`"
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n| keys | does | action name |\n|---|---|---|\n", title)
-		for _, a := range byScope[sc] {
-			keys := make([]string, len(a.Keys))
-			for i, k := range a.Keys {
-				keys[i] = "`" + strings.ReplaceAll(k, "|", `\|`) + "`"
-			}
-			fmt.Fprintf(&b, "| %s | %s | `%s` |\n", strings.Join(keys, ", "), strings.ReplaceAll(a.Help, "|", `\|`), a.Name)
-		}
+		fmt.Fprintf(&b, "| %s | %s | `%s` |\n", strings.Join(keys, ", "), strings.ReplaceAll(a.Help, "|", `\|`), a.Name)
 	}
 	return b.String()
 }

@@ -71,7 +71,7 @@ func Tasks() []*pipeline.Task {
 // dir and two runs (one stale).
 func Workspace(t testing.TB) *workspace.Workspace {
 	t.Helper()
-	root, err := workspace.Init(filepath.Join(t.TempDir(), "ws"))
+	root, err := workspace.InitProfile(filepath.Join(t.TempDir(), "ws"), "ccb")
 	if err != nil {
 		t.Fatal(err)
 	}

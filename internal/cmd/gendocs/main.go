@@ -1,7 +1,8 @@
 // Command gendocs writes curate's man pages, one per command, from the
-// command tree into docs/man, and the workbench's key reference from its
-// key table into docs/keys.md (both checked in; a test fails when they are
-// not current):
+// command tree into docs/man, the workbench's key reference from its key
+// table into docs/keys.md, and the key tables between the markers of
+// docs/workbench.md (all checked in; a test fails when they are not
+// current):
 //
 //	go run ./internal/cmd/gendocs            # from the repository root
 //	go run ./internal/cmd/gendocs -out DIR   # the man pages elsewhere
@@ -28,10 +29,14 @@ var manDate = time.Date(2026, time.November, 1, 0, 0, 0, 0, time.UTC)
 func main() {
 	out := flag.String("out", filepath.Join("docs", "man"), "folder for the man pages (replaced)")
 	keys := flag.String("keys", filepath.Join("docs", "keys.md"), "file for the workbench's key reference")
+	workbench := flag.String("workbench", filepath.Join("docs", "workbench.md"), "page whose marked key tables are rewritten")
 	flag.Parse()
 	err := Generate(*out)
 	if err == nil {
 		err = os.WriteFile(*keys, []byte(shared.KeysMarkdown()), 0o644)
+	}
+	if err == nil {
+		err = RewriteKeyTables(*workbench)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gendocs:", err)
@@ -70,4 +75,18 @@ func noAutoGenTag(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		noAutoGenTag(sub)
 	}
+}
+
+// RewriteKeyTables writes the current key tables into page's marked
+// blocks.
+func RewriteKeyTables(page string) error {
+	data, err := os.ReadFile(page)
+	if err != nil {
+		return err
+	}
+	fresh, err := shared.ReplaceKeyTables(page, string(data))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(page, []byte(fresh), 0o644)
 }

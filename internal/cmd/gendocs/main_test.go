@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"curate/ui/shared"
@@ -52,6 +53,44 @@ func TestKeysPageIsCurrent(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "keys.md"))
 	if err != nil || string(data) != shared.KeysMarkdown() {
 		t.Errorf("docs/keys.md is not current (%v): run `go run ./internal/cmd/gendocs`", err)
+	}
+}
+
+// docs/workbench.md's key tables are the key table as it is now, one per
+// scope, not hand-written ones (which said J/K move between tasks).
+func TestWorkbenchKeyTablesAreCurrent(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "docs", "workbench.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := shared.ReplaceKeyTables("docs/workbench.md", string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh != string(data) {
+		t.Errorf("docs/workbench.md's key tables are not current: run `go run ./internal/cmd/gendocs`")
+	}
+	for _, scope := range shared.KeyScopes() {
+		if !strings.Contains(fresh, "<!-- keys: "+scope+" -->") {
+			t.Errorf("docs/workbench.md has no generated key table for %s", scope)
+		}
+	}
+	if strings.Contains(fresh, "`J`/`K` next/previous task") {
+		t.Error("docs/workbench.md still says J/K move between tasks")
+	}
+}
+
+// A marked block naming no scope, or left open, is refused with the line.
+func TestReplaceKeyTablesRejectsBadMarkers(t *testing.T) {
+	for page, want := range map[string]string{
+		"a\n<!-- keys: Nowhere -->\n<!-- end keys -->\n": "p.md:2: no key scope \"Nowhere\"",
+		"<!-- keys: Task -->\nold\n":                     "p.md:1: key table block not closed",
+		"<!-- end keys -->\n":                            "p.md:1: <!-- end keys --> with no block open",
+	} {
+		if _, err := shared.ReplaceKeyTables("p.md", page); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", page, err, want)
+		}
 	}
 }
 

@@ -26,7 +26,7 @@ func TestFilter(t testing.TB) *filter.Config {
 	var doc struct {
 		Filter filter.Config `toml:"filter"`
 	}
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(self), "..", "..", "profiles", "ccb", "filter.toml"))
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(self), "..", "..", "profiles", "filter.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,9 @@ import (
 )
 
 // column is one column of the Candidates table. Lower prio columns are
-// dropped first when the terminal is narrow; grow columns take spare width.
+// dropped first when the terminal is narrow; prio 10 (ID, STATUS, VALID:
+// which task, where it stands, what validation said) is never dropped.
+// Grow columns take spare width.
 type column struct {
 	title string
 	width int
@@ -88,19 +90,19 @@ func intCell(v int) string {
 }
 
 var tableColumns = []column{
-	{title: "ID", width: 22, prio: 10, grow: true, middle: true,
+	{title: "ID", width: 20, prio: 10, grow: true, middle: true,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return frame.CleanLine(t.ID) },
 		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return pipeline.CompareIDs(a.ID, b.ID) }},
-	{title: "BENCHMARK", width: 15, prio: 8,
+	{title: "BENCHMARK", width: 15, prio: 5,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return frame.CleanLine(t.Benchmark) },
 		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return strings.Compare(a.Benchmark, b.Benchmark) }},
-	{title: "REPO", width: 20, prio: 4, grow: true,
+	{title: "REPO", width: 20, prio: 7, grow: true,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return frame.CleanLine(t.Repo) },
 		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return strings.Compare(a.Repo, b.Repo) }},
-	{title: "LANG", width: 10, prio: 7,
+	{title: "LANG", width: 10, prio: 8,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return frame.CleanLine(t.Language) },
 		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return strings.Compare(a.Language, b.Language) }},
-	{title: "PHASE", width: 15, prio: 3,
+	{title: "PHASE", width: 15, prio: 7,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return shared.ShortPhase(frame.CleanLine(t.Phase())) },
 		cmp: func(a, b *pipeline.Task, _ *shared.Catalog) int {
 			return cmp.Compare(pipeline.PhaseRank(a.Phase()), pipeline.PhaseRank(b.Phase()))
@@ -110,24 +112,29 @@ var tableColumns = []column{
 		cmp: func(a, b *pipeline.Task, _ *shared.Catalog) int {
 			return cmp.Compare(a.EffectiveDifficulty().Rank(), b.EffectiveDifficulty().Rank())
 		}},
-	{title: "FILES", width: 5, prio: 5, right: true,
+	{title: "FILES", width: 5, prio: 4, right: true,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string {
 			return intCell(t.Features.Int(pipeline.FeatFilesChanged))
 		},
 		cmp: func(a, b *pipeline.Task, _ *shared.Catalog) int {
 			return cmp.Compare(a.Features.Int(pipeline.FeatFilesChanged), b.Features.Int(pipeline.FeatFilesChanged))
 		}},
-	{title: "LOC", width: 6, prio: 5, right: true,
+	{title: "LOC", width: 6, prio: 4, right: true,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string {
 			return intCell(t.Features.Int(pipeline.FeatLOCChanged))
 		},
 		cmp: func(a, b *pipeline.Task, _ *shared.Catalog) int {
 			return cmp.Compare(a.Features.Int(pipeline.FeatLOCChanged), b.Features.Int(pipeline.FeatLOCChanged))
 		}},
-	{title: "SCORE", width: 6, prio: 8, right: true,
+	{title: "SCORE", width: 6, prio: 9, right: true,
 		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return strconv.FormatFloat(t.Score, 'f', 3, 64) },
 		cmp:  func(a, b *pipeline.Task, _ *shared.Catalog) int { return cmp.Compare(a.Score, b.Score) }},
-	{title: "VALID", width: 14, prio: 6,
+	{title: "STATUS", width: 9, prio: 10,
+		cell: func(t *pipeline.Task, _ *shared.Catalog) string { return string(t.Status) },
+		cmp: func(a, b *pipeline.Task, _ *shared.Catalog) int {
+			return strings.Compare(string(a.Status), string(b.Status))
+		}},
+	{title: "VALID", width: 14, prio: 10,
 		cell: validation,
 		cmp: func(a, b *pipeline.Task, c *shared.Catalog) int {
 			return strings.Compare(validation(a, c), validation(b, c))

@@ -85,6 +85,7 @@ type runEntry struct {
 	// tests is the finished run's test list (tests.go), once parsed.
 	tests      []testRow
 	framework  string
+	states     []stateSummary // a gold run's per-state counts (goldtests.go)
 	testsAsked bool
 }
 

@@ -34,6 +34,7 @@ type testsMsg struct {
 	id        string
 	framework string
 	rows      []testRow
+	states    []stateSummary
 }
 
 func (testsMsg) Target() shared.TabID { return shared.TabRuns }
@@ -54,6 +55,9 @@ func (s *Model) loadTestsOf(e *runEntry) tea.Cmd {
 		format = validate.TaskLogFormat(t.TaskDir)
 	}
 	id, path := e.run.ID, e.run.LogPath
+	if e.run.Mode == validate.ModeGold {
+		return s.loadGoldTests(e)
+	}
 	return func() tea.Msg {
 		f, err := os.Open(path)
 		if err != nil {
@@ -67,20 +71,25 @@ func (s *Model) loadTestsOf(e *runEntry) tea.Cmd {
 			sec, timed := rep.Seconds[name]
 			rows = append(rows, testRow{name: name, status: st, seconds: sec, timed: timed})
 		}
-		// Failures first: they are what the curator opens a log for.
-		sort.Slice(rows, func(i, j int) bool {
-			if a, b := rows[i].status.Fail(), rows[j].status.Fail(); a != b {
-				return a
-			}
-			return rows[i].name < rows[j].name
-		})
+		sortFailuresFirst(rows)
 		return testsMsg{id: id, framework: rep.Framework, rows: rows}
 	}
 }
 
+// sortFailuresFirst orders failures first: they are what the curator opens
+// a log for.
+func sortFailuresFirst(rows []testRow) {
+	sort.Slice(rows, func(i, j int) bool {
+		if a, b := rows[i].status.Fail(), rows[j].status.Fail(); a != b {
+			return a
+		}
+		return rows[i].name < rows[j].name
+	})
+}
+
 func (s *Model) testsLoaded(m testsMsg) tea.Cmd {
 	if e := s.byID(m.id); e != nil {
-		e.tests, e.framework = m.rows, m.framework
+		e.tests, e.framework, e.states = m.rows, m.framework, m.states
 	}
 	return nil
 }
@@ -108,6 +117,18 @@ func (s *Model) testLines(e *runEntry, w, h int) []string {
 		}
 	}
 	out := []string{st.Muted.Render(frame.Truncate(fmt.Sprintf(" %d tests (%s), %d failed · T raw log", len(e.tests), orUnknown(e.framework), failed), w))}
+	if len(e.states) > 0 { // a gold run: each state by name, the list is the first's
+		out = out[:0]
+		for i, g := range e.states {
+			line := fmt.Sprintf(" %s state: %d tests (%s), %d failed", g.name, g.tests, orUnknown(e.framework), g.failed)
+			if i == 0 {
+				line += " (listed) · T raw log"
+			} else {
+				line += " · m matrix"
+			}
+			out = append(out, st.Muted.Render(frame.Truncate(line, w)))
+		}
+	}
 	for i, r := range e.tests {
 		if len(out) == h-1 && i < len(e.tests)-1 {
 			out = append(out, st.Muted.Render(fmt.Sprintf(" … %d more (T raw log, or curate runs show %s)", len(e.tests)-i, e.run.ID)))
