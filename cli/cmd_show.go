@@ -46,7 +46,11 @@ func newShowCmd(env *Env) *cobra.Command {
 			if asJSON {
 				return writeJSON(env.Out, toShowJSON(t, runs, events))
 			}
-			printTask(env, t, runs, events)
+			scoreName := "mcp benefit score" // CodeContextBench's, the ccb profile's
+			if p, err := app.LoadProfile(ws); err == nil && p.ScoreKey != "" {
+				scoreName = strings.ReplaceAll(p.ScoreKey, "_", " ")
+			}
+			printTask(env, t, runs, events, scoreName)
 			return nil
 		},
 	}
@@ -54,7 +58,7 @@ func newShowCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeline.Event) {
+func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeline.Event, scoreName string) {
 	w := env.Out
 	line := func(k, v string) {
 		if v != "" {
@@ -117,7 +121,7 @@ func printTask(env *Env, t *pipeline.Task, runs []*pipeline.Run, events []pipeli
 	fmt.Fprintf(w, "%-22s %s  (label %q, calibrated %q, imported %q)\n", "difficulty", orDash(string(t.EffectiveDifficulty())),
 		t.Labels.Difficulty, t.DifficultyCalibrated, t.DifficultyImported)
 	line("  calibration rule", t.DifficultyRule)
-	fmt.Fprintf(w, "%-22s %.4f\n", "mcp benefit score", t.Score)
+	fmt.Fprintf(w, "%-22s %.4f\n", scoreName, t.Score)
 	b := t.Breakdown
 	comp := []struct {
 		name string

@@ -21,7 +21,7 @@ var showTextToJSON = map[string]string{
 	"language": "language", "built at": "build_strategy", "category": "category", "sdlc phase": "phase_rule",
 	"status": "status", "reason": "reasons", "class": "failure", "evidence": "failure", "suggestion": "failure",
 	"environment": "environment_notes", "difficulty": "?difficulty_label", "calibration rule": "difficulty_rule",
-	"mcp benefit score": "mcp_breakdown", "features": "feature_sources", "flags": "pinned", "note": "note",
+	"mcp benefit score": "mcp_breakdown", "score": "mcp_breakdown", "features": "feature_sources", "flags": "pinned", "note": "note",
 	"review": "review", "task dir": "task_dir", "digest": "digest", "source keys": "source_keys",
 	"runs": "runs", "history": "history", "instruction from": "instruction_source", "toolchain": "toolchain_decisions",
 }
