@@ -21,7 +21,7 @@ import (
 // adviceRE finds a command curate tells the curator to run, the ways its
 // messages write one: `curate ...`, (curate ...), and after "next:",
 // "then", "with", "or" or "run" up to the end of the clause.
-var adviceRE = regexp.MustCompile("`curate ([^`]+)`|\\(curate ([^)]+)\\)|(?:next:|\\bthen|\\bwith|\\bor|\\brun) curate ([a-z][^;,)\\n`\"(]*)")
+var adviceRE = regexp.MustCompile("`curate ([^`]+)`|\\(curate ([^)]+)\\)|(?:next:|\\bthen|\\bwith|\\bor|\\brun)\\s+curate ([a-z][^;,)\\n`\"(]*)")
 
 // productDirs hold the code whose strings reach the curator.
 var productDirs = []string{"../app", "../cli", "../pipeline", "../workspace", "../ui", "../store", "../internal"}
@@ -58,6 +58,7 @@ var adviceKinds = map[string]adviceKind{
 	"edit ID requirements":                   {"empty", "the demo's statements give every value their tests check: nothing to add"},
 	"demo for a sample":                      {"mention", "the empty Candidates screen's pointer to the demo"},
 	"rebuild --repo %s":                      {"parse", "rebuilds in Docker"},
+	"rebuild --repo OWNER/NAME":              {"parse", "rebuilds in Docker"},
 	"validate %s":                            {"parse", "runs containers"},
 	"validate --repo %s --failed":            {"parse", "runs containers"},
 	"validate --repo OWNER/NAME --failed":    {"parse", "runs containers"},

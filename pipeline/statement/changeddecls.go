@@ -32,7 +32,12 @@ func ChangedDecls(fix []unidiff.File, files Files) []Decl {
 			continue
 		}
 		sort.Slice(ds, func(i, j int) bool { return ds[i].Line < ds[j].Line })
+		lines := make([]int, 0, len(added))
 		for line := range added {
+			lines = append(lines, line)
+		}
+		sort.Ints(lines) // map order would make two builds of the same files differ
+		for _, line := range lines {
 			i := sort.Search(len(ds), func(i int) bool { return ds[i].Line > line }) - 1
 			if i < 0 || seen[f.Name()+"\x00"+ds[i].Name] {
 				continue
