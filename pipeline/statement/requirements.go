@@ -155,6 +155,9 @@ func testValues(tests []unidiff.File, read func(string) ([]byte, error)) []testV
 				continue
 			}
 			ctx := lines[l.line-1]
+			if lintSuppressionRe.MatchString(ctx) {
+				continue // a linter's argument, not a value the test checks
+			}
 			if l.line >= 2 {
 				ctx = lines[l.line-2] + "\n" + ctx // the assertion may open on the line before
 			}
@@ -180,6 +183,9 @@ func checkedIn(p string, vs []testValue) (testValue, bool) {
 }
 
 var (
+	// A lint suppression: Java's @SuppressWarnings("x"), Kotlin's
+	// @Suppress, Rust's #[allow(x)] / #[expect(x)].
+	lintSuppressionRe = regexp.MustCompile(`^\s*(?:@(?:java\.lang\.)?Suppress(?:Warnings)?\b|#!?\[(?:allow|expect)\()`)
 	errorLineRe  = regexp.MustCompile(`(?i)err|exception|raise|throw|panic|fail|reject|invalid|warn`)
 	outputLineRe = regexp.MustCompile(`(?i)stdout|stderr|output|usage|help|print|\.string\(|\bstr\(|repr|render|format|message|\blog`)
 )

@@ -167,3 +167,17 @@ func TestRequirementsOnRealPRs(t *testing.T) {
 		})
 	}
 }
+
+// A lint suppression's argument in a test is not a value the test checks.
+func TestLintSuppressionIsNoRequirement(t *testing.T) {
+	fix := mustParse(t, "diff --git a/A.java b/A.java\n--- a/A.java\n+++ b/A.java\n@@ -1,2 +1,3 @@\n class A {\n+  static final String W = \"ExposedPrivateType\";\n }\n")
+	tests := mustParse(t, "diff --git a/ATest.java b/ATest.java\n--- a/ATest.java\n+++ b/ATest.java\n@@ -1,2 +1,4 @@\n class ATest {\n+  @SuppressWarnings(\"ExposedPrivateType\")\n+  void t() {}\n }\n")
+	files := map[string]string{
+		"A.java":     "class A {\n  static final String W = \"ExposedPrivateType\";\n}\n",
+		"ATest.java": "class ATest {\n  @SuppressWarnings(\"ExposedPrivateType\")\n  void t() {}\n}\n",
+	}
+	read := func(p string) ([]byte, error) { return []byte(files[p]), nil }
+	if rs := Requirements(fix, tests, Files{Fixed: read}, func(string) bool { return false }); len(rs) != 0 {
+		t.Errorf("requirements %+v from a @SuppressWarnings argument", rs)
+	}
+}
