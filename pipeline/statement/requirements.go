@@ -186,8 +186,8 @@ var (
 	// A lint suppression: Java's @SuppressWarnings("x"), Kotlin's
 	// @Suppress, Rust's #[allow(x)] / #[expect(x)].
 	lintSuppressionRe = regexp.MustCompile(`^\s*(?:@(?:java\.lang\.)?Suppress(?:Warnings)?\b|#!?\[(?:allow|expect)\()`)
-	errorLineRe  = regexp.MustCompile(`(?i)err|exception|raise|throw|panic|fail|reject|invalid|warn`)
-	outputLineRe = regexp.MustCompile(`(?i)stdout|stderr|output|usage|help|print|\.string\(|\bstr\(|repr|render|format|message|\blog`)
+	errorLineRe       = regexp.MustCompile(`(?i)err|exception|raise|throw|panic|fail|reject|invalid|warn`)
+	outputLineRe      = regexp.MustCompile(`(?i)stdout|stderr|output|usage|help|print|\.string\(|\bstr\(|repr|render|format|message|\blog`)
 )
 
 func contextOf(line string) string {
