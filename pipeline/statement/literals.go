@@ -32,12 +32,29 @@ func stringLiterals(lang, file string, src []byte) []literal {
 		return nil
 	}
 	var out []literal
-	for _, t := range toks {
-		if t.kind == 's' {
+	for i, t := range toks {
+		if t.kind == 's' && !namesModule(toks, i) {
 			out = append(out, literal{value: unquote(t.text), line: t.line})
 		}
 	}
 	return out
+}
+
+// namesModule reports whether the string token at i names a module to
+// load (JS/TS `import "m"`, `from "m"`, `require("m")`, `import("m")`): a
+// dependency of the file, never a value a test checks.
+func namesModule(toks []tok, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := toks[i-1]
+	if prev.kind != 'p' {
+		return prev.text == "from" || prev.text == "import"
+	}
+	if prev.text != "(" || i < 2 {
+		return false
+	}
+	return toks[i-2].text == "require" || toks[i-2].text == "import"
 }
 
 func lexConfigOf(lang string) (lexConfig, bool) {
@@ -61,10 +78,23 @@ func goLiterals(file string, src []byte) []literal {
 	var s goscanner.Scanner
 	s.Init(fset.AddFile(file, -1, len(src)), src, nil, 0)
 	var out []literal
+	importing, block := false, false // inside an import declaration: paths, not values
 	for {
 		pos, tok, lit := s.Scan()
-		if tok == token.EOF {
+		switch {
+		case tok == token.EOF:
 			return out
+		case tok == token.IMPORT:
+			importing = true
+			continue
+		case importing && tok == token.LPAREN:
+			block = true
+			continue
+		case importing && (tok == token.RPAREN || !block && tok == token.STRING):
+			importing, block = false, false
+			continue
+		case importing:
+			continue
 		}
 		if tok == token.STRING {
 			if v, err := strconv.Unquote(lit); err == nil {

@@ -1,6 +1,7 @@
 package statement
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -180,4 +181,47 @@ func TestLintSuppressionIsNoRequirement(t *testing.T) {
 	if rs := Requirements(fix, tests, Files{Fixed: read}, func(string) bool { return false }); len(rs) != 0 {
 		t.Errorf("requirements %+v from a @SuppressWarnings argument", rs)
 	}
+}
+
+// An import path the fix and the tests both add is a dependency, not a
+// value the tests check (found on a held-out Go PR whose Requirements
+// section read "`net/netip`").
+func TestImportPathIsNoRequirement(t *testing.T) {
+	cases := []struct{ name, fixFile, fixSrc, testFile, testSrc string }{
+		{"go block", "ip.go", "package m\n\nimport (\n\t\"net/netip\"\n)\n\nvar _ netip.Addr\n",
+			"ip_test.go", "package m\n\nimport (\n\tnp \"net/netip\"\n\t\"testing\"\n)\n\nfunc TestIP(t *testing.T) { _ = np.Addr{} }\n"},
+		{"go single", "ip.go", "package m\n\nimport \"net/netip\"\n\nvar _ netip.Addr\n",
+			"ip_test.go", "package m\n\nimport \"net/netip\"\n\nfunc TestIP(t *testing.T) { _ = netip.Addr{} }\n"},
+		{"typescript", "src/ip.ts", "import {parse} from 'ip-codec';\nexport const f = parse;\n",
+			"test/ip.ts", "import test from 'ava';\nconst codec = require('ip-codec');\nconst lazy = import('ip-codec');\ntest('x', t => t.is(1, 1));\n"},
+	}
+	for _, c := range cases {
+		fix := mustParse(t, addedFileDiff(c.fixFile, c.fixSrc))
+		tests := mustParse(t, addedFileDiff(c.testFile, c.testSrc))
+		files := map[string]string{c.fixFile: c.fixSrc, c.testFile: c.testSrc}
+		read := func(p string) ([]byte, error) { return []byte(files[p]), nil }
+		if rs := Requirements(fix, tests, Files{Fixed: read}, func(string) bool { return false }); len(rs) != 0 {
+			t.Errorf("%s: requirements %+v from an import path", c.name, rs)
+		}
+	}
+	// A value beside the import is still one.
+	src := "package m\n\nimport \"errors\"\n\nvar E = errors.New(\"bad address\")\n"
+	test := "package m\n\nimport \"testing\"\n\nfunc TestE(t *testing.T) { if E.Error() != \"bad address\" { t.Fatal() } }\n"
+	files := map[string]string{"e.go": src, "e_test.go": test}
+	read := func(p string) ([]byte, error) { return []byte(files[p]), nil }
+	rs := Requirements(mustParse(t, addedFileDiff("e.go", src)), mustParse(t, addedFileDiff("e_test.go", test)), Files{Fixed: read}, func(string) bool { return false })
+	if len(rs) != 1 || rs[0].Value != "bad address" {
+		t.Errorf("requirements %+v, want the one error text", rs)
+	}
+}
+
+// addedFileDiff is a diff that adds the file whole.
+func addedFileDiff(name, src string) string {
+	lines := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
+	var b strings.Builder
+	fmt.Fprintf(&b, "diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", name, name, name, len(lines))
+	for _, l := range lines {
+		b.WriteString("+" + l + "\n")
+	}
+	return b.String()
 }
