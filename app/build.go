@@ -152,7 +152,11 @@ func buildAt(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cfg
 		switch {
 		case strategy == pipeline.AtSnapshot:
 			cfg.Snapshot = st.Snapshot
-		case st.EnvCheck != nil && st.EnvCheck.OK && st.EnvCheck.Snapshot == st.Snapshot:
+		case st.EnvCheck.Mirrors() && st.EnvCheck.Snapshot == st.Snapshot:
+			if why := touchedFailures(ctx, t, cfg, st.EnvCheck); why != "" {
+				note = "auto: " + why + ": built at the merge commit"
+				break
+			}
 			cfg.Snapshot = st.Snapshot
 		case st.EnvCheck == nil:
 			note = "auto: no env check of " + t.Repo + " yet (curate env check): built at the merge commit"

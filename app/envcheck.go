@@ -149,16 +149,20 @@ func checkRepo(ctx context.Context, ws *workspace.Workspace, runner *validate.Do
 		return fail("the suite did not run: %v", err)
 	}
 	rep := validate.SuiteReport(res, format)
-	for _, s := range rep.Tests {
+	var failing []string
+	for name, s := range rep.Tests {
 		check.Total++
 		if s.Pass() {
 			check.Passed++
+		} else if s.Fail() {
+			failing = append(failing, name)
 		}
 	}
 	check.OK = check.Total > 0 && float64(check.Passed) > EnvCheckThreshold*float64(check.Total)
 	if check.Total == 0 {
 		check.Error = "no test results in the suite's log"
 	}
+	check.Failed, check.Failing = len(failing), envFailures(format, res.TestLog, failing)
 	return st, saveRepoState(ws, st)
 }
 
@@ -179,7 +183,7 @@ func EnvCheckWarnings(ws *workspace.Workspace, tasks []*pipeline.Task) []string 
 			out = append(out, fmt.Sprintf("%s: %v", t.Repo, err))
 		case st.EnvCheck == nil:
 			out = append(out, fmt.Sprintf("%s: no environment check at the snapshot yet (curate env check %s)", t.Repo, t.Repo))
-		case !st.EnvCheck.OK:
+		case !st.EnvCheck.Mirrors():
 			out = append(out, fmt.Sprintf("%s: the environment check failed at %s: %s", t.Repo, ShortRev(st.EnvCheck.Snapshot), st.EnvCheck))
 		}
 	}

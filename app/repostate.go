@@ -42,6 +42,20 @@ type EnvCheck struct {
 	OK       bool      `json:"ok"`
 	Error    string    `json:"error,omitempty"`
 	At       time.Time `json:"at"`
+	// Failed counts the suite's failing tests; Failing names the first
+	// MaxEnvFailures of them, each with its first error line.
+	Failed  int          `json:"failed,omitempty"`
+	Failing []EnvFailure `json:"failing,omitempty"`
+	// FailuresAccepted: the curator took the failing tests as known
+	// failures (curate env accept), so PRs whose tests do not touch them
+	// mirror onto the snapshot although the check did not pass.
+	FailuresAccepted bool `json:"failures_accepted,omitempty"`
+}
+
+// EnvFailure is one test that failed in an environment check.
+type EnvFailure struct {
+	Test  string `json:"test"`
+	Error string `json:"error,omitempty"` // its first error line, when the log shows one
 }
 
 // EnvCheckThreshold is the share of passing tests an environment needs.
@@ -63,7 +77,16 @@ func (c *EnvCheck) String() string {
 	if c.Error != "" {
 		s += ": " + c.Error
 	}
+	if !c.OK && c.FailuresAccepted {
+		s += fmt.Sprintf(", %d failing accepted as known failures", c.Failed)
+	}
 	return s
+}
+
+// Mirrors says whether auto builds may mirror PRs onto the check's
+// snapshot: it passed, or its failures were accepted.
+func (c *EnvCheck) Mirrors() bool {
+	return c != nil && (c.OK || c.FailuresAccepted && c.Total > 0 && c.Error == "")
 }
 
 func repoStatePath(ws *workspace.Workspace, repo string) string {

@@ -67,6 +67,8 @@ var adviceKinds = map[string]adviceKind{
 	"build --candidates":                     {"parse", "builds in Docker"},
 	"env bootstrap --force":                  {"parse", "builds base images: minutes of Docker"},
 	"runs show %s":                           {"parse", "names a run of the Runs screen; the demo's run ids differ"},
+	"repo show %s --json":                    {"parse", "names a repository whose env check failed; the demo has none"},
+	"env accept %s":                          {"parse", "needs a failed env check (Docker)"},
 }
 
 // suggestions are the advice strings in curate's product code (string

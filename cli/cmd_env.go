@@ -23,7 +23,7 @@ func newEnvCmd(env *Env) *cobra.Command {
   curate env check acme/calc
   curate env prune --unused`,
 	}
-	cmd.AddCommand(newEnvBootstrapCmd(env), newEnvPruneCmd(env), newEnvCheckCmd(env), newEnvPushCmd(env))
+	cmd.AddCommand(newEnvBootstrapCmd(env), newEnvPruneCmd(env), newEnvCheckCmd(env), newEnvAcceptCmd(env), newEnvPushCmd(env))
 	return cmd
 }
 
@@ -133,8 +133,10 @@ func newEnvCheckCmd(env *Env) *cobra.Command {
 		Long: `Check builds the environment image a repository's mirrored tasks share
 (toolchain, dependencies, the repository at its snapshot, install) and runs
 the whole test suite in it. The result is recorded per repository; build
---at auto mirrors a repository's PRs only when its check passed, and
-validate names a repository whose check failed before any run starts.`,
+--at auto mirrors a repository's PRs only when its check passed (or its
+failing tests were accepted as known failures with env accept), and
+validate names a repository whose check failed before any run starts. A
+failed check lists its failing tests with their first error line.`,
 		Example: `  curate env check acme/calc
   curate env check --at snapshot:HEAD acme/calc --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -162,6 +164,7 @@ validate names a repository whose check failed before any run starts.`,
 				fmt.Fprintf(env.Out, "%-28s snapshot %s  %s\n", sanitize.Line(st.Repo), app.ShortRev(st.Snapshot), sanitize.Line(st.EnvCheck.String()))
 				if !st.EnvCheck.OK {
 					failed++
+					printEnvFailures(env.Out, st)
 				}
 			}
 			if failed > 0 {

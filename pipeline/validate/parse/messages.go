@@ -208,7 +208,10 @@ func textMessages(rep *Report, lines []string, want []string, out map[string]str
 		if out[id] != "" {
 			continue
 		}
-		if m := clean(summary[id]); m != "" {
+		// pytest cuts a summary line at the terminal's width ("... Te...");
+		// the test's own section then has the whole line.
+		truncated := strings.HasSuffix(summary[id], "...")
+		if m := clean(summary[id]); m != "" && !truncated {
 			out[id] = m
 			continue
 		}
@@ -223,6 +226,9 @@ func textMessages(rep *Report, lines []string, want []string, out map[string]str
 		}
 		if out[id] == "" && rep.Line(id) > 0 {
 			out[id] = messageAfter(lines, rep.Line(id)-1)
+		}
+		if out[id] == "" && truncated {
+			out[id] = clean(summary[id])
 		}
 		if out[id] == "" {
 			delete(out, id)

@@ -102,3 +102,34 @@ func FuzzFailureMessages(f *testing.F) {
 		}
 	})
 }
+
+// pytest cuts its short summary line at the terminal's width (80 columns
+// in a container with no terminal): an environment check's failing
+// network test read "socket.gaierror: [Errno -3] Te...". The test's own
+// section has the whole line.
+func TestFailureMessageWholeWhenPytestSummaryIsCut(t *testing.T) {
+	log := strings.Join([]string{
+		"tests/test_env.py F                                                       [100%]",
+		"",
+		"=================================== FAILURES ===================================",
+		"______________________________ test_needs_network ______________________________",
+		"",
+		"    def test_needs_network():",
+		">       socket.create_connection(('example.org', 80), timeout=2)",
+		"",
+		"/usr/lib/python3.11/socket.py:827: in create_connection",
+		"    for res in getaddrinfo(host, port, 0, SOCK_STREAM):",
+		"E   socket.gaierror: [Errno -3] Temporary failure in name resolution",
+		"=========================== short test summary info ============================",
+		"FAILED tests/test_env.py::test_needs_network - socket.gaierror: [Errno -3] Te...",
+		"============================== 1 failed in 0.05s ===============================",
+	}, "\n")
+	id := "tests/test_env.py::test_needs_network"
+	if got, want := FailureMessages("pytest", []byte(log), []string{id})[id], "socket.gaierror: [Errno -3] Temporary failure in name resolution"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	cut := strings.Replace(log, "E   socket.gaierror: [Errno -3] Temporary failure in name resolution", "", 1)
+	if got, want := FailureMessages("pytest", []byte(cut), []string{id})[id], "socket.gaierror: [Errno -3] Te..."; got != want {
+		t.Errorf("without a section message: %q, want the summary's %q", got, want)
+	}
+}

@@ -1,0 +1,158 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	gitcmd "curate/internal/git"
+	"curate/pipeline"
+	"curate/pipeline/envgen"
+	"curate/pipeline/filter"
+	"curate/pipeline/validate/parse"
+	"curate/workspace"
+)
+
+// An environment check that fails says which tests failed and how, and
+// the curator may take them as known failures (AcceptEnvFailures): PRs
+// whose tests do not touch them then mirror onto the snapshot instead of
+// each building at its merge commit, a full configure and compile apiece
+// for a C library whose suite has a few tests that need the network.
+
+// MaxEnvFailures is how many failing tests a check records by name.
+const MaxEnvFailures = 200
+
+// envFailures names the failing tests, sorted, each with the first error
+// line the log shows for it (parse.FailureMessages reads a bounded
+// number; the rest are named without one).
+func envFailures(format string, log []byte, failing []string) []EnvFailure {
+	sort.Strings(failing)
+	failing = failing[:min(len(failing), MaxEnvFailures)]
+	msgs := parse.FailureMessages(format, log, failing)
+	out := make([]EnvFailure, len(failing))
+	for i, name := range failing {
+		out[i] = EnvFailure{Test: name, Error: msgs[name]}
+	}
+	return out
+}
+
+// AcceptEnvFailures records the curator's decision that the failing
+// tests of repo's last environment check are known failures of its
+// snapshot. It refuses a check that did not run its suite.
+func AcceptEnvFailures(ws *workspace.Workspace, repo string) (*RepoState, error) {
+	st, err := RepoStateOf(ws, repo)
+	if err != nil {
+		return nil, err
+	}
+	c := st.EnvCheck
+	switch {
+	case c == nil:
+		return nil, fmt.Errorf("%s: no environment check yet (curate env check %s)", repo, repo)
+	case c.OK:
+		return nil, fmt.Errorf("%s: the environment check passed (%s): nothing to accept", repo, c)
+	case c.Total == 0 || c.Error != "":
+		return nil, fmt.Errorf("%s: the environment check has no per-test results to accept (%s)", repo, c)
+	case c.Snapshot != st.Snapshot:
+		return nil, fmt.Errorf("%s: the check ran at %s, the snapshot is now %s: check again (curate env check %s)", repo, ShortRev(c.Snapshot), ShortRev(st.Snapshot), repo)
+	}
+	c.FailuresAccepted = true
+	return st, saveRepoState(ws, st)
+}
+
+// touchedFailures says why t must not mirror onto a check whose failures
+// were accepted: one of its test files holds a test that failed there (it
+// would fail in both states). "" when none does or the check passed.
+func touchedFailures(ctx context.Context, t *pipeline.Task, cfg envgen.Config, c *EnvCheck) string {
+	if c.OK || len(c.Failing) == 0 {
+		return ""
+	}
+	if c.Failed > len(c.Failing) {
+		return fmt.Sprintf("the env check's failures are accepted, but only %d of its %d failing tests are named", len(c.Failing), c.Failed)
+	}
+	files, err := prTestFiles(ctx, t, cfg.Filter)
+	if err != nil {
+		return "its test files are unknown (" + err.Error() + ")"
+	}
+	for _, f := range files {
+		for _, e := range c.Failing {
+			if testTouches(f, e.Test, t.Repo) {
+				return fmt.Sprintf("its test file %s holds %s, which failed in the env check", f, e.Test)
+			}
+		}
+	}
+	return ""
+}
+
+// prTestFiles are the test files the PR changes (the filter's split).
+func prTestFiles(ctx context.Context, t *pipeline.Task, fc *filter.Config) ([]string, error) {
+	if fc == nil {
+		fc = &filter.Config{}
+	}
+	out, err := gitcmd.Output(ctx, t.SourcePath, "diff", "--name-only", "--no-renames", t.BaseCommit, t.HeadCommit)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, p := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if p != "" && fc.Classify(p) == filter.KindTest {
+			files = append(files, p)
+		}
+	}
+	return files, nil
+}
+
+// testTouches reports whether the test id (as the suite's report names
+// it) may live in file: the id holds the file's path, or its name without
+// the extension as a whole word (a CTest target, a Java class, a Rust
+// module); a Go id's package is the file's directory. Unsure means yes:
+// the PR then builds at its merge commit, as before the check was
+// accepted.
+func testTouches(file, id, repo string) bool {
+	if strings.Contains(id, file) {
+		return true
+	}
+	if strings.HasSuffix(file, "_test.go") {
+		pkg := goPackageOf(id)
+		dir := path.Dir(file)
+		if dir == "." {
+			return path.Base(pkg) == path.Base(repo)
+		}
+		return pkg == dir || strings.HasSuffix(pkg, "/"+dir)
+	}
+	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
+	stem = strings.TrimSuffix(stem, ".test") // foo.test.ts
+	return stem != "" && containsWord(id, stem)
+}
+
+// goPackageOf is the package part of a Go test id ("mod/pkg.TestX/sub").
+func goPackageOf(id string) string {
+	for _, kind := range []string{".Test", ".Example", ".Fuzz", ".Benchmark"} {
+		if i := strings.Index(id, kind); i > 0 {
+			return id[:i]
+		}
+	}
+	return id
+}
+
+// containsWord reports whether w occurs in s with no letter, digit or _
+// on either side.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !isWordByte(s[j-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}

@@ -1,0 +1,33 @@
+package app
+
+import "testing"
+
+// testTouches decides which PRs of a repository whose env check failures
+// were accepted still build at their merge commit: ids as each suite's
+// report names them.
+func TestTestTouches(t *testing.T) {
+	cases := []struct {
+		file, id string
+		want     bool
+	}{
+		{"tests/test_percent.py", "tests/test_percent.py::test_percent_locale", true},
+		{"tests/test_ops.py", "tests/test_percent.py::test_percent_locale", false},
+		{"middleware/logger_test.go", "github.com/acme/router/middleware.TestLogger/colour", true},
+		{"middleware/logger_test.go", "github.com/acme/router/render.TestJSON", false},
+		{"mux_test.go", "github.com/acme/router.TestMux", true},
+		{"mux_test.go", "github.com/acme/router/middleware.TestMux", false},
+		{"test/test_seek.c", "test_seek", true},
+		{"test/test_seek.c", "test_seekable", false},
+		{"src/test/java/com/acme/JsonReaderTest.java", "com.acme.JsonReaderTest.testNulls", true},
+		{"src/test/java/com/acme/JsonWriterTest.java", "com.acme.JsonReaderTest.testNulls", false},
+		{"test/retry.test.ts", "test/retry.test.ts > retries twice", true},
+		{"test/hooks.test.ts", "test/retry.test.ts > retries twice", false},
+		{"src/parser.rs", "parser::tests::empty_input", true},
+		{"tests/parser.rs", "version::tests::parse", false},
+	}
+	for _, c := range cases {
+		if got := testTouches(c.file, c.id, "acme/router"); got != c.want {
+			t.Errorf("testTouches(%q, %q) = %v, want %v", c.file, c.id, got, c.want)
+		}
+	}
+}
