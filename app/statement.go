@@ -66,7 +66,12 @@ func ReadStatementInput(ctx context.Context, t *pipeline.Task) (*StatementInput,
 	in.InBase = func(s string) bool {
 		// Exit 1 is "not found"; any other failure counts as found, so an
 		// unreadable tree never makes a value look new.
-		err := gitcmd.Command(ctx, t.SourcePath, nil, "grep", "-q", "-F", "-I", "-e", s, t.BaseCommit, "--").Run()
+		// A word counts only quoted: as a name in code it is not the value.
+		args := []string{"grep", "-q", "-F", "-I", "-e", s}
+		if statement.IsWord(s) {
+			args = []string{"grep", "-q", "-F", "-I", "-e", `"` + s + `"`, "-e", "'" + s + "'", "-e", "`" + s + "`"}
+		}
+		err := gitcmd.Command(ctx, t.SourcePath, nil, append(args, t.BaseCommit, "--")...).Run()
 		var exit *exec.ExitError
 		return !(errors.As(err, &exit) && exit.ExitCode() == 1)
 	}

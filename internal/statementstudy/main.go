@@ -53,6 +53,10 @@ type row struct {
 	// hints = "failures" finds a NOP message for (suite: a compile error).
 	f2p, messages int
 	suite         bool
+	// literals: values the tests check that only the fix brings (the
+	// independent count); missing: those the instruction does not give.
+	literals, missing []string
+	strict            bool
 }
 
 func run(dirs string, perRepo int, taskgen string, nLeaks int, status pipeline.Status) error {
@@ -143,6 +147,9 @@ func measure(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task) (*r
 	r := &row{id: t.ID, repo: t.Repo, lang: t.Language, source: st.Source, newNames: names, iface: st.Interface,
 		before: before, after: after, words: statement.Words(st.Title + " " + st.Text), text: st.Text, fix: in.Fix}
 	r.f2p = len(pipeline.ExtraStrings(t, "FAIL_TO_PASS"))
+	r.literals = fixLiterals(in.Fix, in.Tests)
+	r.missing = unstated(r.literals, statement.Render(st, app.Hidden(in)))
+	r.strict = has(after, statement.FlagStrictTests)
 	msgs, err := app.FailureMessages(ctx, ws, t)
 	if err != nil {
 		return nil, err
@@ -288,7 +295,25 @@ func report(rows []*row, what string) {
 	}
 	fmt.Printf("| hints failures: tasks with a message for a FAIL_TO_PASS test | %d of %d (%d more: the suite's compile error) |\n", withMsg, withF2P, suite)
 	fmt.Printf("| hints failures: FAIL_TO_PASS tests with a message | %d of %d |\n", msgs, tests)
+	withLit, allGiven, strictN := 0, 0, 0
+	for _, r := range rows {
+		if len(r.literals) > 0 {
+			withLit++
+			if len(r.missing) == 0 {
+				allGiven++
+			}
+		}
+		if r.strict {
+			strictN++
+		}
+	}
+	fmt.Printf("| tests check fix-introduced literals (independent count) | %d |\n| ... whose instruction gives every one | %d of %d |\n| strict_tests | %s |\n", withLit, allGiven, withLit, pct(strictN))
 	fmt.Println()
+	for _, r := range rows {
+		if len(r.missing) > 0 {
+			fmt.Printf("- unstated literals: %s %q (strict_tests %v)\n", r.id, r.missing, r.strict)
+		}
+	}
 	for _, r := range rows {
 		if r.f2p > 0 && r.messages == 0 && !r.suite {
 			fmt.Printf("- no failure message: %s (%d FAIL_TO_PASS)\n", r.id, r.f2p)

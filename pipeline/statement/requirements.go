@@ -3,6 +3,7 @@ package statement
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"curate/pipeline/sanitize"
 	"curate/pipeline/unidiff"
@@ -98,7 +99,7 @@ func requirementOf(c candidate, checked []testValue, base string, inBase func(st
 			longest = p
 		}
 	}
-	if strings.Contains(base, longest) || inBase != nil && inBase(longest) {
+	if inText(base, longest) || inBase != nil && inBase(longest) {
 		return Requirement{}, false
 	}
 	r := Requirement{Value: c.template, Context: where.context, Exact: where.value == c.template}
@@ -115,6 +116,35 @@ func requirementOf(c candidate, checked []testValue, base string, inBase func(st
 		}
 	}
 	return r, true
+}
+
+// inText reports whether the buggy file holds v as a value: a word
+// (an enum member's name, a key) only in quotes, since the same word as
+// a name in code is not the value a test compares with; any other value
+// anywhere.
+func inText(text, v string) bool {
+	if !IsWord(v) {
+		return strings.Contains(text, v)
+	}
+	for _, q := range []string{`"`, "'", "`"} {
+		if strings.Contains(text, q+v+q) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsWord reports whether v is one identifier-like word.
+func IsWord(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, r := range v {
+		if !(r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // testValue is a value the tests' added lines hold, with how it is used.
