@@ -133,22 +133,39 @@ func checkRepo(ctx context.Context, ws *workspace.Workspace, runner *validate.Do
 	}
 	check.Image = img
 	suite := filepath.Join(scratch, "suite")
-	format, err := envgen.SuiteDir(ctx, repo, tasks[0].SourcePath, st.Snapshot, suite, cfg)
+	only, err := checkScope(ctx, ws, tasks, fc)
+	if err != nil {
+		return nil, err
+	}
+	format, files, err := envgen.SuiteDir(ctx, repo, tasks[0].SourcePath, st.Snapshot, suite, only, cfg)
 	if err != nil {
 		return fail("%v", err)
 	}
+	check.Scope, check.Files = scopeName(only), len(files)
 	tc, err := validate.ReadTaskConfig(filepath.Dir(env))
 	if err != nil {
 		return nil, err
 	}
-	rctx, cancel := context.WithTimeout(ctx, 20*time.Minute)
+	budget := ws.Config.EnvCheckBudget(tasks[0].Language)
+	check.Budget = budget.String()
+	rctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
+	// The streamed output is kept too: a suite stopped at its budget has
+	// written no log file, and what it printed is the partial result.
+	streamed := &cappedBuffer{max: validate.MaxTestLog}
 	res, err := runner.Exec(rctx, validate.ExecSpec{TaskDir: suite, Image: img, Config: tc, KeepTestLog: true,
-		Labels: map[string]string{"curate.envcheck": repo}}, validate.Output{Stdout: log})
-	if err != nil {
+		Labels: map[string]string{"curate.envcheck": repo}}, validate.Output{Stdout: teeTo(log, streamed)})
+	switch {
+	case err != nil && ctx.Err() == nil && rctx.Err() != nil:
+		check.TimedOut = true
+		res = &validate.ExecResult{TestLog: streamed.Bytes(), HasTestLog: true, TestExit: -1}
+	case err != nil:
 		return fail("the suite did not run: %v", err)
 	}
 	rep := validate.SuiteReport(res, format)
+	if check.TimedOut {
+		check.LeftOut = leftOut(files, rep, repo)
+	}
 	var failing []string
 	for name, s := range rep.Tests {
 		check.Total++
@@ -207,7 +224,7 @@ func FunnelEnvChecks(ws *workspace.Workspace, f *stats.Funnel) error {
 }
 
 // teeTo writes to log (when there is one) and to buf.
-func teeTo(log io.Writer, buf *bytes.Buffer) io.Writer {
+func teeTo(log io.Writer, buf io.Writer) io.Writer {
 	if log == nil {
 		return buf
 	}

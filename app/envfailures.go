@@ -61,19 +61,24 @@ func AcceptEnvFailures(ws *workspace.Workspace, repo string) (*RepoState, error)
 	return st, saveRepoState(ws, st)
 }
 
-// touchedFailures says why t must not mirror onto a check whose failures
-// were accepted: one of its test files holds a test that failed there (it
-// would fail in both states). "" when none does or the check passed.
+// touchedFailures says why t must not mirror onto the check's snapshot:
+// one of its test files holds a test that failed there and the failures
+// were accepted (it would fail in both states), or gave no result before
+// the check's budget ran out. "" when it may.
 func touchedFailures(ctx context.Context, t *pipeline.Task, cfg envgen.Config, c *EnvCheck) string {
-	if c.OK || len(c.Failing) == 0 {
+	failures := !c.OK && len(c.Failing) > 0
+	if !failures && len(c.LeftOut) == 0 {
 		return ""
-	}
-	if c.Failed > len(c.Failing) {
-		return fmt.Sprintf("the env check's failures are accepted, but only %d of its %d failing tests are named", len(c.Failing), c.Failed)
 	}
 	files, err := prTestFiles(ctx, t, cfg.Filter)
 	if err != nil {
 		return "its test files are unknown (" + err.Error() + ")"
+	}
+	if why := leftOutOf(files, c); why != "" || !failures {
+		return why
+	}
+	if c.Failed > len(c.Failing) {
+		return fmt.Sprintf("the env check's failures are accepted, but only %d of its %d failing tests are named", len(c.Failing), c.Failed)
 	}
 	for _, f := range files {
 		for _, e := range c.Failing {

@@ -50,6 +50,16 @@ type EnvCheck struct {
 	// failures (curate env accept), so PRs whose tests do not touch them
 	// mirror onto the snapshot although the check did not pass.
 	FailuresAccepted bool `json:"failures_accepted,omitempty"`
+	// Scope is "touched" (the test files the mined PRs change) or "all";
+	// Files how many test files the suite was given.
+	Scope string `json:"scope,omitempty"`
+	Files int    `json:"files,omitempty"`
+	// Budget is how long the suite could run; TimedOut says it ran out,
+	// and LeftOut names the test files that gave no result by then (their
+	// PRs build at the merge commit).
+	Budget   string   `json:"budget,omitempty"`
+	TimedOut bool     `json:"timed_out,omitempty"`
+	LeftOut  []string `json:"left_out,omitempty"`
 }
 
 // EnvFailure is one test that failed in an environment check.
@@ -76,6 +86,9 @@ func (c *EnvCheck) String() string {
 	}
 	if c.Error != "" {
 		s += ": " + c.Error
+	}
+	if c.TimedOut {
+		s += fmt.Sprintf(", stopped at its %s budget with %d of %d test files left out", c.Budget, len(c.LeftOut), c.Files)
 	}
 	if !c.OK && c.FailuresAccepted {
 		s += fmt.Sprintf(", %d failing accepted as known failures", c.Failed)

@@ -33,12 +33,9 @@ func TestEnvCheckNamesFailuresAndAcceptMirrors(t *testing.T) {
 		"tests/test_percent.py": readFile(t, filepath.Join(py.Path, "tests/test_percent.py")) +
 			"\n\ndef test_percent_locale():\n    assert fmt_percent(0.5, locale='de') == '50 %'\n",
 	})
-	ws := newWorkspace(t)
-	t.Cleanup(func() { cli(t, "-w", ws, "env", "prune") })
-	cfg := readFile(t, filepath.Join(ws, "curate.toml"))
-	if err := os.WriteFile(filepath.Join(ws, "curate.toml"), []byte(strings.Replace(cfg, "[docker]\n", "[docker]\nbase_image = \""+base+"\"\n", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// scope = "all": tests/test_env.py is no PR's, and the default scope
+	// runs only the test files the mined PRs change.
+	ws := checkWorkspace(t, base, "scope = \"all\"\n")
 	if code, out, errs := cli(t, "-w", ws, "mine", "git", py.Path, "--repo", "acme/calc", "--preset", "none"); code != 0 {
 		t.Fatalf("mine: %d\n%s%s", code, out, errs)
 	}
@@ -77,6 +74,21 @@ func TestEnvCheckNamesFailuresAndAcceptMirrors(t *testing.T) {
 			t.Errorf("build of %s lacks %q:\n%s", c.id, c.want, out)
 		}
 	}
+}
+
+// checkWorkspace is a new workspace on the test base image with envCheck
+// as its [env_check] table.
+func checkWorkspace(t *testing.T, base, envCheck string) string {
+	t.Helper()
+	ws := newWorkspace(t)
+	t.Cleanup(func() { cli(t, "-w", ws, "env", "prune") })
+	cfg := readFile(t, filepath.Join(ws, "curate.toml"))
+	cfg = strings.Replace(cfg, "[docker]\n", "[docker]\nbase_image = \""+base+"\"\n", 1)
+	cfg = strings.Replace(cfg, "[env_check]\n", "[env_check]\n"+envCheck, 1)
+	if err := os.WriteFile(filepath.Join(ws, "curate.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ws
 }
 
 // addOnMain commits files on the clone's checked-out main branch.

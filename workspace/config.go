@@ -40,6 +40,7 @@ type Config struct {
 	Export    ExportConfig     `toml:"export"`
 	// Instructions say what instruction.md adds to the statement.
 	Instructions InstructionsConfig    `toml:"instructions"`
+	EnvCheck     EnvCheckConfig        `toml:"env_check"`
 	Repos        map[string]RepoConfig `toml:"repos"`
 
 	path      string                 // the file, for messages
@@ -214,6 +215,15 @@ mouse = true
 # hints = "none"   # "tests": instruction.md lists the FAIL_TO_PASS tests;
 #                  # "failures": each with the first message it printed in the NOP run
 
+[env_check]
+# Which tests curate env check runs: "touched" (the test files the mined
+# PRs change, at the snapshot) or "all" (every test file).
+# scope = "touched"
+# How long the suite may run; a check that runs out keeps what it has and
+# names the test files it did not reach (their PRs build at the merge commit).
+# budget = "20m"
+# budgets = { java = "40m", rust = "40m" }
+
 # Per-repository overrides for building tasks:
 # [repos."owner/name"]
 # install = ["pip install -e ."]
@@ -326,6 +336,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validateKubernetes(); err != nil {
+		return err
+	}
+	if err := c.validateEnvCheck(); err != nil {
 		return err
 	}
 	return c.validateDocker()

@@ -11,14 +11,15 @@ import (
 	"curate/pipeline/filter"
 )
 
-// SuiteDir writes dir/tests/test.sh running the repository's whole test
-// suite at rev (every test file the filter knows, through the language's
-// planner, or [repos] test_command), for the environment check of a
-// repository image. It returns the log format of the runner.
-func SuiteDir(ctx context.Context, repo, clone, rev, dir string, cfg Config) (string, error) {
+// SuiteDir writes dir/tests/test.sh running the repository's test suite
+// at rev (every test file the filter knows, or only those of them in only
+// when only is not nil, through the language's planner, or [repos]
+// test_command), for the environment check of a repository image. It
+// returns the log format of the runner and the test files it runs.
+func SuiteDir(ctx context.Context, repo, clone, rev, dir string, only []string, cfg Config) (string, []string, error) {
 	paths, err := lsTree(ctx, clone, rev)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	fc := cfg.Filter
 	if fc == nil {
@@ -31,9 +32,12 @@ func SuiteDir(ctx context.Context, repo, clone, rev, dir string, cfg Config) (st
 			if b := benchmarkRoot(p); strings.HasSuffix(p, ".py") && !slices.Contains(benchmarks, b) {
 				benchmarks = append(benchmarks, b)
 			}
-		case fc.Classify(p) == filter.KindTest:
+		case fc.Classify(p) == filter.KindTest && (only == nil || slices.Contains(only, p)):
 			files = append(files, p)
 		}
+	}
+	if only != nil && len(files) == 0 {
+		return "", nil, fmt.Errorf("env check of %s: none of the %d test files the mined PRs change is at %s", repo, len(only), rev)
 	}
 	rc := cfg.Repos[repo]
 	lang := rc.Language
@@ -52,18 +56,20 @@ func SuiteDir(ctx context.Context, repo, clone, rev, dir string, cfg Config) (st
 		}
 		plan, err := planner.Plan(tr, Tests{Files: files, Names: names})
 		if err != nil {
-			return "", fmt.Errorf("env check of %s: %w", repo, err)
+			return "", nil, fmt.Errorf("env check of %s: %w", repo, err)
 		}
 		run = plan.Test
 	} else if rc.TestCommand == "" {
-		return "", fmt.Errorf("env check of %s: no test runner for language %q: set [repos.%q] test_command", repo, lang, repo)
+		return "", nil, fmt.Errorf("env check of %s: no test runner for language %q: set [repos.%q] test_command", repo, lang, repo)
 	}
 	run = withOverride(run, rc.TestCommand, files)
 	if rc.TestCommand == "" && run.LogFormat == "pytest" {
 		// One file that does not collect (a plugin the suite does not
 		// install) must not hide the rest of the suite's results.
 		// The benchmarks are left out even when pytest is given a folder.
-		flags := "--continue-on-collection-errors"
+		// -v prints each result as it comes: a check stopped at its
+		// budget still has the results so far.
+		flags := "-v --continue-on-collection-errors"
 		for _, b := range benchmarks {
 			flags += " --ignore=" + ShellQuote(b)
 		}
@@ -74,18 +80,18 @@ func SuiteDir(ctx context.Context, repo, clone, rev, dir string, cfg Config) (st
 	run.Check = ""
 	tests := filepath.Join(dir, "tests")
 	if err := os.MkdirAll(tests, 0o755); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	script := TestSh("env-check "+repo, run, nil, nil, nil, nil)
 	if err := os.WriteFile(filepath.Join(tests, "test.sh"), []byte(script), 0o755); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	{
 		if err := os.WriteFile(filepath.Join(dir, CTRFFile), CTRFScript, 0o644); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
-	return run.LogFormat, nil
+	return run.LogFormat, files, nil
 }
 
 // benchmarkRoot is the folder (or file) that makes p a benchmark.

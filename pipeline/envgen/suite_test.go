@@ -25,7 +25,7 @@ func TestSuiteDirLeavesBenchmarksOut(t *testing.T) {
 		t.Fatalf("clone: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	if _, err := envgen.SuiteDir(context.Background(), "python-attrs/attrs", clone, "HEAD", dir, envgen.Config{}); err != nil {
+	if _, _, err := envgen.SuiteDir(context.Background(), "python-attrs/attrs", clone, "HEAD", dir, nil, envgen.Config{}); err != nil {
 		t.Fatal(err)
 	}
 	script, err := os.ReadFile(filepath.Join(dir, "tests", "test.sh"))
