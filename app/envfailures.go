@@ -11,6 +11,7 @@ import (
 	"curate/pipeline"
 	"curate/pipeline/envgen"
 	"curate/pipeline/filter"
+	"curate/pipeline/statement"
 	"curate/pipeline/validate/parse"
 	"curate/workspace"
 )
@@ -128,7 +129,7 @@ func testTouches(file, id, repo string) bool {
 	}
 	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
 	stem = strings.TrimSuffix(stem, ".test") // foo.test.ts
-	return stem != "" && containsWord(id, stem)
+	return stem != "" && statement.ContainsWord(id, stem)
 }
 
 // goPackageOf is the package part of a Go test id ("mod/pkg.TestX/sub").
@@ -139,25 +140,4 @@ func goPackageOf(id string) string {
 		}
 	}
 	return id
-}
-
-// containsWord reports whether w occurs in s with no letter, digit or _
-// on either side.
-func containsWord(s, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], w)
-		if j < 0 {
-			return false
-		}
-		j += i
-		end := j + len(w)
-		if (j == 0 || !isWordByte(s[j-1])) && (end == len(s) || !isWordByte(s[end])) {
-			return true
-		}
-		i = j + 1
-	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }

@@ -36,10 +36,7 @@ func TestEnvCheckNamesFailuresAndAcceptMirrors(t *testing.T) {
 	// scope = "all": tests/test_env.py is no PR's, and the default scope
 	// runs only the test files the mined PRs change.
 	ws := checkWorkspace(t, base, "scope = \"all\"\n")
-	if code, out, errs := cli(t, "-w", ws, "mine", "git", py.Path, "--repo", "acme/calc", "--preset", "none"); code != 0 {
-		t.Fatalf("mine: %d\n%s%s", code, out, errs)
-	}
-	code, out, errs := cli(t, "-w", ws, "env", "check", "acme/calc")
+	code, out, errs := mineAndCheck(t, ws, py.Path)
 	if code != 1 {
 		t.Fatalf("env check: exit %d, want 1 (a failed check)\n%s%s", code, out, errs)
 	}
@@ -89,6 +86,15 @@ func checkWorkspace(t *testing.T, base, envCheck string) string {
 		t.Fatal(err)
 	}
 	return ws
+}
+
+// mineAndCheck mines the calc clone into ws and checks its environment.
+func mineAndCheck(t *testing.T, ws, clone string) (int, string, string) {
+	t.Helper()
+	if code, out, errs := cli(t, "-w", ws, "mine", "git", clone, "--repo", "acme/calc", "--preset", "none"); code != 0 {
+		t.Fatalf("mine: %d\n%s%s", code, out, errs)
+	}
+	return cli(t, "-w", ws, "env", "check", "acme/calc")
 }
 
 // addOnMain commits files on the clone's checked-out main branch.

@@ -29,10 +29,7 @@ func TestEnvCheckFitsItsBudget(t *testing.T) {
 			"\n\ndef test_zz_slow():\n    import time\n    time.sleep(600)\n",
 	})
 	ws := checkWorkspace(t, base, "budget = \"30s\"\n")
-	if code, out, errs := cli(t, "-w", ws, "mine", "git", py.Path, "--repo", "acme/calc", "--preset", "none"); code != 0 {
-		t.Fatalf("mine: %d\n%s%s", code, out, errs)
-	}
-	code, out, errs := cli(t, "-w", ws, "env", "check", "acme/calc")
+	code, out, errs := mineAndCheck(t, ws, py.Path)
 	if code != 0 {
 		t.Fatalf("env check: exit %d, want 0 (the results it has pass)\n%s%s", code, out, errs)
 	}

@@ -225,8 +225,10 @@ func namesTests(prose string, files, names []string) bool {
 	return false
 }
 
-// containsWord reports whether w occurs in s not as part of a longer
+// ContainsWord reports whether w occurs in s not as part of a longer
 // identifier.
+func ContainsWord(s, w string) bool { return containsWord(s, w) }
+
 func containsWord(s, w string) bool {
 	for i := 0; ; {
 		j := strings.Index(s[i:], w)
