@@ -65,5 +65,6 @@ func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger, en
 		RebuildRepoTargets: func(ctx context.Context, repo string) (*app.RebuildResult, []*pipeline.Task, error) {
 			return app.RebuildAndTargets(ctx, ws, repo, app.BuildOptions{})
 		},
+		AcceptEnvFailures: func(repo string) (*app.RepoState, error) { return app.AcceptEnvFailures(ws, repo) },
 	}
 }

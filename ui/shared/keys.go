@@ -117,6 +117,7 @@ var actions = []Action{
 
 	{"repo_edit", []string{"e"}, "edit the repo's profile ([repos] in curate.toml) in $EDITOR", "Repos"},
 	{"repo_rebuild", []string{"R"}, "rebuild what the edit changed, rerun the repo's failures", "Repos"},
+	{"repo_accept_env", []string{"a"}, "accept the failed env check's failing tests as known failures (curate env accept)", "Repos"},
 	{"repo_next_class", []string{"]", "right", "l"}, "next failure class", "Repos"},
 	{"repo_prev_class", []string{"[", "left", "h"}, "previous failure class", "Repos"},
 

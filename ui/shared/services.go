@@ -61,4 +61,7 @@ type Services struct {
 	RepoState          func(repo string) (*app.RepoState, error)
 	EditRepoProfile    func(ctx context.Context, repo string) (*app.ProfileEdit, error)
 	RebuildRepoTargets func(ctx context.Context, repo string) (*app.RebuildResult, []*pipeline.Task, error)
+	// AcceptEnvFailures takes a repo's failed env check's failing tests as
+	// known failures (curate env accept).
+	AcceptEnvFailures func(repo string) (*app.RepoState, error)
 }

@@ -97,6 +97,12 @@ type (
 		report app.EngineReport
 	}
 	runDoneMsg struct{ run pipeline.Run }
+	// acceptedMsg is the end of a (accept the env check's failures).
+	acceptedMsg struct {
+		repo string
+		st   *app.RepoState
+		err  error
+	}
 	jobDoneMsg struct {
 		runs int
 		err  error
@@ -111,6 +117,7 @@ func (rebuiltMsg) Target() shared.TabID        { return shared.TabRepos }
 func (runDoneMsg) Target() shared.TabID        { return shared.TabRepos }
 func (enginesCheckedMsg) Target() shared.TabID { return shared.TabRepos }
 func (jobDoneMsg) Target() shared.TabID        { return shared.TabRepos }
+func (acceptedMsg) Target() shared.TabID       { return shared.TabRepos }
 
 // New builds the screen.
 func New(c *shared.Context) *Model {
@@ -138,7 +145,7 @@ func (s *Model) ShortHelp() []key.Binding {
 func (s *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		s.ctx.Keys.List("up", "down", "top", "bottom", "repo_next_class", "repo_prev_class"),
-		s.ctx.Keys.List("repo_edit", "repo_rebuild"),
+		s.ctx.Keys.List("repo_edit", "repo_rebuild", "repo_accept_env"),
 	}
 }
 

@@ -52,6 +52,8 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 		return s.runDone(m)
 	case jobDoneMsg:
 		return s.jobDone(m)
+	case acceptedMsg:
+		return s.accepted(m)
 	case tea.KeyMsg:
 		return s.key(m)
 	}
@@ -149,6 +151,8 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 		return s.edit()
 	case k.Is(m, "repo_rebuild"):
 		return s.rebuild()
+	case k.Is(m, "repo_accept_env"):
+		return s.acceptEnv()
 	case k.Is(m, "back"):
 		if s.draft != nil {
 			s.draft.Discard()

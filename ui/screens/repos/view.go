@@ -112,6 +112,7 @@ func (s *Model) detail(b *strings.Builder, p *app.RepoProfile) {
 	if p.Snapshot != "" || p.EnvCheck != nil {
 		env := "snapshot " + orDash(app.ShortRev(p.Snapshot)) + " · env check " + p.EnvCheck.String()
 		b.WriteString(st.Muted.Render(frame.Truncate(frame.CleanLine(env), w)) + "\n")
+		s.envFailures(b, p)
 	}
 	if f := p.Funnel; f.NotValidated > 0 || f.Unbuilt > 0 {
 		b.WriteString(st.Muted.Render(frame.Truncate(fmt.Sprintf("not validated %d · not built yet %d", f.NotValidated, f.Unbuilt), w)) + "\n")
@@ -171,4 +172,31 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// shownFailures is how many of a failed env check's tests the detail
+// lists; the rest are in curate repo show --json.
+const shownFailures = 3
+
+// envFailures lists a failed env check's first failing tests with their
+// first error line, and the key that accepts them.
+func (s *Model) envFailures(b *strings.Builder, p *app.RepoProfile) {
+	c := p.EnvCheck
+	if c == nil || c.OK || len(c.Failing) == 0 {
+		return
+	}
+	st, w := s.ctx.Styles, s.w
+	for _, f := range c.Failing[:min(len(c.Failing), shownFailures)] {
+		line := "  FAIL " + frame.CleanLine(f.Test)
+		if f.Error != "" {
+			line += ": " + frame.CleanLine(f.Error)
+		}
+		b.WriteString(st.Muted.Render(frame.Truncate(line, w)) + "\n")
+	}
+	if c.Failed > shownFailures {
+		b.WriteString(st.Muted.Render(frame.Truncate(fmt.Sprintf("  … %d more (curate repo show %s --json)", c.Failed-shownFailures, frame.CleanLine(p.Repo)), w)) + "\n")
+	}
+	if !c.FailuresAccepted && c.Error == "" {
+		b.WriteString(st.Accent.Render(frame.Truncate(s.ctx.Keys.Get("repo_accept_env").Help().Key+" accepts them as known failures (they fail for the environment, not the code)", w)) + "\n")
+	}
 }
