@@ -144,18 +144,6 @@ func BuildSystem(files []string) string {
 	return ""
 }
 
-// fetched are the test frameworks projects pull with FetchContent, by
-// declared name: the Debian package, and the CMake argument that makes
-// FetchContent use it instead of the network.
-var fetched = map[string][2]string{
-	"googletest": {"googletest", "-DFETCHCONTENT_SOURCE_DIR_GOOGLETEST=/usr/src/googletest"},
-	"gtest":      {"googletest", "-DFETCHCONTENT_SOURCE_DIR_GTEST=/usr/src/googletest"},
-	"catch2":     {"catch2", ""},
-	"doctest":    {"doctest-dev", ""},
-}
-
-var fetchDeclareRe = regexp.MustCompile(`(?i)\bFetchContent_Declare\s*\(\s*([A-Za-z0-9_.+-]+)`)
-
 func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	dir := SourceDir(tree.Files, tests.Files)
 	ciDir, ciFile := "", ""
@@ -275,25 +263,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 			p.Env = append(p.Env, "CURATE_CMAKE_GENERATOR=Unix Makefiles")
 			p.Note("%s builds an ExternalProject without BUILD_BYPRODUCTS: Make, not Ninja (Ninja stops on its outputs: \"missing and no known rule to make it\")", f)
 		}
-		var fc []string
-		for _, f := range tree.Files {
-			if path.Base(f) != "CMakeLists.txt" && !strings.HasSuffix(f, ".cmake") {
-				continue
-			}
-			for _, m := range fetchDeclareRe.FindAllStringSubmatch(tree.Text(f), -1) {
-				if d, ok := fetched[strings.ToLower(m[1])]; ok && !contains(fc, m[1]) {
-					fc = append(fc, m[1])
-					pkgs = append(pkgs, d[0])
-					if d[1] != "" {
-						args = append(args, d[1])
-					}
-				}
-			}
-		}
-		if len(fc) > 0 {
-			args = append(args, "-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS")
-			p.Note("FetchContent of %s: Debian's packages stand in (FETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS, googletest from /usr/src/googletest), so the build needs no network", strings.Join(fc, ", "))
-		}
+		fetchContent(p, tree, &pkgs, &args)
 	}
 	if sys == "meson" {
 		mesonArgs(p, tree, dir, &args)
