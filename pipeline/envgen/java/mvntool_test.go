@@ -83,7 +83,13 @@ case "$*" in
   printf '#!/bin/sh\necho "BUILD SUCCESS with Maven %s: $*"\n' $v > $d/apache-maven-$v/bin/mvn; chmod +x $d/apache-maven-$v/bin/mvn
   r=$HOME/.m2/repository/org/apache/maven/apache-maven/$v; mkdir -p $r
   tar -czf $r/apache-maven-$v-bin.tar.gz -C $d apache-maven-$v ;;
+-v)
+  echo "Apache Maven 3.8.7" ;;
 *)
+  if [ -n "$PLUGIN" ]; then
+    echo "[ERROR] Failed to execute goal $PLUGIN:generate-test (default) on project proto: The plugin $PLUGIN requires Maven version 3.9.6 -> [Help 1]"
+    exit 1
+  fi
   echo "[INFO] --- maven-enforcer-plugin:3.5.0:enforce (enforce-maven-version) @ commons-lang3 ---"
   echo "[ERROR] Rule 0: org.apache.maven.enforcer.rules.version.RequireMavenVersion failed with message:"
   echo "[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range $RANGE."
@@ -117,5 +123,33 @@ func TestMvnToolMeetsParentEnforcerRule(t *testing.T) {
 		if c.note != "" && !strings.HasPrefix(string(notes), c.note) {
 			t.Errorf("%s: build notes %q, want %q", c.rng, notes, c.note)
 		}
+	}
+}
+
+// A plugin whose own POM needs a newer Maven than Debian's (google/gson's
+// PRs 3061 and 3092, held out: "The plugin
+// io.github.ascopes:protobuf-maven-plugin:5.1.7 requires Maven version
+// 3.9.6", which curate read as a dependency missing from Maven Central) is
+// met the same way: that Maven is fetched and the build runs again.
+func TestMvnToolMeetsAPluginsMavenPrerequisite(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "fake"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fake", "mvn"), []byte(fakeDebianMaven), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PLUGIN", "io.github.ascopes:protobuf-maven-plugin:5.1.7")
+	want := fallbackMaven
+	if v, _ := envgen.ParseVersion(want); v.Less(envgen.SemVer{3, 9, 6}) {
+		want = "3.9.6"
+	}
+	out, err := runMvnTool(t, dir, "mvn", "-B", "-ntp", "test")
+	if err != nil || !strings.Contains(out, "BUILD SUCCESS with Maven "+want) {
+		t.Fatalf("err %v, output:\n%s", err, out)
+	}
+	notes, _ := os.ReadFile(filepath.Join(dir, "notes"))
+	if !strings.Contains(string(notes), "maven "+want+" from the POM of plugin io.github.ascopes:protobuf-maven-plugin:5.1.7: Maven [3.9.6,)") {
+		t.Errorf("build notes %q", notes)
 	}
 }
