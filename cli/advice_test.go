@@ -69,6 +69,7 @@ var adviceKinds = map[string]adviceKind{
 	"runs show %s":                           {"parse", "names a run of the Runs screen; the demo's run ids differ"},
 	"repo show %s --json":                    {"parse", "names a repository whose env check failed; the demo has none"},
 	"env accept %s":                          {"parse", "needs a failed env check (Docker)"},
+	"env accept":                             {"mention", "the Repos screen's key names its CLI twin"},
 }
 
 // suggestions are the advice strings in curate's product code (string

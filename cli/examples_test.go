@@ -14,7 +14,7 @@ import (
 // their own tests run them.
 var exampleNeeds = map[string]string{
 	"curate validate": "Docker", "curate env": "Docker", "curate env bootstrap": "Docker and the network",
-	"curate env prune": "Docker", "curate env check": "Docker", "curate env accept": "a repository whose env check (Docker) failed", "curate mine": "a clone", "curate mine git": "a clone",
+	"curate env prune": "Docker", "curate env check": "Docker", "curate env accept": "a repository whose env check (Docker) failed", "curate campaign": "clones and Docker", "curate mine": "a clone", "curate mine git": "a clone",
 	"curate mine github": "the network", "curate demo": "a terminal", "curate tui": "a terminal", "curate": "a terminal",
 	"curate import": "source files", "curate import harbor": "source files", "curate import swebench": "source files",
 	"curate import manifest": "source files", "curate runs cancel": "a running validation", "curate repo edit": "an editor",

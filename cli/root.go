@@ -88,6 +88,7 @@ func newRoot(env *Env) *cobra.Command {
 		newBuildCmd(env),
 		newEnvCmd(env),
 		newValidateCmd(env),
+		newCampaignCmd(env),
 		newRunsCmd(env),
 		newFunnelCmd(env),
 		newRepoCmd(env),

@@ -1,0 +1,236 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	"curate/pipeline"
+	"curate/pipeline/source/gitmine"
+	"curate/pipeline/validate"
+	"curate/workspace"
+)
+
+// A campaign takes local clones to a validated pool in one command: each
+// repository is mined, its environment checked at its snapshot, its
+// candidates built, and then every built task of them validated in one
+// batch, so the engines' concurrency is one budget for all repositories.
+// Each step reads what the store says is done and does only the rest: a
+// campaign killed at any point and started again builds and validates no
+// task twice (re-mining keeps built and validated tasks as they are).
+
+// CampaignOptions are the repositories and how to mine them.
+type CampaignOptions struct {
+	Clones []string
+	Mine   gitmine.Options // Since, Until, Limit, Branch (Path and Repo per clone)
+	Preset string
+	// NoEnvCheck skips the environment checks (every PR then builds at its
+	// merge commit under auto).
+	NoEnvCheck bool
+	Validate   ValidateOptions
+	// Event hears of each step's end, per repository.
+	Event func(CampaignEvent)
+}
+
+// CampaignEvent is one step of one repository: mine, env_check, build or
+// validate, with its counts.
+type CampaignEvent struct {
+	Repo    string `json:"repo"`
+	Step    string `json:"step"`
+	Mined   int    `json:"mined,omitempty"`
+	Built   int    `json:"built,omitempty"`
+	Already int    `json:"already,omitempty"` // built or validated by an earlier run
+	Refused int    `json:"refused,omitempty"` // the build refused them (see curate list)
+	Valid   int    `json:"valid,omitempty"`
+	Invalid int    `json:"invalid,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// RunCampaign runs the campaign; it returns the repositories it covered.
+func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions) ([]string, error) {
+	emit := func(e CampaignEvent) {
+		if o.Event != nil {
+			o.Event(e)
+		}
+	}
+	var repos []string
+	for _, clone := range o.Clones {
+		opt := o.Mine
+		opt.Path, opt.Repo = clone, ""
+		res, err := MineGit(ctx, ws, opt, MineOptions{Preset: o.Preset})
+		if err != nil {
+			return repos, fmt.Errorf("mine %s: %w", clone, err)
+		}
+		repo := repoOfMined(res.Tasks)
+		if repo == "" {
+			emit(CampaignEvent{Repo: clone, Step: "mine", Detail: "no merged PR found"})
+			continue
+		}
+		emit(CampaignEvent{Repo: repo, Step: "mine", Mined: len(res.Tasks)})
+		if !slices.Contains(repos, repo) { // two paths to one clone
+			repos = append(repos, repo)
+		}
+	}
+	for _, repo := range repos {
+		if o.NoEnvCheck {
+			break
+		}
+		if err := campaignEnvCheck(ctx, ws, repo, o.Validate, emit); err != nil {
+			return repos, err
+		}
+	}
+	for _, repo := range repos {
+		if err := campaignBuild(ctx, ws, repo, emit); err != nil {
+			return repos, err
+		}
+	}
+	return repos, campaignValidate(ctx, ws, repos, o.Validate, emit)
+}
+
+// campaignEnvCheck checks repo's environment unless a check at its
+// snapshot is recorded.
+func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string, vo ValidateOptions, emit func(CampaignEvent)) error {
+	st, err := RepoStateOf(ws, repo)
+	if err != nil {
+		return err
+	}
+	if c := st.EnvCheck; c != nil && st.Snapshot != "" && c.Snapshot == st.Snapshot {
+		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "recorded: " + c.String()})
+		return nil
+	}
+	host := ""
+	if len(vo.Hosts) > 0 {
+		host = vo.Hosts[0]
+	}
+	states, err := CheckEnvironments(ctx, ws, EnvCheckOptions{Repos: []string{repo}, Host: host})
+	if err != nil {
+		return fmt.Errorf("env check %s: %w", repo, err)
+	}
+	for _, s := range states {
+		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: s.EnvCheck.String()})
+	}
+	return nil
+}
+
+// campaignBuild builds repo's candidates that passed the filter and are
+// not built yet.
+func campaignBuild(ctx context.Context, ws *workspace.Workspace, repo string, emit func(CampaignEvent)) error {
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	already := 0
+	for _, t := range tasks {
+		switch {
+		case t.Repo != repo || !t.Mined() || t.Labels.Excluded:
+		case t.Status == pipeline.StatusCandidate:
+			ids = append(ids, t.ID)
+		case t.Status == pipeline.StatusBuilt || t.Status == pipeline.StatusValid || t.Status == pipeline.StatusInvalid:
+			already++
+		}
+	}
+	e := CampaignEvent{Repo: repo, Step: "build", Already: already}
+	if len(ids) > 0 {
+		results, err := Build(ctx, ws, BuildOptions{IDs: ids})
+		if err != nil {
+			return fmt.Errorf("build %s: %w", repo, err)
+		}
+		for _, r := range results {
+			if r.Status == string(pipeline.StatusBuilt) {
+				e.Built++
+			} else {
+				e.Refused++
+			}
+		}
+	}
+	emit(e)
+	return nil
+}
+
+// campaignValidate validates every built task of the repos not validated
+// on its current files, in one batch.
+func campaignValidate(ctx context.Context, ws *workspace.Workspace, repos []string, vo ValidateOptions, emit func(CampaignEvent)) error {
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return err
+	}
+	var todo []*pipeline.Task
+	for _, t := range tasks {
+		if slices.Contains(repos, t.Repo) && t.Status == pipeline.StatusBuilt && !t.Labels.Excluded {
+			todo = append(todo, t)
+		}
+	}
+	sort.Slice(todo, func(i, j int) bool { return todo[i].ID < todo[j].ID })
+	done, err := finishedModes(ctx, ws)
+	if err != nil {
+		return err
+	}
+	var jobs []validate.Job
+	for _, t := range todo {
+		var modes []string
+		for _, m := range DefaultModes(t) {
+			if !done[t.ID+"\x00"+t.Digest+"\x00"+m] {
+				modes = append(modes, m)
+			}
+		}
+		if len(modes) == 0 {
+			continue // every mode has its verdict; the store will say so
+		}
+		js, _ := ValidationJobs(ws.Root, []*pipeline.Task{t}, modes)
+		jobs = append(jobs, js...)
+	}
+	if len(jobs) > 0 {
+		if _, err := Validate(ctx, ws, jobs, vo); err != nil {
+			return err
+		}
+		if tasks, err = ws.Store.Tasks(ctx); err != nil {
+			return err
+		}
+	}
+	for _, repo := range repos {
+		e := CampaignEvent{Repo: repo, Step: "validate"}
+		for _, t := range tasks {
+			if t.Repo != repo {
+				continue
+			}
+			switch t.Status {
+			case pipeline.StatusValid:
+				e.Valid++
+			case pipeline.StatusInvalid:
+				e.Invalid++
+			}
+		}
+		emit(e)
+	}
+	return nil
+}
+
+// finishedModes are the task/digest/mode triples with a run that ended
+// with a verdict: a campaign stopped mid-task does not run them again.
+func finishedModes(ctx context.Context, ws *workspace.Workspace) (map[string]bool, error) {
+	runs, err := ws.Store.Runs(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, r := range runs {
+		switch r.Outcome {
+		case pipeline.OutcomeRunning, pipeline.OutcomePending, pipeline.OutcomeInterrupted, pipeline.OutcomeCancelled, pipeline.OutcomeInfraError:
+			continue
+		}
+		out[r.TaskID+"\x00"+r.Digest+"\x00"+r.Mode] = true
+	}
+	return out, nil
+}
+
+// repoOfMined is the repository a mine's tasks belong to.
+func repoOfMined(tasks []*pipeline.Task) string {
+	for _, t := range tasks {
+		if t.Repo != "" {
+			return t.Repo
+		}
+	}
+	return ""
+}

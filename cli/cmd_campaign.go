@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"curate/app"
+	"curate/pipeline/sanitize"
+	"curate/pipeline/source/gitmine"
+)
+
+func newCampaignCmd(env *Env) *cobra.Command {
+	var (
+		from, since, until, preset string
+		limit, concurrency         int
+		hosts                      []string
+		noEnvCheck, asJSON         bool
+	)
+	cmd := &cobra.Command{
+		Use:   "campaign CLONE... | --from FILE",
+		Short: "Take local clones to a validated pool: mine, env check, build and validate each, resuming where the store says it stopped",
+		Long: `Campaign runs the whole pipeline over several repositories: each clone
+is mined (as curate mine git), its environment checked at its snapshot
+(curate env check, unless one is recorded there), its candidates built
+(curate build), and then every built task of them is validated in one batch
+(curate validate), so the engines' concurrency is one budget for all. Each
+step does only what the store says is not done: a campaign stopped at any
+point and started again builds and validates no task twice. One line per
+repository and step; --json prints each as a JSON object.`,
+		Example: `  curate campaign ../calc ../mathx --limit 20
+  curate campaign --from repos.txt --since 2024-01-01 --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			clones, err := campaignClones(args, from)
+			if err != nil {
+				return err
+			}
+			opt := gitmine.Options{Limit: limit}
+			if opt.Since, err = gitmine.ParseDate("--since", since); err != nil {
+				return err
+			}
+			if opt.Until, err = gitmine.ParseDate("--until", until); err != nil {
+				return err
+			}
+			if err := gitmine.CheckRange(opt.Since, opt.Until, time.Now()); err != nil {
+				return err
+			}
+			if limit < 0 || concurrency < 0 {
+				return fmt.Errorf("--limit and --concurrency must be 0 (all, or the default) or more")
+			}
+			ws, err := env.Workspace(ctx)
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(env.Out)
+			o := app.CampaignOptions{Clones: clones, Mine: opt, Preset: preset, NoEnvCheck: noEnvCheck,
+				Validate: app.ValidateOptions{Hosts: hosts, Engines: env.engines, Concurrency: concurrency, Warn: env.Err},
+				Event: func(e app.CampaignEvent) {
+					if asJSON {
+						enc.Encode(e)
+						return
+					}
+					fmt.Fprintf(env.Out, "%-28s %-10s %s\n", sanitize.Line(e.Repo), e.Step, campaignLine(e))
+				}}
+			_, err = app.RunCampaign(ctx, ws, o)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&from, "from", "", "a file of clone paths, one per line (# comments)")
+	cmd.Flags().StringVar(&since, "since", "", "only PRs merged on or after this date (YYYY-MM-DD)")
+	cmd.Flags().StringVar(&until, "until", "", "only PRs merged on or before this date")
+	cmd.Flags().IntVar(&limit, "limit", 0, "at most N PRs per repository (0 = all)")
+	cmd.Flags().StringVar(&preset, "preset", "", "candidate filter: taskgen, swesmith or none (default: [filter] preset)")
+	cmd.Flags().BoolVar(&noEnvCheck, "no-env-check", false, "skip the environment checks (auto then builds each PR at its merge commit)")
+	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "containers at once on each engine (default: [docker] concurrency)")
+	cmd.Flags().StringArrayVar(&hosts, "docker-host", nil, "Docker engine to use (repeat to spread runs over several)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print each step as a JSON object, one per line")
+	return cmd
+}
+
+// campaignLine is an event's counts in words.
+func campaignLine(e app.CampaignEvent) string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	switch e.Step {
+	case "mine":
+		add(e.Mined, "PRs mined")
+	case "build":
+		add(e.Built, "built")
+		add(e.Already, "built before")
+		add(e.Refused, "refused (curate list --filter status=rejected)")
+	case "validate":
+		add(e.Valid, "valid")
+		add(e.Invalid, "invalid (curate funnel)")
+	}
+	if e.Detail != "" {
+		parts = append(parts, sanitize.Line(e.Detail))
+	}
+	if len(parts) == 0 {
+		return "nothing to do"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// campaignClones are the clone paths from the arguments and --from, made
+// absolute; a missing one is refused, naming where it was given, before
+// anything runs.
+func campaignClones(args []string, from string) ([]string, error) {
+	type given struct{ path, where string }
+	var paths []given
+	for _, a := range args {
+		paths = append(paths, given{a, "argument"})
+	}
+	if from != "" {
+		f, err := os.Open(from)
+		if err != nil {
+			return nil, fmt.Errorf("--from: %w", err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for n := 1; sc.Scan(); n++ {
+			line := strings.TrimSpace(sc.Text())
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			if !filepath.IsAbs(line) {
+				line = filepath.Join(filepath.Dir(from), line)
+			}
+			paths = append(paths, given{line, fmt.Sprintf("%s:%d", from, n)})
+		}
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("%s: %w", from, err)
+		}
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no repositories: give clone paths or --from FILE")
+	}
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		abs, err := filepath.Abs(p.path)
+		if err != nil {
+			return nil, err
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("%s: %s: not a clone folder", p.where, sanitize.Line(p.path))
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
