@@ -98,7 +98,7 @@ func TestFunnelTimingNoValidTask(t *testing.T) {
 	}
 	for _, want := range []*regexp.Regexp{
 		timingLine("runs", `2\.50`, `1\.25`, "-", "-"),
-		timingLine("repo image", `4\.00`, "-", "-", "-"), // wall, CPU not measured
+		timingLine("repo image", `4\.00`, "-", "-", "-"),       // wall, CPU not measured
 		timingLine("mine", `\d+\.\d\d`, `\d+\.\d\d`, "-", "-"), // the demo's own mine
 		timingLine("total", `\d+\.\d\d`, `\d+\.\d\d\*`, "-", "-"),
 		timingLine("env check", "-", "-", "-", "-"),
