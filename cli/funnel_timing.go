@@ -18,7 +18,7 @@ var phaseLabels = map[string]string{"mine": "mine", "env_check": "env check", "r
 // "-" is unknown: nothing recorded, no CPU measured, or no valid task to
 // divide by.
 func printTiming(w io.Writer, t *stats.Timing) {
-	fmt.Fprintln(w, "Machine time per phase: wall and CPU seconds, and per valid task (docs/mining.md#machine-time)")
+	fmt.Fprintln(w, "Machine time per phase: wall and CPU seconds, and per valid task (docs/validation.md)")
 	partial := false
 	section := func(title string, rows []stats.TimingRow) {
 		fmt.Fprintf(w, "\n%s\n", title)
