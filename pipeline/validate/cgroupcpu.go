@@ -146,7 +146,7 @@ func (p cpuParent) cgroupParent() string {
 	return "/" + p.name
 }
 
-// done reads the CPU time of the parent's containers (all gone by now)
+// doneParent reads the CPU time of the parent's containers (all gone by now)
 // into res and removes the parent.
 func (d *DockerRunner) doneParent(p cpuParent, res *ExecResult) {
 	defer p.cleanup()
