@@ -44,6 +44,7 @@ func demoBuild(ctx context.Context, out io.Writer, ws *workspace.Workspace) erro
 	cfg := buildConfig(ctx, ws, fc)
 	built := 0
 	for _, p := range []fixtures.Project{py, gr} {
+		timer := startProcessTimer()
 		prs, err := gitmine.Mine(ctx, gitmine.Options{Path: p.Path})
 		if err != nil {
 			return err
@@ -51,6 +52,11 @@ func demoBuild(ctx context.Context, out io.Writer, ws *workspace.Workspace) erro
 		tasks, err := SaveCandidates(ctx, ws, prs, fc, fopt, "git", p.Path)
 		if err != nil {
 			return err
+		}
+		if len(prs) > 0 {
+			if err := timer.save(ctx, ws, pipeline.TimeMine, prs[0].Repo); err != nil {
+				return err
+			}
 		}
 		for _, t := range tasks {
 			if t.Status != pipeline.StatusCandidate {

@@ -69,7 +69,17 @@ func CheckEnvironments(ctx context.Context, ws *workspace.Workspace, o EnvCheckO
 	defer runner.Close()
 	var out []*RepoState
 	for _, repo := range repos {
-		st, err := checkRepo(ctx, ws, runner, repo, rev, byRepo[repo], o.Log)
+		// The check's image build and suite run are metered and stored
+		// even when the check fails: the machine spent them.
+		meter := &validate.Meter{}
+		st, err := checkRepo(validate.WithMeter(ctx, meter), ws, runner, repo, rev, byRepo[repo], o.Log)
+		times := meter.Times()
+		for i := range times {
+			times[i].Repo, times[i].At = repo, time.Now()
+		}
+		if serr := ws.Store.SavePhaseTimes(context.WithoutCancel(ctx), times); serr != nil && err == nil {
+			err = serr
+		}
 		if err != nil {
 			return out, err
 		}
@@ -153,8 +163,12 @@ func checkRepo(ctx context.Context, ws *workspace.Workspace, runner *validate.Do
 	// The streamed output is kept too: a suite stopped at its budget has
 	// written no log file, and what it printed is the partial result.
 	streamed := &cappedBuffer{max: validate.MaxTestLog}
+	start := time.Now()
 	res, err := runner.Exec(rctx, validate.ExecSpec{TaskDir: suite, Image: img, Config: tc, KeepTestLog: true,
 		Labels: map[string]string{"curate.envcheck": repo}}, validate.Output{Stdout: teeTo(log, streamed)})
+	if res != nil {
+		validate.RecordTime(ctx, pipeline.TimeEnvCheck, time.Since(start), res.CPU, res.CPUMeasured)
+	}
 	switch {
 	case err != nil && ctx.Err() == nil && rctx.Err() != nil:
 		check.TimedOut = true

@@ -115,6 +115,7 @@ func MineGit(ctx context.Context, ws *workspace.Workspace, opt gitmine.Options, 
 	if opt.OnPR == nil && o.Progress != nil {
 		opt.OnPR = func(n int, pr *source.PR) { o.Progress.report("log", n, opt.Limit, pr.Repo+"#"+fmt.Sprint(pr.Number)) }
 	}
+	timer := startProcessTimer()
 	res, err := gitmine.MineAll(ctx, opt)
 	if err != nil {
 		return nil, err
@@ -134,6 +135,9 @@ func MineGit(ctx context.Context, ws *workspace.Workspace, opt gitmine.Options, 
 		return nil, fmt.Errorf("--issues %q: want github", o.IssuesFrom)
 	}
 	tasks, err := SaveCandidates(ctx, ws, res.PRs, fc, fopt, "git", opt.Path)
+	if err == nil && len(res.PRs) > 0 {
+		err = timer.save(ctx, ws, pipeline.TimeMine, res.PRs[0].Repo)
+	}
 	return &GitMined{Tasks: tasks, Preset: fopt.Preset, Skipped: res.Skipped, PullRefs: res.PullRefs, FromPullRefs: res.FromPullRefs}, err
 }
 
@@ -163,6 +167,7 @@ type GitHubMined struct {
 // keeps a partial clone in the cache for building and records progress
 // after every PR, so a second run continues where the first stopped.
 func MineGitHub(ctx context.Context, ws *workspace.Workspace, o GitHubMine) (*GitHubMined, error) {
+	timer := startProcessTimer()
 	notify := o.Notify
 	if notify == nil {
 		notify = func(string) {}
@@ -223,7 +228,7 @@ func MineGitHub(ctx context.Context, ws *workspace.Workspace, o GitHubMine) (*Gi
 		}
 		return nil, err
 	}
-	return res, nil
+	return res, timer.save(ctx, ws, pipeline.TimeMine, o.Repo)
 }
 
 // fetchIssueTexts gives local PRs their linked issues' text from the

@@ -105,7 +105,7 @@ func Validate(ctx context.Context, ws *workspace.Workspace, jobs []validate.Job,
 		Runners: engines, Concurrency: concurrency, Runs: max(o.Runs, 1),
 		Timeout: o.Timeout, DefaultTimeout: defaultTimeout,
 		LogDir: ws.RunsPath(), PID: os.Getpid(), NewID: validate.NewRunID,
-		Save: runSaver(ws), OnStart: o.OnStart, OnDone: o.OnDone, OnWait: o.OnWait, OnEngineDown: o.EngineDown,
+		Save: runSaver(ws), Measured: timeSaver(ws, o.Warn), OnStart: o.OnStart, OnDone: o.OnDone, OnWait: o.OnWait, OnEngineDown: o.EngineDown,
 		CancelRequested: func(id string) bool {
 			if o.Cancelled != nil && o.Cancelled(id) {
 				return true

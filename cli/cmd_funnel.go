@@ -14,13 +14,14 @@ import (
 
 func newFunnelCmd(env *Env) *cobra.Command {
 	var repo, filter string
-	var asJSON bool
+	var asJSON, timing bool
 	cmd := &cobra.Command{
 		Use:   "funnel",
 		Short: "Yield of task construction per repo: mined → filter → built → NOP 0 → Oracle 1 → FAIL_TO_PASS → valid, and why tasks stopped",
 		Example: `  curate funnel
   curate funnel --repo acme/calc --json
-  curate funnel --filter 'language=go'`,
+  curate funnel --filter 'language=go'
+  curate funnel --timing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -40,6 +41,11 @@ func newFunnelCmd(env *Env) *cobra.Command {
 			if err := app.FunnelEnvChecks(ws, f); err != nil {
 				return err
 			}
+			if timing {
+				if f.Timing, err = app.FunnelTiming(ctx, ws, tasks, runs, repo); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				return writeJSON(env.Out, f)
 			}
@@ -48,6 +54,10 @@ func newFunnelCmd(env *Env) *cobra.Command {
 					return fmt.Errorf("no mined task of repo %q in this workspace (see `curate list --filter benchmark=mined`)", repo)
 				}
 				fmt.Fprintln(env.Out, "No mined tasks yet: run `curate mine git PATH` first.")
+				return nil
+			}
+			if timing {
+				printTiming(env.Out, f.Timing)
 				return nil
 			}
 			for i, r := range f.Repos {
@@ -66,6 +76,7 @@ func newFunnelCmd(env *Env) *cobra.Command {
 	cmd.Flags().StringVar(&repo, "repo", "", "only this repository (owner/name)")
 	cmd.Flags().StringVarP(&filter, "filter", "f", "", "only the tasks matching a filter expression")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the funnel as JSON")
+	cmd.Flags().BoolVar(&timing, "timing", false, "print the machine time (wall and CPU seconds) of each phase per repository and language, and per valid task (with --json: the funnel's \"timing\")")
 	return cmd
 }
 

@@ -88,6 +88,7 @@ func TestValidateBuiltDemoTasks(t *testing.T) {
 	if _, out, _ := cli(t, "-w", root, "funnel"); !regexp.MustCompile(`(?m)^total\n(.*\n)*  valid\s+` + strconv.Itoa(n) + `$`).MatchString(out) {
 		t.Errorf("funnel: want %d valid in total\n%s", n, out)
 	}
+	checkRunTiming(t, root, runs, n)
 	// The same tasks on a Kubernetes cluster, reusing the images built
 	// above: the same verdicts, rewards, FAIL_TO_PASS and PASS_TO_PASS.
 	t.Run("kubernetes", func(t *testing.T) { sameOnKubernetes(t, root, runs) })

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"curate/pipeline/stats"
 )
 
 // BenchmarkYield20PRs is the yield run of 20 PRs of one repository
@@ -16,7 +20,9 @@ import (
 // newest N instead of 20): mine, build with the defaults,
 // validate nop,oracle,gold. It reports the run's wall time and the
 // machine's CPU time (every process, containers included, from
-// /proc/stat) per valid task. Run it alone, on an idle machine:
+// /proc/stat) per valid task, and the same split by phase as the
+// workspace recorded it (funnel --timing: PHASE-wall-s/valid and
+// PHASE-machine-cpu-s/valid, for mine, repo_image, task_layer, runs, total). Run it alone, on an idle machine:
 //
 //	go test ./e2e -run '^$' -bench Yield20PRs -benchtime 1x -timeout 2h
 func BenchmarkYield20PRs(b *testing.B) {
@@ -33,6 +39,7 @@ func BenchmarkYield20PRs(b *testing.B) {
 	ctx := context.Background()
 	var wall, cpu time.Duration
 	valid := 0
+	phases := map[string]*stats.PhaseTiming{}
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		c := &Curate{Bin: bin, Workspace: filepath.Join(b.TempDir(), "ws")}
@@ -58,6 +65,9 @@ func BenchmarkYield20PRs(b *testing.B) {
 		valid += y.Funnel.Valid
 		b.StopTimer()
 		b.Logf("%s\n%s", TableHeader, y.Row())
+		if err := addPhaseTimes(ctx, c, repo, phases); err != nil {
+			b.Fatal(err)
+		}
 		c.Run(ctx, "env", "prune") // the next iteration builds its images again
 	}
 	b.ReportMetric(float64(benchPRs(b)), "PRs/run")
@@ -66,7 +76,43 @@ func BenchmarkYield20PRs(b *testing.B) {
 	if valid > 0 {
 		b.ReportMetric(cpu.Seconds()/float64(valid), "machine-cpu-s/valid")
 		b.ReportMetric(wall.Seconds()/float64(valid), "wall-s/valid")
+		// The split the workspace recorded (funnel --timing): each
+		// phase's containers and builds, not the whole machine's.
+		for phase, p := range phases {
+			b.ReportMetric(p.WallS/float64(valid), phase+"-wall-s/valid")
+			if p.CPUKnown() {
+				b.ReportMetric(p.CPUS/float64(valid), phase+"-machine-cpu-s/valid")
+			}
+		}
 	}
+}
+
+// addPhaseTimes adds repo's recorded machine time per phase (funnel
+// --timing) to phases.
+func addPhaseTimes(ctx context.Context, c *Curate, repo string, phases map[string]*stats.PhaseTiming) error {
+	out, err := c.Run(ctx, "funnel", "--timing", "--json", "--repo", repo)
+	if err != nil {
+		return err
+	}
+	var f stats.Funnel
+	if err := json.Unmarshal(out, &f); err != nil || f.Timing == nil {
+		return fmt.Errorf("funnel --timing --json: %v\n%s", err, out)
+	}
+	for _, p := range append(f.Timing.Total.Phases, f.Timing.Total.Total) {
+		sum := phases[p.Phase]
+		if sum == nil {
+			sum = &stats.PhaseTiming{Phase: p.Phase}
+			phases[p.Phase] = sum
+		}
+		if p.Pieces == 0 {
+			continue // nothing recorded: no figure rather than a zero
+		}
+		sum.Pieces += p.Pieces
+		sum.WallS += p.WallS
+		sum.CPUS += p.CPUS
+		sum.CPUUnmeasured += p.CPUUnmeasured
+	}
+	return nil
 }
 
 // machineCPU is the CPU time every process of the machine has used so far

@@ -149,6 +149,19 @@ var migrations = []string{
 	// copied workspace reads its own logs, a moved one keeps them);
 	// backfilled by backfills[12] from the absolute paths stored before.
 	`SELECT 1;`,
+	// 13: machine time per phase (pipeline.PhaseTime), one row per piece
+	// of work; cpu_s NULL where nothing accounted it. A table apart from
+	// runs: mines, environment checks and image builds are no run.
+	`CREATE TABLE phase_times (
+		seq INTEGER PRIMARY KEY AUTOINCREMENT,
+		phase TEXT NOT NULL,
+		repo TEXT NOT NULL DEFAULT '',
+		task_id TEXT NOT NULL DEFAULT '',
+		run_id TEXT NOT NULL DEFAULT '',
+		wall_s REAL NOT NULL,
+		cpu_s REAL,
+		at TEXT NOT NULL
+	);`,
 }
 
 // backfills run in the same transaction right after the migration of the

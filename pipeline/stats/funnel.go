@@ -13,6 +13,8 @@ import (
 type Funnel struct {
 	Repos []RepoFunnel `json:"repos"`
 	Total RepoFunnel   `json:"total"`
+	// Timing is the machine time per phase (funnel --timing; nil without).
+	Timing *Timing `json:"timing,omitempty"`
 }
 
 // RepoFunnel is one repository's funnel. Each step counts the tasks that
@@ -138,7 +140,7 @@ func (f *RepoFunnel) add(t *pipeline.Task, runs []*pipeline.Run) {
 		f.FailToPass++
 	}
 	switch {
-	case t.Status == pipeline.StatusValid && ok(pipeline.ModeGold) && ok(pipeline.ModeOracle) && ok(pipeline.ModeNop):
+	case validTask(t, runs):
 		f.Valid++
 	case t.Status == pipeline.StatusInvalid && t.Failure != nil && t.Failure.Class == pipeline.ClassNoFailToPass:
 		f.NoFailToPass.Count++
@@ -156,6 +158,14 @@ func (f *RepoFunnel) add(t *pipeline.Task, runs []*pipeline.Run) {
 	default:
 		f.NotValidated++
 	}
+}
+
+// validTask reports a valid task whose latest runs on its current files
+// all passed: the funnel's last step.
+func validTask(t *pipeline.Task, runs []*pipeline.Run) bool {
+	latest := pipeline.LatestRuns(runs, t.Digest)
+	return t.Status == pipeline.StatusValid && pipeline.Passed(latest, pipeline.ModeGold) &&
+		pipeline.Passed(latest, pipeline.ModeOracle) && pipeline.Passed(latest, pipeline.ModeNop)
 }
 
 // inFlight reports a run pending or running on the task's current files.

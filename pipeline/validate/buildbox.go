@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,10 +23,6 @@ import (
 // capability drop and refuses security options ("does not support setting
 // security options on build"), so a RUN keeps Docker's default
 // capabilities and may gain privileges through setuid binaries.
-
-// buildCgroupRoot is where the pids parents of builds are made, one per
-// build, on a cgroup v1 pids hierarchy or the cgroup v2 unified one.
-const buildCgroupRoot = "/sys/fs/cgroup"
 
 // buildSeq numbers the cgroup parents of one process's builds.
 var buildSeq atomic.Int64
@@ -130,50 +125,19 @@ func (d *DockerRunner) buildBoxFor(ctx context.Context, cfg *TaskConfig, out io.
 	return box
 }
 
-// pidsParent makes a cgroup for one build with pids.max = pids and returns
-// the parent name the engine takes, and a cleanup that removes it. It
-// needs the engine on this machine with the cgroupfs driver; otherwise an
-// error says why the cap is not applied.
+// pidsParent makes a cgroup parent for one build with pids.max = pids
+// (and where its CPU time is accounted) and returns the parent name the
+// engine takes, and a cleanup that removes it. It needs the engine on
+// this machine with the cgroupfs driver; otherwise an error says why the
+// cap is not applied.
 func (d *DockerRunner) pidsParent(ctx context.Context, pids int64) (string, func(), error) {
-	cg := &d.cgroup
-	cg.once.Do(func() {
-		info, err := d.cli.Info(ctx)
-		if err == nil {
-			cg.driver, cg.version = info.CgroupDriver, info.CgroupVersion
-		}
-		cg.local = strings.HasPrefix(d.host, "unix://") || strings.HasPrefix(d.host, "/")
-	})
-	switch {
-	case !cg.local:
-		return "", nil, fmt.Errorf("the engine %s is not on this machine", d.host)
-	case cg.driver != "cgroupfs":
-		return "", nil, fmt.Errorf("the engine's cgroup driver is %q, not cgroupfs", cg.driver)
+	if err := d.cgroupsHere(ctx); err != nil {
+		return "", nil, err
 	}
 	name := fmt.Sprintf("curate-build-%d-%d", os.Getpid(), buildSeq.Add(1))
-	var dir string
-	if cg.version == "2" {
-		dir = filepath.Join(buildCgroupRoot, name)
-	} else {
-		dir = filepath.Join(buildCgroupRoot, "pids", name)
-	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return "", nil, fmt.Errorf("make cgroup %s: %w", dir, err)
-	}
-	cleanup := func() { removeBuildCgroups(name) }
-	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.FormatInt(pids, 10)), 0o644); err != nil {
-		cleanup()
-		return "", nil, fmt.Errorf("set pids.max in %s: %w", dir, err)
+	cleanup, err := d.makeParent(name, pids)
+	if err != nil {
+		return "", nil, err
 	}
 	return "/" + name, cleanup, nil
-}
-
-// removeBuildCgroups removes a build's parent from every hierarchy the
-// engine made it in (on cgroup v1 one per controller). A parent still busy
-// stays: it is empty once the build's containers are gone.
-func removeBuildCgroups(name string) {
-	dirs, _ := filepath.Glob(filepath.Join(buildCgroupRoot, "*", name))
-	dirs = append(dirs, filepath.Join(buildCgroupRoot, name))
-	for _, dir := range dirs {
-		os.Remove(dir)
-	}
 }

@@ -15,10 +15,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
 	"github.com/docker/docker/client"
+
+	"curate/pipeline"
 )
 
 // Labels on everything curate creates, so `curate env prune` finds its own
@@ -189,23 +192,35 @@ func (d *DockerRunner) dirImage(ctx context.Context, envDir string, cfg *TaskCon
 	if err := d.ensureBase(ctx, filepath.Join(envDir, "Dockerfile"), out); err != nil {
 		return "", false, err
 	}
-	err = d.build(ctx, tag, d.Labels("env", nil), cfg, "", "Dockerfile", func(tw *tar.Writer) error { return writeTree(tw, envDir, "") }, out)
+	err = d.build(ctx, pipeline.TimeTaskLayer, tag, d.Labels("env", nil), cfg, "", "Dockerfile", func(tw *tar.Writer) error { return writeTree(tw, envDir, "") }, out)
 	if err != nil {
 		return "", false, err
 	}
 	return tag, true, nil
 }
 
-// build runs one legacy-builder build of the context files writes into a
-// tar, tagged tag, in the box of cfg's task (nil = the workspace's caps;
+// build runs one legacy-builder build (of phase, for the meter) of the
+// context files writes into a tar, tagged tag, in the box of cfg's task (nil = the workspace's caps;
 // buildbox.go); networkMode "" = the network, through the egress proxy
 // (buildNetwork), "none" = none. A build error is
 // remembered per tag, so one process builds a broken environment once.
 // A build that failed because a cached layer it used was removed meanwhile
 // (another curate pruning or building on the same engine) runs once more.
-func (d *DockerRunner) build(ctx context.Context, tag string, labels map[string]string, cfg *TaskConfig, networkMode, dockerfile string, files func(*tar.Writer) error, out io.Writer) error {
+func (d *DockerRunner) build(ctx context.Context, phase, tag string, labels map[string]string, cfg *TaskConfig, networkMode, dockerfile string, files func(*tar.Writer) error, out io.Writer) error {
+	start := time.Now()
 	box := d.buildBoxFor(ctx, cfg, out)
 	defer box.cleanup()
+	// The build's machine time goes to ctx's meter (phase: a repository
+	// image or a task's layer); its CPU is its containers' (every RUN
+	// step), read from the box's cgroup before cleanup removes it.
+	defer func() {
+		var cpu time.Duration
+		err := errors.New("no cgroup of the build's own")
+		if box.parent != "" {
+			cpu, err = d.parentCPU(strings.TrimPrefix(box.parent, "/"))
+		}
+		RecordTime(ctx, phase, time.Since(start), cpu, err == nil)
+	}()
 	defer d.buildNetwork(ctx, &box, networkMode, out)()
 	tail, err := d.buildOnce(ctx, tag, labels, box, dockerfile, files, out)
 	if err != nil && ctx.Err() == nil && vanishedLayerRe.MatchString(err.Error()) {

@@ -100,6 +100,12 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 	if spec.phase != nil {
 		cmd = spec.phase.script(viaStdin)
 	}
+	// Declared before the container's removal, so it runs after it: the
+	// parent's CPU then holds every process of the container.
+	var res *ExecResult
+	cpu := d.runParent(ctx)
+	defer func() { d.doneParent(cpu, res) }()
+	host.CgroupParent = cpu.cgroupParent()
 	created, err := d.createContainer(ctx, &container.Config{
 		Image:        spec.Image,
 		Cmd:          []string{"/bin/sh", "-c", cmd},
@@ -119,7 +125,7 @@ func (d *DockerRunner) Exec(ctx context.Context, spec ExecSpec, out Output) (*Ex
 		}
 		return nil, infra("create container from %s: %w", spec.Image, err)
 	}
-	res := &ExecResult{Container: created.ID, TestExit: -1}
+	res = &ExecResult{Container: created.ID, TestExit: -1}
 	defer d.remove(created.ID)
 	if ctx.Err() != nil {
 		return res, ctx.Err()

@@ -120,7 +120,7 @@ func (d *DockerRunner) layeredImage(ctx context.Context, envDir, tag string, l *
 	// The labels go in as one LABEL line: the builder's Labels option
 	// makes a container per label, seconds of a task layer's build.
 	df := "FROM " + envTag + "\n" + l.Task + labelLine(d.Labels("env", map[string]string{LabelEnvImage: envTag, LabelLayer: "task"}))
-	err := d.build(ctx, tag, nil, cfg, network, taskDockerfile, func(tw *tar.Writer) error {
+	err := d.build(ctx, pipeline.TimeTaskLayer, tag, nil, cfg, network, taskDockerfile, func(tw *tar.Writer) error {
 		if err := addFile(tw, taskDockerfile, []byte(df)); err != nil {
 			return err
 		}
@@ -159,7 +159,7 @@ func (d *DockerRunner) repoImage(ctx context.Context, envDir, envTag string, l *
 		fmt.Fprintf(out, "curate: building repository environment %s\n", envTag)
 	}
 	df := l.Env + labelLine(d.Labels("env", map[string]string{LabelLayer: "repo"}))
-	return d.build(ctx, envTag, nil, cfg, "", envDockerfile, func(tw *tar.Writer) error {
+	return d.build(ctx, pipeline.TimeRepoImage, envTag, nil, cfg, "", envDockerfile, func(tw *tar.Writer) error {
 		if err := addFile(tw, envDockerfile, []byte(df)); err != nil {
 			return err
 		}

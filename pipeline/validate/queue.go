@@ -223,8 +223,10 @@ func (v *Validator) runItem(parent context.Context, q *queue, e *engine, it *ite
 			go v.pollCancel(ctx, cancel, it.run.ID)
 		}
 	}
-	v.execute(ctx, e.r, it.job, it.run, it.log, &q.states)
+	meter := &Meter{}
+	v.execute(WithMeter(ctx, meter), e.r, it.job, it.run, it.log, &q.states)
 	cancel(nil)
+	v.measured(parent, it, meter)
 
 	if err := v.engineDown(parent, e, it.run); err != nil {
 		first, othersUp := q.markDown(e, err)
@@ -312,4 +314,17 @@ func (v *Validator) finish(parent context.Context, it *item) {
 	if v.OnDone != nil {
 		v.OnDone(it.run)
 	}
+}
+
+// measured hands the machine time of an item's run to Measured.
+func (v *Validator) measured(parent context.Context, it *item, m *Meter) {
+	times := m.Times()
+	if v.Measured == nil || len(times) == 0 {
+		return
+	}
+	now := time.Now().UTC()
+	for i := range times {
+		times[i].Repo, times[i].TaskID, times[i].RunID, times[i].At = it.job.Repo, it.job.TaskID, it.run.ID, now
+	}
+	v.Measured(context.WithoutCancel(parent), times)
 }

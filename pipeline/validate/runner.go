@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 )
 
 // Runner runs verifications in containers on one engine.
@@ -61,6 +62,11 @@ type ExecResult struct {
 	DiskLimitMB            int64  // > 0: the disk watchdog stopped the container at this cap
 	DiskUsedMB             int64  // what its writable layer held then
 	Artifacts              []byte // separate verifier: what the agent phase carries over (a tar)
+	// CPU is the CPU time the kernel charged to the run's containers
+	// (cgroupcpu.go); CPUMeasured is false where the engine's cgroups are
+	// not curate's to read (another machine, the systemd driver, a cluster).
+	CPU         time.Duration
+	CPUMeasured bool
 }
 
 // BuildError is a task that cannot be set up: a failed image build (Step

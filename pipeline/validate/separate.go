@@ -90,7 +90,12 @@ func (d *DockerRunner) execSeparate(ctx context.Context, spec ExecSpec, out Outp
 		archive: func(w io.Writer) error { return phaseArchive(w, spec.TaskDir, v.UploadTests, false, ares.Artifacts) },
 	}
 	say("verifier phase in %s (network %s)", img, ver.NetworkMode)
-	return d.Exec(ctx, vspec, out)
+	vres, err := d.Exec(ctx, vspec, out)
+	if vres != nil { // the run's CPU is both phases'
+		vres.CPU += ares.CPU
+		vres.CPUMeasured = vres.CPUMeasured && ares.CPUMeasured
+	}
+	return vres, err
 }
 
 // verifierImage is the image of the verifier container: docker_image

@@ -100,6 +100,9 @@ type Validator struct {
 	// Classifier names the failure class of runs that are not ok
 	// (DefaultClassifier when nil).
 	Classifier *Classifier
+	// Measured receives the machine time of each run once it ran, per
+	// phase (image builds, executions), with the run's ids.
+	Measured func(ctx context.Context, times []pipeline.PhaseTime)
 }
 
 // attempt is one repeat's result.
@@ -282,7 +285,13 @@ func (v *Validator) exec(ctx context.Context, runner Runner, spec ExecSpec, log 
 			v.OnWait(spec.Labels[LabelRun], why)
 		}
 	}
+	start := time.Now()
 	res, err := runner.Exec(ectx, spec, Output{Stdout: stdout, Stderr: stderr, Waiting: waiting})
+	if res != nil {
+		RecordTime(ctx, pipeline.TimeRuns, time.Since(start), res.CPU, res.CPUMeasured)
+	} else {
+		RecordTime(ctx, pipeline.TimeRuns, time.Since(start), 0, false)
+	}
 	stdout.Flush()
 	stderr.Flush()
 	if err == nil && res != nil && res.ExitCode == exitHealthcheck && spec.Config != nil && spec.Config.Healthcheck != nil {
