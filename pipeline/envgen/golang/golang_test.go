@@ -135,7 +135,7 @@ func TestGoPlanGopathEra(t *testing.T) {
 		t.Errorf("install %v: want the dated resolution", p.Install)
 	}
 	pins := p.Files["go-pins.txt"]
-	for _, want := range []string{"github.com/cpuguy83/go-md2man v1.0.8\n", "github.com/hashicorp/hcl 23c074d0eceb2b8a5bfdbb271ab780cde70f05a8\n", "github.com/inconshreveable/mousetrap 76626ae9c91c4f2a10f34cad8ce83ea42c93bb75\n"} {
+	for _, want := range []string{"github.com/cpuguy83/go-md2man v1.0.8 20f5889cbdc3c73dbd2862796665e7c465ade7d1\n", "github.com/hashicorp/hcl 23c074d0eceb2b8a5bfdbb271ab780cde70f05a8\n", "github.com/inconshreveable/mousetrap 76626ae9c91c4f2a10f34cad8ce83ea42c93bb75\n"} {
 		if !strings.Contains(pins, want) {
 			t.Errorf("pins lack %q:\n%s", want, pins)
 		}
@@ -150,14 +150,15 @@ func TestGoPlanGopathEra(t *testing.T) {
 
 func TestLegacyPinFormats(t *testing.T) {
 	for name, c := range map[string]struct{ file, text, want string }{
-		"glide":    {"glide.lock", "hash: x\nimports:\n- name: github.com/spf13/pflag\n  version: 5ccb023bc27df288a957c5e994cd44fd19619465\n- name: gopkg.in/yaml.v2\n  version: a83829b6f1293c91addabc89d0571c246397bbf4\n", "github.com/spf13/pflag 5ccb023bc27df288a957c5e994cd44fd19619465|gopkg.in/yaml.v2 a83829b6f1293c91addabc89d0571c246397bbf4"},
-		"govendor": {"vendor/vendor.json", `{"package":[{"path":"github.com/a/b/c","revision":"abc123"},{"path":"github.com/a/b/c","revision":"abc123"},{"path":"bad path","revision":"x"}]}`, "github.com/a/b/c abc123"},
-		"godep":    {"Godeps/Godeps.json", `{"ImportPath":"x","Deps":[{"ImportPath":"golang.org/x/net/context","Rev":"f2499483f923065a842d38eb4c7f1927e6fc6e6d"}]}`, "golang.org/x/net/context f2499483f923065a842d38eb4c7f1927e6fc6e6d"},
-		"garbage":  {"Gopkg.lock", "[[projects\nname=", ""},
+		"glide":     {"glide.lock", "hash: x\nimports:\n- name: github.com/spf13/pflag\n  version: 5ccb023bc27df288a957c5e994cd44fd19619465\n- name: gopkg.in/yaml.v2\n  version: a83829b6f1293c91addabc89d0571c246397bbf4\n", "github.com/spf13/pflag 5ccb023bc27df288a957c5e994cd44fd19619465|gopkg.in/yaml.v2 a83829b6f1293c91addabc89d0571c246397bbf4"},
+		"govendor":  {"vendor/vendor.json", `{"package":[{"path":"github.com/a/b/c","revision":"abc123"},{"path":"github.com/a/b/c","revision":"abc123"},{"path":"bad path","revision":"x"}]}`, "github.com/a/b/c abc123"},
+		"godep tag": {"Godeps/Godeps.json", `{"Deps":[{"ImportPath":"github.com/a/b","Comment":"v1.2.0","Rev":"f2499483f923065a842d38eb4c7f1927e6fc6e6d"}]}`, "github.com/a/b v1.2.0 f2499483f923065a842d38eb4c7f1927e6fc6e6d"},
+		"godep":     {"Godeps/Godeps.json", `{"ImportPath":"x","Deps":[{"ImportPath":"golang.org/x/net/context","Rev":"f2499483f923065a842d38eb4c7f1927e6fc6e6d"}]}`, "golang.org/x/net/context f2499483f923065a842d38eb4c7f1927e6fc6e6d"},
+		"garbage":   {"Gopkg.lock", "[[projects\nname=", ""},
 	} {
 		var got []string
 		for _, p := range legacyPins(c.file, c.text) {
-			got = append(got, p.path+" "+p.rev)
+			got = append(got, p.path+" "+strings.Join(p.versions, " "))
 		}
 		if strings.Join(got, "|") != c.want {
 			t.Errorf("%s: got %q, want %q", name, strings.Join(got, "|"), c.want)
@@ -174,9 +175,43 @@ func FuzzLegacyPins(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name, text string) {
 		for _, p := range legacyPins(name, text) {
 			// Pins reach a shell loop as "path rev" lines: no blanks, no newlines.
-			if strings.ContainsAny(p.path+p.rev, " \t\n\r'\"$`\\") || p.path == "" || p.rev == "" {
-				t.Fatalf("unsafe pin %q %q", p.path, p.rev)
+			for _, v := range p.versions {
+				if strings.ContainsAny(p.path+v, " \t\n\r'\"$`\\") || p.path == "" || v == "" {
+					t.Fatalf("unsafe pin %q %q", p.path, v)
+				}
+			}
+			if len(p.versions) == 0 {
+				t.Fatalf("pin %q without a version", p.path)
 			}
 		}
 	})
+}
+
+// TestLegacyPinsResolveWithoutCommitLookup is the web framework's PR #987
+// (merge c4249f92, 2017-07-08, vendor/vendor.json): every pin was a bare
+// commit hash, which the module proxy here refuses ("reading
+// .../go-isatty/@v/57fdcb988a5c....info: 403 Forbidden ... not available"),
+// so the date decided and picked go-isatty v0.0.0-20161123143637-30a891c33c7c,
+// which lacks IsCygwinTerminal: "undefined: isatty.IsCygwinTerminal". The
+// file's revisionTime gives the commit's pseudo-version, which the proxy
+// serves, and its comment the release tag.
+func TestLegacyPinsResolveWithoutCommitLookup(t *testing.T) {
+	data, err := os.ReadFile("testdata/webframework-c4249f9-vendor.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range legacyPins("vendor/vendor.json", string(data)) {
+		got[p.path] = strings.Join(p.versions, " ")
+	}
+	for path, want := range map[string]string{
+		"github.com/mattn/go-isatty":          "v0.0.0-20170307163044-57fdcb988a5c 57fdcb988a5c543893cc61bce354a6e24ab70022",
+		"github.com/davecgh/go-spew/spew":     "v1.1.0 v0.0.0-20161029205726-346938d642f2 346938d642f2ec3594ed81d874461961cd0faa76",
+		"gopkg.in/yaml.v2":                    "v2.0.0-20160928153709-a5b47d31c556 a5b47d31c556af34a302ce5d659e6fea44d90de0",
+		"gopkg.in/go-playground/validator.v8": "v8.18.1 v8.0.0-20160718134125-5f57d2222ad7 5f57d2222ad794d0dffb07e664ea05e2ee07d60c",
+	} {
+		if got[path] != want {
+			t.Errorf("%s: versions %q, want %q", path, got[path], want)
+		}
+	}
 }

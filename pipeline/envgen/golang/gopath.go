@@ -35,9 +35,13 @@ if [ -n "$before" ]; then
   echo "modules as of $before (the dated proxy in front of ${up:-https://proxy.golang.org})"
 fi
 if [ -s "$share/go-pins.txt" ]; then
-  while read -r path rev; do
-    if go get "$path@$rev" >/dev/null 2>&1; then echo "pinned $path@$rev"
-    else echo "$path@$rev (the legacy dependency file's pin) did not resolve: the date decides"; fi
+  # Each line: an import path, then the versions naming its pinned commit.
+  while read -r path versions; do
+    done=""
+    for v in $versions; do
+      if go get "$path@$v" >/dev/null 2>&1; then echo "pinned $path@$v"; done=1; break; fi
+    done
+    [ -n "$done" ] || echo "$path@$versions (the legacy dependency file's pin) did not resolve: the date decides"
   done < "$share/go-pins.txt"
 fi
 go mod tidy -e; st=$?
@@ -64,10 +68,10 @@ func planGOPATH(tree *envgen.Tree, p *envgen.Plan) {
 		}
 		var b strings.Builder
 		for _, pn := range pins {
-			b.WriteString(pn.path + " " + pn.rev + "\n")
+			b.WriteString(pn.path + " " + strings.Join(pn.versions, " ") + "\n")
 		}
 		p.Files["go-pins.txt"] = b.String()
-		p.Note("%d dependencies pinned as %s says (go get path@revision; Go 1.22 no longer converts it)", len(pins), f)
+		p.Note("%d dependencies pinned as %s says (go get path@version, trying its release tag, the commit's pseudo-version from the file's commit time, then the commit hash; Go 1.22 no longer converts the file)", len(pins), f)
 		break
 	}
 	date := ""
