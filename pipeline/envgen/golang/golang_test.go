@@ -65,7 +65,7 @@ func TestGoPlanModules(t *testing.T) {
 	if !envgentest.HasEnv(p, "CGO_ENABLED=0") || !envgentest.HasEnv(p, "GOTOOLCHAIN=local") {
 		t.Errorf("env %v", p.Env)
 	}
-	want := "go test -json -vet=off -count=1 -run '^(TestA|TestB)$' '.' './pkg/x' './pkg/z' "
+	want := "GOPROXY=off GOSUMDB=off go test -json -vet=off -count=1 -run '^(TestA|TestB)$' '.' './pkg/x' './pkg/z' "
 	if !strings.HasPrefix(p.Test.Command, want) || p.Test.LogFormat != "go" {
 		t.Errorf("test command %q", p.Test.Command)
 	}
@@ -95,7 +95,7 @@ func TestGoPlanCgoVendorAndGopath(t *testing.T) {
 		t.Errorf("old vendor/: env %v deps %v", old.Env, old.DepSteps)
 	}
 	local := planGo(t, map[string]string{"go.mod": "module m\n\ngo 1.20\n\nreplace (\n\texample.com/x => ./x\n)\n"}, envgen.Tests{Files: []string{"a_test.go"}})
-	if len(local.DepSteps) != 0 || len(local.Install) != 1 {
+	if len(local.DepSteps) != 0 || len(local.Install) != 2 || !strings.Contains(local.Install[0], "go mod download") {
 		t.Errorf("local replace: deps %v install %v", local.DepSteps, local.Install)
 	}
 	for origin, want := range map[string]string{
@@ -213,5 +213,27 @@ func TestLegacyPinsResolveWithoutCommitLookup(t *testing.T) {
 		if got[path] != want {
 			t.Errorf("%s: versions %q, want %q", path, got[path], want)
 		}
+	}
+}
+
+// TestUndefinedHelper is the web framework's PR #2749 (squash 417b1427,
+// 2022-03-18): its branch's routes_test.go calls performRequest, which the
+// mainline had renamed PerformRequest (#3012) before the squash, so the
+// merge commit fails in both states with "undefined: performRequest".
+func TestUndefinedHelper(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{
+		"routes.go":          "package gin\n\nfunc New() int { return 1 }\n",
+		"helpers_test.go":    "package gin\n\nimport \"net/http\"\n\nfunc PerformRequest(r http.Handler) int { return 0 }\n",
+		"routes_test.go":     "package gin\n\nimport (\n\t\"net/http\"\n\t\"testing\"\n\n\tassert \"github.com/stretchr/testify/assert\"\n)\n\nfunc TestStatic(t *testing.T) {\n\tw := performRequest(nil)\n\tassert.Equal(t, w, PerformRequest(nil))\n\t_ = http.MethodGet\n\t_ = New()\n\tvar x error = nil\n\t_ = x\n\t_ = len(\"\")\n}\n",
+		"other/a_test.go":    "package other\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { helper(t) }\n",
+		"other/b_test.go":    "package other\n\nimport \"testing\"\n\nfunc helper(t *testing.T) {}\n",
+		"broken/x_test.go":   "package broken\n\nfunc (\n",
+		"dotted/d_test.go":   "package dotted\n\nimport . \"strings\"\n\nvar _ = ToUpper(\"a\")\n",
+		"external/e_test.go": "package external_test\n\nimport \"testing\"\n\nfunc TestE(t *testing.T) { missingHere() }\n",
+	})
+	got := golang{}.UndefinedInTests(tree, []string{"routes_test.go", "other/a_test.go", "broken/x_test.go", "dotted/d_test.go", "external/e_test.go", "routes.go"})
+	want := map[string][]string{"routes_test.go": {"performRequest"}, "external/e_test.go": {"missingHere"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("undefined names %v, want %v", got, want)
 	}
 }
