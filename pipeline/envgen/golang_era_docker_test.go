@@ -26,15 +26,18 @@ import (
 //     "./logger.go:61:74: undefined: isatty.IsCygwinTerminal", the dated
 //     pick of go-isatty (v0.0.0-20161123143637-30a891c33c7c) being older
 //     than the name. The build now retries the module's next release.
-//   - PR #1026 (merge ce670a64, 2017-07-18) adds a subpackage (json/) that
-//     the tests import by its full path: without it (the bug state) `go
-//     test` asked the module proxy for the repository's own package with
-//     the network off, and the run was deps_unreachable instead of a
-//     failing test. The tests now run with the proxy off.
+//   - its 2017-2018 revisions import their own subpackages by full path
+//     (github.com/<owner>/<repo>/json); the module path came from the
+//     clone's origin, so a clone of a mirror or fork named another module,
+//     and `go test` asked the module proxy for the repository's own
+//     package with the network off: deps_unreachable. The module path now
+//     comes from the code's imports of its own folders, and the tests run
+//     with the proxy off (a package the bug state lacks is a build error).
 //
 // The repository here: a 2017 revision importing go-isatty's
-// IsCygwinTerminal, and a PR adding the subpackage render/ that its test
-// imports as github.com/acme/web/render. NOP must give 0, Oracle 1.
+// IsCygwinTerminal, cloned from a mirror, and a PR adding the subpackage
+// render/ that its code and test import as github.com/acme/web/render.
+// NOP must give 0, Oracle 1.
 func TestGopathEraRevisionValidates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds images")
@@ -79,7 +82,7 @@ func gopathEraRepo(t *testing.T) string {
 	t.Helper()
 	dir, git, write := datedRepo(t, "2017-01-15T10:00:")
 	git("init", "-q", "-b", "main")
-	git("remote", "add", "origin", "https://github.com/acme/web.git")
+	git("remote", "add", "origin", "https://git.example.org/mirrors/web-mirror.git")
 	write(map[string]string{
 		"term.go":      "package web\n\nimport (\n\t\"os\"\n\n\t\"github.com/mattn/go-isatty\"\n)\n\n// Colored says whether output goes to a terminal (Cygwin's too).\nfunc Colored() bool {\n\tfd := os.Stdout.Fd()\n\treturn isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)\n}\n",
 		"term_test.go": "package web\n\nimport \"testing\"\n\nfunc TestColoredPipe(t *testing.T) {\n\tif Colored() {\n\t\tt.Skip(\"a terminal\")\n\t}\n}\n",

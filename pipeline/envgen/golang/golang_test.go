@@ -237,3 +237,39 @@ func TestUndefinedHelper(t *testing.T) {
 		t.Errorf("undefined names %v, want %v", got, want)
 	}
 }
+
+// TestOwnImportPath: the web framework's 2018 revision 783c7ee9 (no
+// go.mod) imports github.com/gin-gonic/gin/json and /binding from its
+// root package; a clone of a mirror has another origin, and `go mod init`
+// at the origin's path left those imports to the module proxy
+// (deps_unreachable at test time). The module path is the one the code
+// uses for its own folders.
+func TestOwnImportPath(t *testing.T) {
+	files := map[string]string{
+		"errors.go":                  "package gin\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/gin-gonic/gin/json\"\n)\n",
+		"context.go":                 "package gin\n\nimport (\n\t\"github.com/gin-gonic/gin/binding\"\n\t\"github.com/gin-gonic/gin/render\"\n\t\"github.com/mattn/go-isatty\"\n)\n",
+		"json/json.go":               "package json\n",
+		"binding/binding.go":         "package binding\n\nimport \"gopkg.in/go-playground/validator.v8\"\n",
+		"render/render.go":           "package render\n",
+		"vendor/github.com/x/y/y.go": "package y\n\nimport \"github.com/other/mod/json\"\n",
+	}
+	tree := envgen.MapTree("mirror/gin", files)
+	tree.Origin = "/srv/mirrors/gin.git"
+	p, err := envgen.LanguageFor("go").Plan(tree, envgen.Tests{Files: []string{"errors_test.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Install) == 0 || !strings.Contains(p.Install[0], "'github.com/gin-gonic/gin'") {
+		t.Errorf("install %v: want module github.com/gin-gonic/gin", p.Install)
+	}
+	if !strings.Contains(strings.Join(p.Notes, "\n"), "imports of its own folders (3, e.g.") {
+		t.Errorf("notes do not say where the module path came from: %v", p.Notes)
+	}
+	files["doc.go"] = "// Package gin is a web framework.\npackage gin // import \"gopkg.in/gin-gonic/gin.v1\"\n"
+	if got, src := ownImportPath(envgen.MapTree("o/n", files)); got != "gopkg.in/gin-gonic/gin.v1" || !strings.Contains(src, "doc.go") {
+		t.Errorf("import comment: %s (%s)", got, src)
+	}
+	if got, _ := ownImportPath(envgen.MapTree("o/n", map[string]string{"a.go": "package a\n"})); got != "" {
+		t.Errorf("nothing says: %q", got)
+	}
+}

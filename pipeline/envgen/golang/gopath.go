@@ -79,8 +79,11 @@ exit $st
 // path from the origin remote, the versions its legacy dependency file
 // pins, the rest as of the revision's date.
 func planGOPATH(tree *envgen.Tree, p *envgen.Plan) {
-	modPath := goModulePath(tree)
-	p.Note("no go.mod at this revision (GOPATH era): module %s from the origin remote (go mod init)", modPath)
+	modPath, source := ownImportPath(tree)
+	if modPath == "" {
+		modPath, source = goModulePath(tree), "the origin remote"
+	}
+	p.Note("no go.mod at this revision (GOPATH era): module %s from %s (go mod init)", modPath, source)
 	p.Files = map[string]string{"datedproxy.go": datedProxySource, "gopath-deps.sh": gopathScript}
 	for _, f := range legacyFiles {
 		if !tree.Has(f) {
