@@ -219,6 +219,11 @@ func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		goflags += " -mod=mod"
 		p.Note("go.mod says go %s, before Go 1.16 made go.mod and go.sum read-only: the go command completes them as the Go of that time did (-mod=mod)", mod.goLine)
 	}
+	if lang, src := langAsOf(mod.goLine, tree.Date); lang != "" && mod.module != "" && !strings.ContainsAny(mod.module, " '\"\\$`") {
+		// Only the module's own packages: the standard library keeps its own.
+		goflags += " -gcflags=" + mod.module + "/...=-lang=" + lang
+		p.Decide("go language version", lang, src)
+	}
 	p.Env = append(p.Env, "GOFLAGS="+goflags)
 	if pkgs := goCgoPackages(tree); len(pkgs) > 0 {
 		p.Packages = append(p.Packages, "gcc", "libc6-dev")

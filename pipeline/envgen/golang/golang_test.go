@@ -273,3 +273,35 @@ func TestOwnImportPath(t *testing.T) {
 		t.Errorf("nothing says: %q", got)
 	}
 }
+
+// TestLanguageVersionAsOfDate is the web framework's PR #2990 (merge
+// 2bde1076, 2022-03-21): go.mod says go 1.13 and the code uses `any`,
+// which Go 1.18 compiled then; Go 1.22 stops at "predeclared any requires
+// go1.18 or later (-lang was set to go1.13; check go.mod)" in both states.
+func TestLanguageVersionAsOfDate(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{"go.mod": "module github.com/o/web\n\ngo 1.13\n", "a.go": "package web\n\nvar X any\n"})
+	tree.Date = time.Date(2022, 3, 21, 0, 0, 0, 0, time.UTC)
+	p, err := envgen.LanguageFor("go").Plan(tree, envgen.Tests{Files: []string{"a_test.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !envgentest.HasEnv(p, "GOFLAGS=-buildvcs=false -mod=mod -gcflags=github.com/o/web/...=-lang=go1.18") {
+		t.Errorf("env %v", p.Env)
+	}
+	for _, c := range []struct {
+		goLine string
+		at     time.Time
+		want   string
+	}{
+		{"1.13", time.Date(2022, 3, 14, 0, 0, 0, 0, time.UTC), "go1.17"},
+		{"1.18", time.Date(2022, 9, 1, 0, 0, 0, 0, time.UTC), "go1.19"},
+		{"1.19", time.Date(2022, 9, 1, 0, 0, 0, 0, time.UTC), ""},
+		{"1.16", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), "go1.21"},
+		{"1.13", time.Time{}, ""},
+		{"banana", time.Date(2022, 9, 1, 0, 0, 0, 0, time.UTC), ""},
+	} {
+		if got, _ := langAsOf(c.goLine, c.at); got != c.want {
+			t.Errorf("go %s at %s: %q, want %q", c.goLine, c.at.Format(time.DateOnly), got, c.want)
+		}
+	}
+}
