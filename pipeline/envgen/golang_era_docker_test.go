@@ -9,12 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"curate/internal/testenv"
 	"curate/pipeline"
 	"curate/pipeline/envgen"
-	"curate/pipeline/filter"
 	"curate/pipeline/source/gitmine"
 	"curate/pipeline/validate"
 )
@@ -44,23 +41,13 @@ func TestGopathEraRevisionValidates(t *testing.T) {
 	}
 	base := testenv.BaseImage(t)
 	dir := gopathEraRepo(t)
-	var doc struct {
-		Filter filter.Config `toml:"filter"`
-	}
-	data, err := os.ReadFile("../profiles/filter.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
 	prs, err := gitmine.Mine(ctx, gitmine.Options{Path: dir})
 	if err != nil || len(prs) != 1 {
 		t.Fatalf("mined %d PRs: %v", len(prs), err)
 	}
 	task := prs[0].Task("git", dir, nil)
-	res, err := envgen.Build(ctx, task, t.TempDir(), envgen.Config{Filter: &doc.Filter, BaseImage: base, Network: envgen.HostNetwork(ctx, "")})
+	res, err := envgen.Build(ctx, task, t.TempDir(), envgen.Config{Filter: profileFilter(t), BaseImage: base, Network: envgen.HostNetwork(ctx, "")})
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}

@@ -7,10 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"curate/pipeline/envgen"
-	"curate/pipeline/filter"
 	"curate/pipeline/source/gitmine"
 )
 
@@ -48,16 +45,6 @@ func TestTestsFromPRHeadWhenHelperRenamed(t *testing.T) {
 	git("merge", "-q", "--squash", "static")
 	git("commit", "-q", "-m", "feat: add Static (#1)")
 
-	var doc struct {
-		Filter filter.Config `toml:"filter"`
-	}
-	data, err := os.ReadFile("../profiles/filter.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
 	prs, err := gitmine.Mine(ctx, gitmine.Options{Path: dir})
 	if err != nil {
@@ -68,7 +55,7 @@ func TestTestsFromPRHeadWhenHelperRenamed(t *testing.T) {
 			continue
 		}
 		task := pr.Task("git", dir, nil)
-		res, err := envgen.Build(ctx, task, t.TempDir(), envgen.Config{Filter: &doc.Filter, BaseImage: "curate/base:bookworm"})
+		res, err := envgen.Build(ctx, task, t.TempDir(), envgen.Config{Filter: profileFilter(t), BaseImage: "curate/base:bookworm"})
 		if err != nil {
 			t.Fatalf("build: %v", err)
 		}
