@@ -139,28 +139,22 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
 	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, rev, p) }).
 		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, rev, re) })
-	fileRev := map[string]string{} // test files taken from another revision than rev
-	var fromHead *prHeadTests
-	if hc, ok := planner.(HelperChecker); ok && strategy == pipeline.AtMerge {
-		if fromHead = testsFromPRHead(ctx, t, hc, tr, isTest, installs); fromHead != nil {
-			for _, f := range fromHead.files {
-				fileRev[f] = fromHead.head
-				if !slices.Contains(installs, f) {
-					installs = append(installs, f)
-				}
+	var helpers *prHelpers // test files written from the PR's head
+	if hw, ok := planner.(HelperWriter); ok && strategy == pipeline.AtMerge {
+		if helpers = helpersFromPRHead(ctx, t, hw, tr, installs); helpers != nil {
+			for f := range helpers.files {
+				installs = append(installs, f)
 			}
-			removes = append(removes, fromHead.removes...)
+			sort.Strings(installs)
 		}
 	}
 	// Test files at head, and the names of their tests.
 	var names []string
 	for _, f := range installs {
-		from := rev
-		if r := fileRev[f]; r != "" {
-			from = r
-		}
-		data, err := show(ctx, t.SourcePath, from, f)
-		if err != nil {
+		data, err := []byte(nil), error(nil)
+		if text, ok := helpers.file(f); ok {
+			data = []byte(text)
+		} else if data, err = show(ctx, t.SourcePath, rev, f); err != nil {
 			return nil, err
 		}
 		dst, err := taskdir.SafeJoin(filepath.Join(tmp, "tests", "files"), f)
@@ -173,7 +167,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		// An executable test file (a test script CTest or make runs) stays
 		// executable: test.sh's cp keeps the mode of a file it creates.
 		mode := os.FileMode(0o644)
-		if ls, err := gitBytes(ctx, t.SourcePath, "ls-tree", from, "--", f); err == nil && bytes.HasPrefix(ls, []byte("100755 ")) {
+		if ls, err := gitBytes(ctx, t.SourcePath, "ls-tree", rev, "--", f); err == nil && bytes.HasPrefix(ls, []byte("100755 ")) {
 			mode = 0o755
 		}
 		if err := os.WriteFile(dst, data, mode); err != nil {
@@ -223,8 +217,8 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if len(rc.Install) > 0 {
 		plan.Note("install steps from [repos] install")
 	}
-	if fromHead != nil {
-		plan.Note("%s", fromHead.note)
+	if helpers != nil {
+		plan.Note("%s", helpers.note)
 	}
 	plan.Notes = append(plan.Notes, cfg.Network.Notes...)
 	plan.Layer = Layer{Repo: t.Repo, Revision: rev, Strategy: strategy, Method: method, CRLF: crlfCheckout(tr),

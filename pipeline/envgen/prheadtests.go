@@ -3,47 +3,36 @@ package envgen
 import (
 	"context"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
 	"curate/pipeline"
 )
 
-// HelperChecker is a Language that can name what a test file uses and its
-// package does not define (a helper of a sibling test file).
-type HelperChecker interface {
-	UndefinedInTests(tree *Tree, files []string) map[string][]string
+// HelperWriter is a Language that can write, beside a PR's test files,
+// the helpers they call that their package lacks at the task's revision,
+// as the PR's own head declares them.
+type HelperWriter interface {
+	PRHelpers(rev, head *Tree, files []string) map[string]string
 }
 
-// prHeadTests is where the test files of some packages come from when the
-// PR's own head has them and the merge commit does not compile them.
-type prHeadTests struct {
-	head    string   // the PR's head commit (refs/pull/<N>/head)
-	files   []string // every test file of those packages at the head
-	removes []string // their test files at the merge commit the head lacks
-	note    string
+// prHelpers are test files curate writes from the PR's head.
+type prHelpers struct {
+	files map[string]string // path -> content
+	note  string
 }
 
-// testsFromPRHead handles a PR whose test files call a name their package
-// does not define at rev (a squash merged after the mainline renamed the
-// helper the branch used): when the clone has the PR's head
-// (refs/pull/<N>/head) and every test file of those packages there
-// defines what they use, the packages' test files are taken from the
-// head together, in both states. nil when nothing is undefined or the
-// head does not help.
-func testsFromPRHead(ctx context.Context, t *pipeline.Task, hc HelperChecker, tr *Tree, isTest func(string) bool, installs []string) *prHeadTests {
-	undefined := hc.UndefinedInTests(tr, installs)
-	if len(undefined) == 0 || t.PR <= 0 {
+// helpersFromPRHead handles a PR whose test files call a helper their
+// package does not define at rev (a squash merged after the mainline
+// renamed the helper the branch used: "undefined: performRequest" in both
+// states). When the clone has the PR's head (refs/pull/<N>/head), the
+// helpers' declarations there are written as one more test file of the
+// package, installed in both states; the package's own test files stay
+// as rev has them. nil when nothing is missing or the head does not help.
+func helpersFromPRHead(ctx context.Context, t *pipeline.Task, hw HelperWriter, tr *Tree, installs []string) *prHelpers {
+	if t.PR <= 0 {
 		return nil
 	}
-	dirs := map[string]bool{}
-	var what []string
-	for f, names := range undefined {
-		dirs[path.Dir(f)] = true
-		what = append(what, fmt.Sprintf("%s (%s)", f, strings.Join(names, ", ")))
-	}
-	sort.Strings(what)
 	out, err := gitBytes(ctx, t.SourcePath, "rev-parse", "--verify", "-q", fmt.Sprintf("refs/pull/%d/head^{commit}", t.PR))
 	if err != nil {
 		return nil
@@ -53,40 +42,24 @@ func testsFromPRHead(ctx context.Context, t *pipeline.Task, hc HelperChecker, tr
 	if err != nil {
 		return nil
 	}
-	inDirs := func(list []string) map[string]bool {
-		set := map[string]bool{}
-		for _, f := range list {
-			if dirs[path.Dir(f)] && isTest(f) {
-				set[f] = true
-			}
-		}
-		return set
-	}
-	atHead := inDirs(files)
 	headTree := NewTree(tr.Repo, tr.Origin, files, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, head, p) })
-	p := &prHeadTests{head: head}
-	for f := range atHead {
-		p.files = append(p.files, f)
-	}
-	sort.Strings(p.files)
-	if len(hc.UndefinedInTests(headTree, p.files)) > 0 {
+	gen := hw.PRHelpers(tr, headTree, installs)
+	if len(gen) == 0 {
 		return nil
 	}
-	for f := range inDirs(tr.Files) {
-		if !atHead[f] {
-			p.removes = append(p.removes, f)
-		}
+	var paths []string
+	for p := range gen {
+		paths = append(paths, p)
 	}
-	sort.Strings(p.removes)
-	p.note = fmt.Sprintf("the PR's test files use names their package does not define at the merge commit (%s): every test file of %s comes from the PR's own head %s (refs/pull/%d/head), where they are defined", strings.Join(what, "; "), strings.Join(sortedKeys(dirs), ", "), head[:12], t.PR)
-	return p
+	sort.Strings(paths)
+	return &prHelpers{files: gen, note: fmt.Sprintf("the PR's test files call helpers their package does not define at the merge commit: %s declares them as the PR's own head %s (refs/pull/%d/head) does, in both states", strings.Join(paths, ", "), head[:12], t.PR)}
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// file is a written helper file's content (none on a nil prHelpers).
+func (h *prHelpers) file(path string) (string, bool) {
+	if h == nil {
+		return "", false
 	}
-	sort.Strings(out)
-	return out
+	text, ok := h.files[path]
+	return text, ok
 }

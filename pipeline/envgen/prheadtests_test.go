@@ -3,6 +3,7 @@ package envgen_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,8 +17,8 @@ import (
 // helper performRequest, which the mainline renamed to PerformRequest
 // (#3012, 2022-01-02) before the squash, so the merge commit's tests fail
 // in both states with "undefined: performRequest". With the PR's own head
-// in the clone (refs/pull/1/head), every test file of the package comes
-// from there, and a test file the head lacks is removed by test.sh.
+// in the clone (refs/pull/1/head), the helper is declared as the head
+// declares it in one more test file, and the package compiles with it.
 func TestTestsFromPRHeadWhenHelperRenamed(t *testing.T) {
 	dir, git, write := datedRepo(t, "2022-01-02T10:00:")
 	filler := strings.Repeat("// a line between the helper and the tests\n", 8)
@@ -59,16 +60,23 @@ func TestTestsFromPRHeadWhenHelperRenamed(t *testing.T) {
 		if err != nil {
 			t.Fatalf("build: %v", err)
 		}
-		got, err := os.ReadFile(filepath.Join(res.Dir, "tests", "files", "routes_test.go"))
-		if err != nil || !strings.Contains(string(got), "func performRequest(") || !strings.Contains(string(got), "TestStatic") {
-			t.Errorf("tests/files/routes_test.go is not the PR head's (defining performRequest): %v\n%s", err, got)
-		}
-		sh, _ := os.ReadFile(filepath.Join(res.Dir, "tests", "test.sh"))
-		if !strings.Contains(string(sh), "expose_test.go") {
-			t.Errorf("test.sh does not remove expose_test.go, which the PR's head lacks:\n%s", sh)
+		gen, err := os.ReadFile(filepath.Join(res.Dir, "tests", "files", "zz_curate_pr_helpers_test.go"))
+		if err != nil || !strings.Contains(string(gen), "func performRequest(path string) string") {
+			t.Errorf("no helper file declaring performRequest as the PR's head does: %v\n%s", err, gen)
 		}
 		if !strings.Contains(strings.Join(res.Notes, "\n"), "refs/pull/1/head") {
-			t.Errorf("notes do not say where the tests came from: %v", res.Notes)
+			t.Errorf("notes do not say where the helpers came from: %v", res.Notes)
+		}
+		// The merge commit with the task's test files compiles and passes.
+		work := t.TempDir()
+		archive := exec.Command("sh", "-c", "git -C \"$1\" archive HEAD | tar -x -C \"$2\" && cp -R \"$3\"/. \"$2\"/", "sh", dir, work, filepath.Join(res.Dir, "tests", "files"))
+		if out, err := archive.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		test := exec.Command("go", "test", "-count=1", "./...")
+		test.Dir, test.Env = work, append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off")
+		if out, err := test.CombinedOutput(); err != nil {
+			t.Errorf("the merge commit with the task's tests: %v\n%s", err, out)
 		}
 		return
 	}
