@@ -151,10 +151,8 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	// Test files at head, and the names of their tests.
 	var names []string
 	for _, f := range installs {
-		data, err := []byte(nil), error(nil)
-		if text, ok := helpers.file(f); ok {
-			data = []byte(text)
-		} else if data, err = show(ctx, t.SourcePath, rev, f); err != nil {
+		data, err := helpers.read(ctx, t.SourcePath, rev, f)
+		if err != nil {
 			return nil, err
 		}
 		dst, err := taskdir.SafeJoin(filepath.Join(tmp, "tests", "files"), f)

@@ -55,11 +55,12 @@ func helpersFromPRHead(ctx context.Context, t *pipeline.Task, hw HelperWriter, t
 	return &prHelpers{files: gen, note: fmt.Sprintf("the PR's test files call helpers their package does not define at the merge commit: %s declares them as the PR's own head %s (refs/pull/%d/head) does, in both states", strings.Join(paths, ", "), head[:12], t.PR)}
 }
 
-// file is a written helper file's content (none on a nil prHelpers).
-func (h *prHelpers) file(path string) (string, bool) {
-	if h == nil {
-		return "", false
+// read is a test file's content: a written helper's, else the file at rev.
+func (h *prHelpers) read(ctx context.Context, repo, rev, path string) ([]byte, error) {
+	if h != nil {
+		if text, ok := h.files[path]; ok {
+			return []byte(text), nil
+		}
 	}
-	text, ok := h.files[path]
-	return text, ok
+	return show(ctx, repo, rev, path)
 }
