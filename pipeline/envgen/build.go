@@ -136,10 +136,22 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 		lang = DetectForTests(tree, t.Language, installs)
 	}
 	planner := LanguageFor(lang)
+	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
+	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, rev, p) }).
+		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, rev, re) })
+	var helpers *prHelpers // test files written from the PR's head
+	if hw, ok := planner.(HelperWriter); ok && strategy == pipeline.AtMerge {
+		if helpers = helpersFromPRHead(ctx, t, hw, tr, installs); helpers != nil {
+			for f := range helpers.files {
+				installs = append(installs, f)
+			}
+			sort.Strings(installs)
+		}
+	}
 	// Test files at head, and the names of their tests.
 	var names []string
 	for _, f := range installs {
-		data, err := show(ctx, t.SourcePath, rev, f)
+		data, err := helpers.read(ctx, t.SourcePath, rev, f)
 		if err != nil {
 			return nil, err
 		}
@@ -168,9 +180,6 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	}
 	sort.Strings(names)
 	changed := changedTests(ctx, t, planner, installs, removes)
-	origin, _ := gitBytes(ctx, t.SourcePath, "remote", "get-url", "origin")
-	tr := NewTree(t.Repo, strings.TrimSpace(string(origin)), tree, func(p string) ([]byte, error) { return show(ctx, t.SourcePath, rev, p) }).
-		WithGrep(func(re string) ([]string, error) { return gitGrep(ctx, t.SourcePath, rev, re) })
 	if d, err := gitBytes(ctx, t.SourcePath, "describe", "--tags", "--abbrev=0", rev); err == nil {
 		tr.Version = strings.TrimSpace(string(d))
 	}
@@ -205,6 +214,9 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	}
 	if len(rc.Install) > 0 {
 		plan.Note("install steps from [repos] install")
+	}
+	if helpers != nil {
+		plan.Note("%s", helpers.note)
 	}
 	plan.Notes = append(plan.Notes, cfg.Network.Notes...)
 	plan.Layer = Layer{Repo: t.Repo, Revision: rev, Strategy: strategy, Method: method, CRLF: crlfCheckout(tr),

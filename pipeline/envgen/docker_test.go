@@ -29,16 +29,7 @@ func TestBuiltTasksValidateInDocker(t *testing.T) {
 		t.Skip("builds images")
 	}
 	base := testenv.BaseImage(t)
-	var doc struct {
-		Filter filter.Config `toml:"filter"`
-	}
-	data, err := os.ReadFile("../profiles/filter.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	filterConfig := profileFilter(t)
 	py, err := fixtures.PythonRepo(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +47,7 @@ func TestBuiltTasksValidateInDocker(t *testing.T) {
 		}
 		for _, pr := range prs {
 			task := pr.Task("git", p.Path, nil)
-			res, err := envgen.Build(context.Background(), task, tasksDir, envgen.Config{Filter: &doc.Filter, BaseImage: base, Network: envgen.HostNetwork(context.Background(), "")})
+			res, err := envgen.Build(context.Background(), task, tasksDir, envgen.Config{Filter: filterConfig, BaseImage: base, Network: envgen.HostNetwork(context.Background(), "")})
 			if err != nil {
 				t.Fatalf("build %s: %v", task.ID, err)
 			}
@@ -121,4 +112,21 @@ func writeTaskFiles(t *testing.T, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// profileFilter is the filter of curate's default profile (which files
+// are tests).
+func profileFilter(t *testing.T) *filter.Config {
+	t.Helper()
+	var doc struct {
+		Filter filter.Config `toml:"filter"`
+	}
+	data, err := os.ReadFile("../profiles/filter.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return &doc.Filter
 }

@@ -163,6 +163,16 @@ func goToolchainStep(version string) string {
 		`chmod -R u+w /tmp/gotc && rm -rf /tmp/gotc /tmp/gotc.out && /usr/local/go/bin/go version`
 }
 
+// resolveTestImports loads every package of the tree and its tests in a
+// copy of /app with -mod=mod, so what they need is in the module cache.
+const resolveTestImports = `sh -c 'rm -rf /tmp/curate-resolve && cp -a /app /tmp/curate-resolve && cd /tmp/curate-resolve && GOFLAGS="$GOFLAGS -mod=mod" go list -e -deps -test ./... >/dev/null; st=$?; cd / && rm -rf /tmp/curate-resolve; exit $st'`
+
+// offline runs the tests without the module proxy: what the build did not
+// resolve fails as a build error of the state under test (a package the
+// bug removed), never as a network error (deps_unreachable). The module
+// cache still serves what was downloaded; its hashes were checked then.
+const offline = "GOPROXY=off GOSUMDB=off "
+
 // GoMissingSed prints module@version from "go: mod@v: reading ...: 404".
 const GoMissingSed = `s/^(go: )?([^ :]+@[^ :]+): .*(404|410|not available|unknown revision|invalid version|not found).*$/\2/p`
 
@@ -203,6 +213,16 @@ func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		// inconsistent (no modules.txt, or one without "## explicit").
 		goflags += " -mod=mod"
 		p.Note("vendor/ predates Go 1.14's vendor/modules.txt: a newer Go calls it inconsistent, so it is ignored (-mod=mod) and modules come from the proxy")
+	case tree.Has("go.mod") && mod.goLine != "" && goLess(mod.goLine, "1.16"):
+		// Before Go 1.16 the go command completed go.mod and go.sum as it
+		// built; a newer one stops at "missing go.sum entry" instead.
+		goflags += " -mod=mod"
+		p.Note("go.mod says go %s, before Go 1.16 made go.mod and go.sum read-only: the go command completes them as the Go of that time did (-mod=mod)", mod.goLine)
+	}
+	if lang, src := langAsOf(mod.goLine, tree.Date); lang != "" && mod.module != "" && !strings.ContainsAny(mod.module, " '\"\\$`") {
+		// Only the module's own packages: the standard library keeps its own.
+		goflags += " -gcflags=" + mod.module + "/...=-lang=" + lang
+		p.Decide("go language version", lang, src)
 	}
 	p.Env = append(p.Env, "GOFLAGS="+goflags)
 	if pkgs := goCgoPackages(tree); len(pkgs) > 0 {
@@ -230,6 +250,13 @@ func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.DepSteps = []string{download}
 		p.Note("modules downloaded at build time from go.mod/go.sum (a layer shared while they do not change)")
 	}
+	if tree.Has("go.mod") && !vendored {
+		// Every package the tests import, with the modules that provide it
+		// and the go.mod files of the whole graph, goes into the module
+		// cache while the network is on; a copy keeps /app as committed.
+		p.Install = append(p.Install, envgen.RegistryStep("the Go module proxy ($GOPROXY)", GoMissingSed, resolveTestImports))
+		p.Note("the packages every test imports are resolved at build time (go list -deps -test ./... on a copy of the tree): the tests then run with the module proxy off (GOPROXY=off)")
+	}
 	// The base revision may pin other module versions: fetch them, then
 	// compile every package's tests once (without running them) so the
 	// build cache is warm and validation needs no network.
@@ -245,7 +272,7 @@ func (golang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	p.Test = envgen.Runner{
 		// The JSON events go to the log too: graders parse them.
-		Command:   "go test -json -vet=off -count=1 " + run + envgen.QuoteAll(pkgs) + " 2>&1 | tee /logs/verifier/go-test.json; test ${PIPESTATUS[0]} -eq 0",
+		Command:   offline + "go test -json -vet=off -count=1 " + run + envgen.QuoteAll(pkgs) + " 2>&1 | tee /logs/verifier/go-test.json; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `grep -q '"Action":"pass","Package":"[^"]*","Test"' /logs/verifier/go-test.json`,
 		LogFormat: "go",
 	}

@@ -3,15 +3,21 @@ package golang
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 )
 
 // pin is one dependency a pre-modules tool fixed: an import path and the
-// revision or tag it used.
-type pin struct{ path, rev string }
+// versions that name the revision it used, tried in order (a release tag,
+// the commit's pseudo-version, the commit hash itself).
+type pin struct {
+	path     string
+	versions []string
+}
 
 // legacyFiles are the dependency files of Go's pre-modules tools, in the
 // order they are tried (Go 1.22 dropped go mod init's conversion of them).
@@ -30,10 +36,16 @@ var pathRe = regexp.MustCompile(`^[a-z0-9.-]+\.[a-z]{2,}(/[A-Za-z0-9._~+-]+)+$`)
 // file that does not parse gives no pins (the date then decides).
 func legacyPins(name, text string) []pin {
 	var out []pin
-	add := func(path, rev string) {
-		path, rev = strings.TrimSpace(path), strings.TrimSpace(rev)
-		if pathRe.MatchString(path) && revRe.MatchString(rev) {
-			out = append(out, pin{path, rev})
+	add := func(path string, revs ...string) {
+		path = strings.TrimSpace(path)
+		var versions []string
+		for _, r := range revs {
+			if r = strings.TrimSpace(r); r != "" && revRe.MatchString(r) && !slices.Contains(versions, r) {
+				versions = append(versions, r)
+			}
+		}
+		if pathRe.MatchString(path) && len(versions) > 0 {
+			out = append(out, pin{path, versions})
 		}
 	}
 	switch name {
@@ -43,11 +55,7 @@ func legacyPins(name, text string) []pin {
 		}
 		if toml.Unmarshal([]byte(text), &doc) == nil {
 			for _, p := range doc.Projects {
-				rev := p.Revision
-				if semverRe.MatchString(p.Version) {
-					rev = p.Version // "v1.0" is a dep constraint, not a version
-				}
-				add(p.Name, rev)
+				add(p.Name, releaseTag(p.Version), p.Revision)
 			}
 		}
 	case "glide.lock": // glide: "- name: path" then "  version: rev"
@@ -64,20 +72,20 @@ func legacyPins(name, text string) []pin {
 		}
 	case "vendor/vendor.json": // govendor
 		var doc struct {
-			Package []struct{ Path, Revision string } `json:"package"`
+			Package []struct{ Path, Revision, RevisionTime, Comment string } `json:"package"`
 		}
 		if json.Unmarshal([]byte(text), &doc) == nil {
 			for _, p := range doc.Package {
-				add(p.Path, p.Revision)
+				add(p.Path, releaseTag(p.Comment), pseudoVersion(p.Path, p.Revision, p.RevisionTime), p.Revision)
 			}
 		}
 	case "Godeps/Godeps.json": // godep
 		var doc struct {
-			Deps []struct{ ImportPath, Rev string }
+			Deps []struct{ ImportPath, Rev, Comment string }
 		}
 		if json.Unmarshal([]byte(text), &doc) == nil {
 			for _, d := range doc.Deps {
-				add(d.ImportPath, d.Rev)
+				add(d.ImportPath, releaseTag(d.Comment), d.Rev)
 			}
 		}
 	}
@@ -90,4 +98,40 @@ func legacyPins(name, text string) []pin {
 		}
 	}
 	return dedup
+}
+
+// releaseTag is a pin's tag when it names a release ("v1.0" and
+// "release-branch.go1.7" are constraints or branches, not versions).
+func releaseTag(tag string) string {
+	if semverRe.MatchString(tag) {
+		return tag
+	}
+	return ""
+}
+
+var (
+	commitRe    = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	gopkgInRe   = regexp.MustCompile(`^gopkg\.in/(?:[^/]+/)?[^/]+\.v(\d+)(?:/|$)`)
+	majorPathRe = regexp.MustCompile(`/v(\d+)(?:/|$)`)
+)
+
+// pseudoVersion is the Go pseudo-version of a commit whose commit time
+// the legacy file records (govendor's revisionTime): a module proxy that
+// cannot look a bare commit hash up (403 "not available" here) still
+// serves the pseudo-version. "" when the hash or the time is missing.
+func pseudoVersion(pkgPath, rev, at string) string {
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(at))
+	if err != nil || !commitRe.MatchString(rev) {
+		return ""
+	}
+	major := "0"
+	if m := gopkgInRe.FindStringSubmatch(pkgPath); m != nil {
+		major = m[1]
+	} else if m := majorPathRe.FindStringSubmatch(pkgPath); m != nil && m[1] != "0" && m[1] != "1" {
+		major = m[1]
+	}
+	if major == "1" {
+		major = "0" // gopkg.in's .v1 has v0 and v1 versions; v0.0.0 sorts below both
+	}
+	return "v" + major + ".0.0-" + t.UTC().Format("20060102150405") + "-" + rev[:12]
 }

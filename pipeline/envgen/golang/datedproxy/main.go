@@ -19,6 +19,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -69,7 +70,45 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.list(w, strings.TrimSuffix(r.URL.EscapedPath(), "/@v/list"))
 		return
 	}
+	if mod, hash, ok := commitQuery(r); ok {
+		p.commit(w, r, mod, hash)
+		return
+	}
 	p.fwd.ServeHTTP(w, r)
+}
+
+var commitInfoRe = regexp.MustCompile(`^(.+)/@v/([0-9a-f]{12,40})\.info$`)
+
+// commitQuery is a GET of a commit hash's .info (a legacy pin).
+func commitQuery(r *http.Request) (mod, hash string, ok bool) {
+	m := commitInfoRe.FindStringSubmatch(r.URL.EscapedPath())
+	if r.Method != http.MethodGet || m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// commit answers a commit hash's .info: the upstream's answer, or when
+// the upstream will not look commits up (403 "not available" from a
+// proxy that serves only what it has), the pseudo-version of that commit
+// among the upstream's listed versions.
+func (p *proxy) commit(w http.ResponseWriter, r *http.Request, mod, hash string) {
+	body, code, err := p.get(mod + "/@v/" + hash + ".info")
+	if err == nil && code == http.StatusOK {
+		w.Write(body)
+		return
+	}
+	if list, lcode, lerr := p.get(mod + "/@v/list"); lerr == nil && lcode == http.StatusOK {
+		for _, v := range strings.Fields(string(list)) {
+			if strings.HasSuffix(v, "-"+hash[:12]) {
+				if b, c, e := p.get(mod + "/@v/" + v + ".info"); e == nil && c == http.StatusOK {
+					w.Write(b)
+					return
+				}
+			}
+		}
+	}
+	p.fwd.ServeHTTP(w, r) // the upstream's own refusal
 }
 
 // info is a version's .info document.

@@ -67,3 +67,42 @@ func TestDatedList(t *testing.T) {
 		t.Errorf("a module the upstream lacks: status %d, want 404 passed on", resp.StatusCode)
 	}
 }
+
+// TestCommitPinAsPseudoVersion is the web framework's PR #987 (merge
+// c4249f92, 2017): its vendor/vendor.json pins commits, and the module
+// proxy here refuses a bare commit ("go-isatty/@v/57fdcb988a5c....info:
+// 403 Forbidden ... This module version is not available"), so the pins
+// were dropped and the dated pick lacked isatty.IsCygwinTerminal. The
+// dated proxy answers a commit with its pseudo-version from the list.
+func TestCommitPinAsPseudoVersion(t *testing.T) {
+	const pseudo = "v0.0.0-20161123143637-30a891c33c7c"
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/github.com/mattn/go-isatty/@v/list":
+			io.WriteString(w, "v0.0.0-20160806122752-66b8e73f3f5c\n"+pseudo+"\nv0.0.3\n")
+		case "/github.com/mattn/go-isatty/@v/" + pseudo + ".info":
+			io.WriteString(w, `{"Version":"`+pseudo+`","Time":"2016-11-23T14:36:37Z"}`)
+		default:
+			w.WriteHeader(http.StatusForbidden)
+			io.WriteString(w, "This module version is not available.")
+		}
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	srv := httptest.NewServer(newProxy(u, time.Now(), up.Client()))
+	defer srv.Close()
+	for hash, want := range map[string]string{
+		"30a891c33c7cde7b02a981314b4228ec99380cca": `"Version":"` + pseudo + `"`,
+		"57fdcb988a5c543893cc61bce354a6e24ab70022": "not available", // not listed: the upstream's refusal
+	} {
+		resp, err := http.Get(srv.URL + "/github.com/mattn/go-isatty/@v/" + hash + ".info")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s: got %d %q, want %q", hash, resp.StatusCode, b, want)
+		}
+	}
+}
