@@ -36,7 +36,10 @@ if [ -n "$proxy" ]; then
   hp=${proxy#*://}; hp=${hp%%/*}; hp=${hp##*@}; host=${hp%:*}; port=${hp##*:}
   [ "$port" = "$hp" ] && port=80
   JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS:+$JAVA_TOOL_OPTIONS }-Dhttp.proxyHost=$host -Dhttp.proxyPort=$port -Dhttps.proxyHost=$host -Dhttps.proxyPort=$port"
-  export JAVA_TOOL_OPTIONS
+  # Maven 3.9's own HTTP transport reads no system property; its Wagon
+  # transport (Maven 3.8's) does. Maven 3.9 reads MAVEN_ARGS, 3.8 ignores it.
+  MAVEN_ARGS="${MAVEN_ARGS:+$MAVEN_ARGS }-Dmaven.resolver.transport=wagon"
+  export JAVA_TOOL_OPTIONS MAVEN_ARGS
 fi
 log=$(mktemp)
 "$@" >"$log" 2>&1; st=$?

@@ -68,14 +68,24 @@ func TestStepScriptGivesTheJVMTheProxy(t *testing.T) {
 		"http://proxy.internal":             "-Dhttp.proxyHost=proxy.internal -Dhttp.proxyPort=80",
 		"":                                  "",
 	} {
-		cmd := exec.Command("sh", "-c", envgen.RegistryStep("Maven Central", "", `sh -c 'echo "opts=[$JAVA_TOOL_OPTIONS]"'`))
-		cmd.Env = append(os.Environ(), "HTTPS_PROXY="+proxy, "JAVA_TOOL_OPTIONS=", "PATH="+filepath.Dir(script)+":"+os.Getenv("PATH"))
+		cmd := exec.Command("sh", "-c", envgen.RegistryStep("Maven Central", "", `sh -c 'echo "opts=[$JAVA_TOOL_OPTIONS] args=[$MAVEN_ARGS]"'`))
+		cmd.Env = append(os.Environ(), "HTTPS_PROXY="+proxy, "JAVA_TOOL_OPTIONS=", "MAVEN_ARGS=", "PATH="+filepath.Dir(script)+":"+os.Getenv("PATH"))
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", proxy, err, out)
 		}
 		if !strings.Contains(string(out), "opts=["+want) || want == "" && !strings.Contains(string(out), "opts=[]") {
 			t.Errorf("HTTPS_PROXY=%q: %s, want %q", proxy, out, want)
+		}
+		// Maven 3.9 (fetched when a POM or plugin needs it) reads no
+		// system property with its own transport: gson PR 3092's build
+		// fetched 3.9.9, which then "could not reach the registry".
+		wantArgs := "args=[-Dmaven.resolver.transport=wagon]"
+		if want == "" {
+			wantArgs = "args=[]"
+		}
+		if !strings.Contains(string(out), wantArgs) {
+			t.Errorf("HTTPS_PROXY=%q: %s, want %s", proxy, out, wantArgs)
 		}
 	}
 }

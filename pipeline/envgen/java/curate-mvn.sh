@@ -45,7 +45,8 @@ until "$@" > "$log" 2>&1; do
   # "The plugin G:A:V requires Maven version 3.9.6"
   plugin=$(sed -n -E 's/.*The plugin ([^ ]+) requires Maven version ([0-9][0-9.]*).*/\1 \2/p' "$log" | head -n1)
   if [ -z "$range" ] && [ -n "$plugin" ]; then
-    range="$(mvn -v 2>/dev/null | sed -n -E 's/^Apache Maven ([0-9.]+).*/\1/p' | head -n1) [${plugin#* },)"
+    have=$(mvn -v 2>/dev/null | sed -n -E 's/.*Apache Maven ([0-9][0-9.]*).*/\1/p' | head -n1)
+    range="${have:-Debian's} [${plugin#* },)"
     rule="the POM of plugin ${plugin%% *}: Maven"
   fi
   if [ -n "$range" ] && [ -z "$fetched" ]; then
