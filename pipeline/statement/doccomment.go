@@ -15,6 +15,10 @@ var commentLineRe = regexp.MustCompile(`^\s*(?://+!?|#(?:[^\[!]|$)|/\*+|\*+/?|\*
 // directiveRe is a C preprocessor line, which starts with # too.
 var directiveRe = regexp.MustCompile(`^\s*#\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|error|line)\b`)
 
+// devNoteRe is a comment that is a note to the project's developers
+// ("TODO: Make this strongly-typed"), not the name's contract.
+var devNoteRe = regexp.MustCompile(`^(?i:todo|fixme|xxx|hack|note to self)\b`)
+
 // DocComments are the doc comments of decls (the names the tests use that
 // the fix adds or changes): the comment block above each declaration, or a
 // Python docstring under it, read from the fixed tree, one "`Name`: text"
@@ -34,7 +38,7 @@ func DocComments(decls []Decl, files Files) []string {
 		if err != nil || len(src) > maxSource {
 			continue
 		}
-		if doc := docOf(strings.Split(string(src), "\n"), d.Name); doc != "" {
+		if doc := docOf(strings.Split(string(src), "\n"), d.Name); doc != "" && !devNoteRe.MatchString(doc) {
 			out = append(out, "`"+d.Name+"`: "+doc)
 		}
 	}

@@ -71,3 +71,18 @@ func TestComposeOrderAndDedup(t *testing.T) {
 		t.Errorf("title only: %q %v", text, sources)
 	}
 }
+
+// A comment above a changed name that is a note to the developers is not
+// its contract: a held-out TypeScript PR's statement quoted
+// "`deepMergeInternal`: TODO: Make this strongly-typed (no `any`)." as the
+// documentation of the names involved.
+func TestDeveloperNoteIsNoDocComment(t *testing.T) {
+	src := "// TODO: Make this strongly-typed (no `any`).\nexport const deepMergeInternal = (a: any, b: any): any => ({...a, ...b});\n\n" +
+		"/** Merge two option objects, the second winning. */\nexport const deepMerge = (a: any, b: any): any => deepMergeInternal(a, b);\n"
+	files := Files{Fixed: func(string) ([]byte, error) { return []byte(src), nil }}
+	decls := []Decl{{Name: "deepMergeInternal", File: "source/utils/merge.ts", Language: "typescript"}, {Name: "deepMerge", File: "source/utils/merge.ts", Language: "typescript"}}
+	got := DocComments(decls, files)
+	if len(got) != 1 || got[0] != "`deepMerge`: Merge two option objects, the second winning." {
+		t.Errorf("doc comments %q, want only deepMerge's contract", got)
+	}
+}
