@@ -141,6 +141,8 @@ func TestRequirementsOnRealPRs(t *testing.T) {
 		{"tokio-rs+bytes", "fd9243f9e2fe2027243b1a23d518c723c24a17b7", "rust", "advance out of bounds: the len is … but advancing by …"},
 		{"square+javapoet", "8d27eca70744894c83fd5bdbbd564f9e5c5ea946", "java", "Not enough parameters were given; expected …, got …"},
 		{"p-ranav+argparse", "ab0a28c3bff3b358fd861fa1cb66f1a96b22e1c7", "cpp", "Nothing parsed, no arguments are available."},
+		// json-c's tests diff their output against an expected file the PR extends.
+		{"json-c+json-c", "eed664e06a3cb6ebb0cd7a458527ed3e853394a3", "c", "Patch object 'op' field is not a string"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang, func(t *testing.T) {
