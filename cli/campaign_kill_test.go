@@ -14,7 +14,6 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 
-	"curate/internal/fixtures"
 	"curate/internal/testenv"
 	"curate/pipeline"
 	"curate/pipeline/validate"
@@ -26,18 +25,8 @@ import (
 // with exactly one verdict on its files (nothing validated twice), no task
 // built again, and no container of the workspace left.
 func TestCampaignKilledAndStartedAgain(t *testing.T) {
-	base := testenv.BaseImage(t)
+	_, py, gr, ws := campaignFixtures(t)
 	dockerCli := testenv.RequireDocker(t)
-	dir := t.TempDir()
-	py, err := fixtures.PythonRepo(filepath.Join(dir, "calc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gr, err := fixtures.GoRepo(filepath.Join(dir, "mathx"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws := checkWorkspace(t, base, "")
 	bin := filepath.Join(t.TempDir(), "curate")
 	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -18,17 +18,7 @@ import (
 // campaign stopped after building it would leave it: it is not built
 // again. A second campaign finds everything done and runs nothing.
 func TestCampaignTakesClonesToValidTasks(t *testing.T) {
-	base := testenv.BaseImage(t)
-	dir := t.TempDir()
-	py, err := fixtures.PythonRepo(filepath.Join(dir, "calc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gr, err := fixtures.GoRepo(filepath.Join(dir, "mathx"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws := checkWorkspace(t, base, "")
+	dir, py, gr, ws := campaignFixtures(t)
 	if code, _, errs := cli(t, "-w", ws, "mine", "git", py.Path, "--preset", "none"); code != 0 {
 		t.Fatal(errs)
 	}
@@ -88,4 +78,20 @@ func TestCampaignTakesClonesToValidTasks(t *testing.T) {
 	if code, _, errs := cli(t, "-w", ws, "campaign", filepath.Join(dir, "nope")); code == 0 || !strings.Contains(errs, "argument: "+filepath.Join(dir, "nope")+": not a clone folder") {
 		t.Errorf("a missing clone: %d %s", code, errs)
 	}
+}
+
+// campaignFixtures are the Python and Go fixture clones in dir and a new
+// workspace on the test base image.
+func campaignFixtures(t *testing.T) (dir string, py, gr fixtures.Project, ws string) {
+	t.Helper()
+	base := testenv.BaseImage(t)
+	dir = t.TempDir()
+	py, err := fixtures.PythonRepo(filepath.Join(dir, "calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gr, err = fixtures.GoRepo(filepath.Join(dir, "mathx")); err != nil {
+		t.Fatal(err)
+	}
+	return dir, py, gr, checkWorkspace(t, base, "")
 }
