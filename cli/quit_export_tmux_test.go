@@ -80,7 +80,7 @@ func TestExportPartialFailureInTmux(t *testing.T) {
 	bin, demo := buildDemo(t)
 	tp := startAt80x24(t, bin, demo)
 	tp.keys("F6")
-	p := tp.wait("export", 30*time.Second, "Allow unvalidated: off (", "tasks unvalidated)")
+	p := tp.wait("export", 60*time.Second, "the current solve:", "Allow unvalidated: off (", "tasks unvalidated)")
 	count := regexp.MustCompile(`Allow unvalidated: off \((\d+) tasks unvalidated\)`).FindStringSubmatch(p)
 	if count == nil || count[1] == "0" {
 		t.Fatalf("no count of unvalidated tasks:\n%s", p)

@@ -345,7 +345,12 @@ func (s *Model) View() string {
 	if s.allow {
 		allow = "on"
 	}
-	b.WriteString(fmt.Sprintf("  Allow unvalidated: %s (%d tasks unvalidated)", allow, s.unvalidated()) + st.Muted.Render("  (a switches)") + "\n")
+	// Before the solve loads the count is unknown, not zero.
+	count := "counting…"
+	if res != nil {
+		count = fmt.Sprintf("%d tasks unvalidated", s.unvalidated())
+	}
+	b.WriteString(fmt.Sprintf("  Allow unvalidated: %s (%s)", allow, count) + st.Muted.Render("  (a switches)") + "\n")
 	switch {
 	case s.job != nil:
 		b.WriteString(fmt.Sprintf("  Exporting %s  %s %d/%d", s.name, frame.MiniBar(s.job.Done, s.job.Total, 20), s.job.Done, s.job.Total) + "\n")
