@@ -64,10 +64,12 @@ func OpenRunners(ctx context.Context, ws *workspace.Workspace, hosts []string, w
 	var out []*validate.DockerRunner
 	var errs []error
 	allow := sync.OnceValues(func() (*egress.Allowlist, error) { return EgressAllowlist(context.WithoutCancel(ctx), ws) })
+	cache := sync.OnceValues(func() (*egress.Cache, error) { return PackageCache(context.WithoutCancel(ctx), ws) })
 	for _, h := range hosts {
 		r, err := validate.NewDockerRunner(h, ws.Root)
 		if err == nil {
 			r.SetEgress(allow)
+			r.SetPackageCache(cache)
 			r.SetTaskNetwork(ws.Config.Docker.TaskNetwork)
 			r.SetLimits(ContainerLimits(ws))
 			r.SetCaps(WorkspaceCaps(ws.Config.Docker.CapsConfig))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -102,6 +103,10 @@ type DockerConfig struct {
 // address (a registry mirror on the local network).
 type NetworkConfig struct {
 	Allow []string `toml:"allow"`
+	// PackageCache is the folder curate's package cache keeps downloads
+	// in: "" = the user's cache folder (shared by workspaces), "off" =
+	// builds download from the registries themselves.
+	PackageCache string `toml:"package_cache"`
 }
 
 // CapsConfig are ceilings over every task's values ([docker] max_memory,
@@ -194,6 +199,10 @@ timeout = "10m"
 # Hosts builds may reach besides PyPI, npm, crates.io, Maven Central, the
 # Go proxy and Debian's archive: a mirror, even on a private address.
 # allow = ["mirror.internal.example", "*.corp.example", "10.0.0.5"]
+# Where builds keep what they download from the registries (Go modules,
+# npm tarballs, wheels, Maven jars), so the next image gets it from here:
+# default the user's cache folder, shared by workspaces; "off" = none.
+# package_cache = "~/.cache/curate/packages"
 
 [ui]
 # theme = "dark"   # dark, light or high-contrast; default: from the terminal background
@@ -401,6 +410,9 @@ func (c *Config) validateDocker() error {
 		if _, err := egress.NewAllowlist(nil, nil, []string{h}); err != nil {
 			return c.Errorf(fmt.Sprintf("network.allow.%d", i), "%v", err)
 		}
+	}
+	if pc := c.Network.PackageCache; pc != "" && pc != "off" && !filepath.IsAbs(pc) && !strings.HasPrefix(pc, "~/") {
+		return c.Errorf("network.package_cache", "%q: want an absolute folder, ~/folder, or off", pc)
 	}
 	for lang, img := range d.LanguageImages {
 		if strings.TrimSpace(img) == "" {

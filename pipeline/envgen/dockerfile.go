@@ -23,6 +23,9 @@ func Dockerfile(id, image string, p *Plan, net Network, rc RepoConfig, hideTests
 	fmt.Fprintf(&b, "FROM %s\n", image)
 	b.WriteString("\n# Network at build time: the machine's CA certificates and registry settings;\n# curate-step names the registry when a dependency step fails.\n")
 	fmt.Fprintf(&b, "COPY %s /usr/local/bin/curate-step\n", stepFile)
+	// curate's own builds pass its package cache's address; curate-step
+	// then installs through it. A plain docker build passes nothing.
+	b.WriteString("ARG " + PackageCacheArg + "\n")
 	{
 		if net.CABundle != "" {
 			fmt.Fprintf(&b, "COPY %s /tmp/curate-ca.crt\nRUN %s\n", caFile, caStep)

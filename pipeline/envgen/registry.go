@@ -41,8 +41,25 @@ if [ -n "$proxy" ]; then
   MAVEN_ARGS="${MAVEN_ARGS:+$MAVEN_ARGS }-Dmaven.resolver.transport=wagon"
   export JAVA_TOOL_OPTIONS MAVEN_ARGS
 fi
+# curate's package cache (CURATE_PACKAGE_CACHE, a build arg of curate's own
+# builds, reached through the build's proxy): a module, wheel, tarball or
+# jar another image already downloaded comes from the host, not the registry.
+m2made=
+if [ -n "${CURATE_PACKAGE_CACHE:-}" ]; then
+  c=$CURATE_PACKAGE_CACHE; ch=${c#*://}; ch=${ch%%/*}
+  if [ "${GOPROXY:-}" != off ]; then GOPROXY="$c/go${GOPROXY:+,$GOPROXY}"; export GOPROXY; fi
+  NPM_CONFIG_REGISTRY="$c/npm/"; PIP_INDEX_URL="$c/pypi/"
+  PIP_TRUSTED_HOST="${PIP_TRUSTED_HOST:+$PIP_TRUSTED_HOST }$ch"
+  export NPM_CONFIG_REGISTRY PIP_INDEX_URL PIP_TRUSTED_HOST
+  # Maven Central through the cache for this step only (a project's own
+  # settings.xml is left alone).
+  if [ -n "${HOME:-}" ] && [ ! -e "$HOME/.m2/settings.xml" ] && mkdir -p "$HOME/.m2" 2>/dev/null; then
+    printf '<settings><mirrors><mirror><id>curate-package-cache</id><mirrorOf>central</mirrorOf><url>%s/maven2/</url></mirror></mirrors></settings>\n' "$c" >"$HOME/.m2/settings.xml" && m2made=1
+  fi
+fi
 log=$(mktemp)
 "$@" >"$log" 2>&1; st=$?
+[ -n "$m2made" ] && rm -f "$HOME/.m2/settings.xml"
 cat "$log"
 if [ "$st" -ne 0 ]; then
   re='` + UnreachableRe + `'
@@ -59,6 +76,10 @@ fi
 rm -f "$log"
 exit "$st"
 `
+
+// PackageCacheArg is the build arg naming curate's package cache
+// (egress.CacheURL) to curate-step.
+const PackageCacheArg = "CURATE_PACKAGE_CACHE"
 
 // stepFile is the script's name in the build context.
 const stepFile = "curate-step.sh"

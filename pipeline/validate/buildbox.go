@@ -11,6 +11,9 @@ import (
 	"sync/atomic"
 
 	"github.com/docker/docker/api/types/build"
+
+	"curate/pipeline/envgen"
+	"curate/pipeline/validate/egress"
 )
 
 // The box of an image build. A Dockerfile's RUN executes code from a
@@ -85,15 +88,35 @@ func (d *DockerRunner) buildNetwork(ctx context.Context, box *buildBox, networkM
 		box.args[k] = &v
 	}
 	fmt.Fprintf(out, "curate: network: build through the egress proxy (allowed: %s)\n", strings.Join(e.allow.Hosts(), ", "))
+	cache := e.proxy.Cache()
+	if cache != nil {
+		u := egress.CacheURL
+		box.args[envgen.PackageCacheArg] = &u
+		fmt.Fprintf(out, "curate: network: packages through curate's package cache (%s)\n", cache.Dir())
+	} else {
+		fmt.Fprintf(out, "curate: network: no package cache: %s\n", e.noCache)
+	}
 	return func() {
 		release()
 		reached, refused := e.proxy.Take(tok)
+		if cache != nil {
+			fmt.Fprintln(out, cacheLine(cache.Take(tok)))
+		}
 		fmt.Fprintf(out, "curate: network: build reached %s\n", orNone(reached))
 		if len(refused) > 0 {
 			fmt.Fprintf(out, "curate: network: build refused %s (not allowed registries; [network] allow in curate.toml lists more)\n", strings.Join(refused, ", "))
 		}
 	}
 }
+
+// cacheLine says what a build's downloads through the package cache
+// were: kept files served, files fetched (and kept), pages passed.
+func cacheLine(s egress.CacheStats) string {
+	return fmt.Sprintf("curate: network: package cache: %d from the cache (%s), %d fetched from the registries (%s), %d index pages passed through",
+		s.Hits, mbBytes(s.HitBytes), s.Fetched, mbBytes(s.FetchedBytes), s.Passed)
+}
+
+func mbBytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
 
 func orNone(hosts []string) string {
 	if len(hosts) == 0 {

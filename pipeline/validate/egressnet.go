@@ -41,7 +41,13 @@ type egressBox struct {
 	clients map[string][]string // a client listener's accept rule, by token
 	allow   *egress.Allowlist
 	list    func() (*egress.Allowlist, error) // SetEgress
+	cache   func() (*egress.Cache, error)     // SetPackageCache
+	noCache string                            // why builds go without the cache
 }
+
+// SetPackageCache sets how to make the package cache builds install
+// through (nil, or a nil cache: none), called when the proxy first starts.
+func (d *DockerRunner) SetPackageCache(cache func() (*egress.Cache, error)) { d.egress.cache = cache }
 
 // SetEgress sets how to make the allowlist builds and allowlisted tasks
 // get (the default registries, the registry URLs builds are given, and
@@ -95,6 +101,16 @@ func (d *DockerRunner) startEgress(ctx context.Context, e *egressBox) error {
 	if e.proxy, err = egress.Start(net.JoinHostPort(gw, "0"), e.allow); err != nil {
 		d.closeEgress()
 		return err
+	}
+	e.noCache = "[network] package_cache = \"off\""
+	if e.cache != nil {
+		switch c, err := e.cache(); {
+		case err != nil:
+			e.noCache = err.Error()
+		case c != nil:
+			e.proxy.SetCache(c)
+			e.noCache = ""
+		}
 	}
 	_, port, _ := net.SplitHostPort(e.proxy.Addr())
 	// Inserted in reverse: the accept of the proxy's port first, then the drop.

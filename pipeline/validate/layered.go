@@ -20,6 +20,7 @@ import (
 	"github.com/docker/docker/api/types/image"
 
 	"curate/pipeline"
+	"curate/pipeline/envgen"
 	"curate/pipeline/validate/parse"
 )
 
@@ -119,7 +120,11 @@ func (d *DockerRunner) layeredImage(ctx context.Context, envDir, tag string, l *
 	}
 	// The labels go in as one LABEL line: the builder's Labels option
 	// makes a container per label, seconds of a task layer's build.
-	df := "FROM " + envTag + "\n" + l.Task + labelLine(d.Labels("env", map[string]string{LabelEnvImage: envTag, LabelLayer: "task"}))
+	pre := ""
+	if l.Network {
+		pre = "ARG " + envgen.PackageCacheArg + "\n" // an ARG ends at FROM: the layer's own steps install through the cache too
+	}
+	df := "FROM " + envTag + "\n" + pre + l.Task + labelLine(d.Labels("env", map[string]string{LabelEnvImage: envTag, LabelLayer: "task"}))
 	err := d.build(ctx, pipeline.TimeTaskLayer, tag, nil, cfg, network, taskDockerfile, func(tw *tar.Writer) error {
 		if err := addFile(tw, taskDockerfile, []byte(df)); err != nil {
 			return err

@@ -37,7 +37,7 @@ func FuzzPlanFromBuildFiles(f *testing.F) {
 				continue
 			}
 			switch strings.Fields(l)[0] {
-			case "FROM", "RUN", "ENV", "COPY", "ADD", "WORKDIR":
+			case "FROM", "ARG", "RUN", "ENV", "COPY", "ADD", "WORKDIR":
 			default:
 				t.Fatalf("a line of the Dockerfile is no instruction: %q\n%s", l, df)
 			}

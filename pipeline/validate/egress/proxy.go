@@ -25,6 +25,7 @@ type Proxy struct {
 	allow *Allowlist
 	srv   *http.Server
 	ln    net.Listener
+	cache *Cache // nil = none: CacheHost is refused like any other host
 
 	mu      sync.Mutex
 	reached map[string]map[string]bool // client token -> hosts reached
@@ -47,6 +48,13 @@ func Start(addr string, allow *Allowlist) (*Proxy, error) {
 		return c, err
 	}
 	gp.OnRequest().DoFunc(func(r *http.Request, _ *goproxy.ProxyCtx) (*http.Request, *http.Response) {
+		if p.cache != nil && strings.EqualFold(r.URL.Hostname(), CacheHost) {
+			resp, host := p.cache.serve(r, token(r), gp.Tr)
+			if host != "" {
+				p.record(token(r), host, nil)
+			}
+			return r, resp
+		}
 		if ok, _ := allow.match(r.URL.Hostname()); !ok {
 			p.record(token(r), r.URL.Host, errNotListed)
 			return r, goproxy.NewResponse(r, goproxy.ContentTypeText, http.StatusForbidden, "curate egress: "+r.URL.Hostname()+" is not an allowed registry\n")
@@ -104,6 +112,13 @@ func (p *Proxy) Listen(token string) (addr string, close func(), err error) {
 	go p.srv.Serve(clientListener{ln, token})
 	return ln.Addr().String(), func() { ln.Close() }, nil
 }
+
+// SetCache puts a package cache behind CacheHost; set it before the
+// first client.
+func (p *Proxy) SetCache(c *Cache) { p.cache = c }
+
+// Cache is the package cache behind CacheHost, nil when there is none.
+func (p *Proxy) Cache() *Cache { return p.cache }
 
 // Addr is the address the proxy listens on.
 func (p *Proxy) Addr() string { return p.ln.Addr().String() }
