@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"curate/internal/testenv"
 	"curate/pipeline/envgen"
@@ -100,7 +101,10 @@ func isattyRepo(t *testing.T, name string) string {
 	test := func(label string) string {
 		return "package " + name + "\n\nimport \"testing\"\n\nfunc TestMode(t *testing.T) {\n\tif m := Mode(); m != \"color\" && m != \"" + label + "\" {\n\t\tt.Fatal(m)\n\t}\n}\n"
 	}
-	write(map[string]string{"go.mod": mod, "go.sum": sum, "mode.go": code("plain"), "mode_test.go": test("plain")})
+	// A note unique to the run: no layer of the engine's cache stands in
+	// for the module downloads.
+	note := fmt.Sprintf("made by a test at %d\n", time.Now().UnixNano())
+	write(map[string]string{"go.mod": mod, "go.sum": sum, "mode.go": code("plain"), "mode_test.go": test("plain"), "NOTE": note})
 	git("add", "-A")
 	git("commit", "-q", "-m", "Output mode")
 	git("checkout", "-q", "-b", "mono")

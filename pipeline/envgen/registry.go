@@ -52,9 +52,12 @@ if [ -n "${CURATE_PACKAGE_CACHE:-}" ]; then
   PIP_TRUSTED_HOST="${PIP_TRUSTED_HOST:+$PIP_TRUSTED_HOST }$ch"
   export NPM_CONFIG_REGISTRY PIP_INDEX_URL PIP_TRUSTED_HOST
   # Maven Central through the cache for this step only (a project's own
-  # settings.xml is left alone).
+  # settings.xml is left alone). Maven 3.8.1+ blocks a mirror on plain
+  # HTTP through its maven-default-http-blocker mirror, overridden here by
+  # one of that id that mirrors nothing: the cache is reached only
+  # through the build's proxy, on the build's own network.
   if [ -n "${HOME:-}" ] && [ ! -e "$HOME/.m2/settings.xml" ] && mkdir -p "$HOME/.m2" 2>/dev/null; then
-    printf '<settings><mirrors><mirror><id>curate-package-cache</id><mirrorOf>central</mirrorOf><url>%s/maven2/</url></mirror></mirrors></settings>\n' "$c" >"$HOME/.m2/settings.xml" && m2made=1
+    printf '<settings><mirrors><mirror><id>curate-package-cache</id><mirrorOf>central</mirrorOf><url>%s/maven2/</url></mirror><mirror><id>maven-default-http-blocker</id><mirrorOf>external:curate-none:*</mirrorOf><url>http://0.0.0.0/</url></mirror></mirrors></settings>\n' "$c" >"$HOME/.m2/settings.xml" && m2made=1
   fi
 fi
 log=$(mktemp)
