@@ -101,10 +101,10 @@ func isattyRepo(t *testing.T, name string) string {
 	test := func(label string) string {
 		return "package " + name + "\n\nimport \"testing\"\n\nfunc TestMode(t *testing.T) {\n\tif m := Mode(); m != \"color\" && m != \"" + label + "\" {\n\t\tt.Fatal(m)\n\t}\n}\n"
 	}
-	// A note unique to the run: no layer of the engine's cache stands in
-	// for the module downloads.
-	note := fmt.Sprintf("made by a test at %d\n", time.Now().UnixNano())
-	write(map[string]string{"go.mod": mod, "go.sum": sum, "mode.go": code("plain"), "mode_test.go": test("plain"), "NOTE": note})
+	// A comment unique to the run in the manifest: no layer of the
+	// engine's cache stands in for the module downloads.
+	mod += fmt.Sprintf("\n// made by a test at %d\n", time.Now().UnixNano())
+	write(map[string]string{"go.mod": mod, "go.sum": sum, "mode.go": code("plain"), "mode_test.go": test("plain")})
 	git("add", "-A")
 	git("commit", "-q", "-m", "Output mode")
 	git("checkout", "-q", "-b", "mono")
