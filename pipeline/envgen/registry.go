@@ -59,6 +59,14 @@ if [ -n "${CURATE_PACKAGE_CACHE:-}" ]; then
   if [ -n "${HOME:-}" ] && [ ! -e "$HOME/.m2/settings.xml" ] && mkdir -p "$HOME/.m2" 2>/dev/null; then
     printf '<settings><mirrors><mirror><id>curate-package-cache</id><mirrorOf>central</mirrorOf><url>%s/maven2/</url></mirror><mirror><id>maven-default-http-blocker</id><mirrorOf>external:curate-none:*</mirrorOf><url>http://0.0.0.0/</url></mirror></mirrors></settings>\n' "$c" >"$HOME/.m2/settings.xml" && m2made=1
   fi
+  # Crates through the cache: crates.io replaced in cargo's own config
+  # when it has none. It stays in the image: cargo keeps what it fetched
+  # under the replacing source's name, which later offline builds and the
+  # tests' runs must name the same way.
+  cargo_home=${CARGO_HOME:-${HOME:-/root}/.cargo}
+  if command -v cargo >/dev/null 2>&1 && [ ! -e "$cargo_home/config.toml" ] && [ ! -e "$cargo_home/config" ] && mkdir -p "$cargo_home" 2>/dev/null; then
+    printf '[source.crates-io]\nreplace-with = "curate-package-cache"\n[source.curate-package-cache]\nregistry = "sparse+%s/crates/"\n' "$c" >"$cargo_home/config.toml"
+  fi
 fi
 log=$(mktemp)
 "$@" >"$log" 2>&1; st=$?

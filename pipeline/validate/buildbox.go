@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -112,8 +113,17 @@ func (d *DockerRunner) buildNetwork(ctx context.Context, box *buildBox, networkM
 // cacheLine says what a build's downloads through the package cache
 // were: kept files served, files fetched (and kept), pages passed.
 func cacheLine(s egress.CacheStats) string {
-	return fmt.Sprintf("curate: network: package cache: %d from the cache (%s), %d fetched from the registries (%s), %d index pages passed through",
+	line := fmt.Sprintf("curate: network: package cache: %d from the cache (%s), %d fetched from the registries (%s), %d index pages passed through",
 		s.Hits, mbBytes(s.HitBytes), s.Fetched, mbBytes(s.FetchedBytes), s.Passed)
+	var by []string
+	for name, n := range s.Files {
+		by = append(by, fmt.Sprintf("%s %d", name, n))
+	}
+	if len(by) > 0 {
+		sort.Strings(by)
+		line += "; files: " + strings.Join(by, ", ")
+	}
+	return line
 }
 
 func mbBytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -30,6 +31,17 @@ type Route struct {
 	Prefix   string            // "/go/"
 	Upstream string            // "https://proxy.golang.org/"
 	Rewrite  map[string]string // in pages passed through: upstream URL -> cache URL
+
+	rewrite  func(string) string // a page passed through, rewritten whole
+	embedded bool                // the path names the upstream: <scheme>/<host>/<path>
+}
+
+// dlRe is the download URL of cargo's index config.json.
+var dlRe = regexp.MustCompile(`("dl"\s*:\s*")(https?)://([^"]+)"`)
+
+// crateDownloads points a sparse index's config.json at the cache.
+func crateDownloads(page string) string {
+	return dlRe.ReplaceAllString(page, `${1}`+CacheURL+`/crates-dl/${2}/${3}"`)
 }
 
 // Routes are the registries a cache serves, from the upstream URLs this
@@ -48,6 +60,11 @@ func Routes(goproxy, npm, pypi, maven string) []Route {
 			Rewrite: map[string]string{"https://files.pythonhosted.org/": CacheURL + "/pyfiles/"}},
 		{Prefix: "/pyfiles/", Upstream: "https://files.pythonhosted.org/"},
 		{Prefix: "/maven2/", Upstream: or(maven, "https://repo.maven.apache.org/maven2/")},
+		// cargo's sparse index; its config.json names where crates
+		// download (static.crates.io, or a mirror's own path), which the
+		// cache then fetches: /crates-dl/<scheme>/<host>/<path>.
+		{Prefix: "/crates/", Upstream: "https://index.crates.io/", rewrite: crateDownloads},
+		{Prefix: "/crates-dl/", embedded: true},
 	}
 }
 
@@ -69,7 +86,25 @@ type Cache struct {
 type CacheStats struct {
 	Hits, Fetched          int
 	HitBytes, FetchedBytes int64
-	Passed                 int // indexes and lists, never kept
+	Passed                 int            // indexes and lists, never kept
+	Files                  map[string]int // kept files served, by registry ("Go", "npm", "PyPI", "Maven", "crates")
+}
+
+// registryName names the registry of a route's prefix for the build log.
+func registryName(prefix string) string {
+	switch prefix {
+	case "/go/":
+		return "Go"
+	case "/npm/":
+		return "npm"
+	case "/pypi/", "/pyfiles/":
+		return "PyPI"
+	case "/maven2/":
+		return "Maven"
+	case "/crates/", "/crates-dl/":
+		return "crates"
+	}
+	return strings.Trim(prefix, "/")
 }
 
 // NewCache keeps files under dir.
@@ -96,7 +131,7 @@ func (c *Cache) count(tok string, f func(*CacheStats)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stats[tok] == nil {
-		c.stats[tok] = &CacheStats{}
+		c.stats[tok] = &CacheStats{Files: map[string]int{}}
 	}
 	f(c.stats[tok])
 }
@@ -117,6 +152,8 @@ func kept(prefix, p string) bool {
 				return true
 			}
 		}
+	case "/crates-dl/":
+		return base == "download" || strings.HasSuffix(base, ".crate")
 	case "/maven2/":
 		return !strings.HasPrefix(base, "maven-metadata") && !strings.Contains(p, "SNAPSHOT") && strings.Contains(base, ".")
 	}
@@ -143,13 +180,22 @@ func (c *Cache) serve(r *http.Request, tok string, rt http.RoundTripper) (*http.
 	if route == nil {
 		return textResponse(r, http.StatusNotFound, "curate package cache: no registry at "+p+"\n"), ""
 	}
-	up, err := url.Parse(route.Upstream + strings.TrimPrefix(p, route.Prefix))
+	rest := strings.TrimPrefix(p, route.Prefix)
+	target := route.Upstream + rest
+	if route.embedded {
+		scheme, hostPath, _ := strings.Cut(rest, "/")
+		if scheme != "https" && scheme != "http" || hostPath == "" {
+			return textResponse(r, http.StatusNotFound, "curate package cache: no registry at "+p+"\n"), ""
+		}
+		target = scheme + "://" + hostPath
+	}
+	up, err := url.Parse(target)
 	if err != nil {
 		return textResponse(r, http.StatusBadRequest, "curate package cache: "+err.Error()+"\n"), ""
 	}
 	up.RawQuery = r.URL.RawQuery
 	if kept(route.Prefix, p) && r.URL.RawQuery == "" {
-		return c.kept(r, tok, up, rt)
+		return c.kept(r, tok, registryName(route.Prefix), up, rt)
 	}
 	c.count(tok, func(s *CacheStats) { s.Passed++ })
 	return c.pass(r, route, up, rt)
@@ -162,11 +208,11 @@ func (c *Cache) file(u *url.URL) string {
 	return filepath.Join(c.dir, k[:2], k)
 }
 
-func (c *Cache) kept(r *http.Request, tok string, up *url.URL, rt http.RoundTripper) (*http.Response, string) {
+func (c *Cache) kept(r *http.Request, tok, registry string, up *url.URL, rt http.RoundTripper) (*http.Response, string) {
 	f := c.file(up)
 	if fh, err := os.Open(f); err == nil {
 		if st, err := fh.Stat(); err == nil {
-			c.count(tok, func(s *CacheStats) { s.Hits++; s.HitBytes += st.Size() })
+			c.count(tok, func(s *CacheStats) { s.Hits++; s.HitBytes += st.Size(); s.Files[registry]++ })
 			return fileResponse(r, fh, st.Size()), ""
 		}
 		fh.Close()
@@ -183,7 +229,7 @@ func (c *Cache) kept(r *http.Request, tok string, up *url.URL, rt http.RoundTrip
 	if err != nil {
 		return textResponse(r, http.StatusBadGateway, "curate package cache: "+up.String()+": "+err.Error()+"\n"), up.Host
 	}
-	c.count(tok, func(s *CacheStats) { s.Fetched++; s.FetchedBytes += n })
+	c.count(tok, func(s *CacheStats) { s.Fetched++; s.FetchedBytes += n; s.Files[registry]++ })
 	fh, err := os.Open(f)
 	if err != nil {
 		return textResponse(r, http.StatusBadGateway, "curate package cache: "+err.Error()+"\n"), up.Host
@@ -225,7 +271,7 @@ func (c *Cache) pass(r *http.Request, route *Route, up *url.URL, rt http.RoundTr
 	if err != nil {
 		return textResponse(r, http.StatusBadGateway, "curate package cache: "+err.Error()+"\n"), up.Host
 	}
-	if len(route.Rewrite) == 0 || resp.StatusCode != http.StatusOK {
+	if len(route.Rewrite) == 0 && route.rewrite == nil || resp.StatusCode != http.StatusOK {
 		return resp, up.Host
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxPage+1))
@@ -236,6 +282,9 @@ func (c *Cache) pass(r *http.Request, route *Route, up *url.URL, rt http.RoundTr
 	s := string(body)
 	for from, to := range route.Rewrite {
 		s = strings.ReplaceAll(s, from, to)
+	}
+	if route.rewrite != nil {
+		s = route.rewrite(s)
 	}
 	resp.Body = io.NopCloser(strings.NewReader(s))
 	resp.ContentLength = int64(len(s))

@@ -28,6 +28,10 @@ func fakeRegistry(t *testing.T) (base string, asked func(string) int) {
 			http.NotFound(w, r)
 			return
 		}
+		if strings.HasSuffix(r.URL.Path, "/config.json") {
+			fmt.Fprintf(w, `{"dl": "http://%s/artifactory/crates", "api": "https://crates.io"}`, r.Host)
+			return
+		}
 		if strings.HasSuffix(r.URL.Path, "/six/") {
 			fmt.Fprint(w, `<a href="https://files.pythonhosted.org/packages/ab/six-1.16.0-py2.py3-none-any.whl#sha256=00">six</a>`)
 			return
@@ -54,7 +58,13 @@ func TestPackageCacheKeepsOnlyWhatNeverChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	c := NewCache(t.TempDir(), Routes(reg+"go", reg+"npm", reg+"simple", ""))
+	routes := Routes(reg+"go", reg+"npm", reg+"simple", "")
+	for i := range routes {
+		if routes[i].Prefix == "/crates/" {
+			routes[i].Upstream = reg
+		}
+	}
+	c := NewCache(t.TempDir(), routes)
 	p.SetCache(c)
 	client := func(tok string) *http.Client {
 		pu, _ := url.Parse("http://" + tok + ":x@" + p.Addr())
@@ -98,6 +108,29 @@ func TestPackageCacheKeepsOnlyWhatNeverChanges(t *testing.T) {
 	}
 	if _, body := get("build-3", "/pypi/six/"); !strings.Contains(body, `href="`+CacheURL+`/pyfiles/packages/ab/six-1.16.0-py2.py3-none-any.whl#sha256=00"`) {
 		t.Errorf("the index page's file URL not pointed at the cache: %q", body)
+	}
+	// cargo: the index's config.json names a download URL of the
+	// registry's own (a mirror's path), which the cache then serves.
+	_, cfg := get("build-4", "/crates/config.json")
+	host := strings.TrimSuffix(strings.TrimPrefix(reg, "http://"), "/")
+	want := `"dl": "` + CacheURL + `/crates-dl/http/` + host + `/artifactory/crates"`
+	if !strings.Contains(cfg, want) {
+		t.Fatalf("config.json not pointed at the cache: %q, want %s", cfg, want)
+	}
+	crate := "/crates-dl/http/" + host + "/artifactory/crates/itoa/1.0.11/download"
+	for range 2 {
+		if code, body := get("build-4", crate); code != 200 || body != "content of /artifactory/crates/itoa/1.0.11/download" {
+			t.Fatalf("%s: %d %q", crate, code, body)
+		}
+	}
+	if n := asked("/artifactory/crates/itoa/1.0.11/download"); n != 1 {
+		t.Errorf("the registry was asked %d times for a crate, want 1", n)
+	}
+	if code, _ := get("build-4", "/crates-dl/file/etc/passwd"); code != 404 {
+		t.Errorf("a crate URL of another scheme: %d, want 404", code)
+	}
+	if code, _ := get("build-4", "/crates-dl/https/10.1.2.3/x/download"); code != 502 {
+		t.Errorf("a crate URL of a host not on the list: %d, want 502", code)
 	}
 	if code, _ := get("build-3", "/../../etc/passwd"); code != 404 {
 		t.Errorf("a path outside the registries: %d, want 404", code)
