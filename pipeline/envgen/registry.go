@@ -55,9 +55,11 @@ if [ -n "${CURATE_PACKAGE_CACHE:-}" ]; then
   # settings.xml is left alone). Maven 3.8.1+ blocks a mirror on plain
   # HTTP through its maven-default-http-blocker mirror, overridden here by
   # one of that id that mirrors nothing: the cache is reached only
-  # through the build's proxy, on the build's own network.
+  # through the build's proxy, on the build's own network. The mirror's id
+  # is central's: Maven records where each file came from, and the tests'
+  # offline runs (no mirror then) take only files from central.
   if [ -n "${HOME:-}" ] && [ ! -e "$HOME/.m2/settings.xml" ] && mkdir -p "$HOME/.m2" 2>/dev/null; then
-    printf '<settings><mirrors><mirror><id>curate-package-cache</id><mirrorOf>central</mirrorOf><url>%s/maven2/</url></mirror><mirror><id>maven-default-http-blocker</id><mirrorOf>external:curate-none:*</mirrorOf><url>http://0.0.0.0/</url></mirror></mirrors></settings>\n' "$c" >"$HOME/.m2/settings.xml" && m2made=1
+    printf '<settings><mirrors><mirror><id>central</id><mirrorOf>central</mirrorOf><url>%s/maven2/</url></mirror><mirror><id>maven-default-http-blocker</id><mirrorOf>external:curate-none:*</mirrorOf><url>http://0.0.0.0/</url></mirror></mirrors></settings>\n' "$c" >"$HOME/.m2/settings.xml" && m2made=1
   fi
   # Crates through the cache: crates.io replaced in cargo's own config
   # when it has none. It stays in the image: cargo keeps what it fetched

@@ -16,13 +16,15 @@ import (
 
 // installScript installs one package per registry through curate-step,
 // as envgen's install steps do, each in a folder of its own: pip (six),
-// npm (left-pad), Maven (junit) and cargo (itoa, then again offline, as
+// npm (left-pad), Maven (junit, then again offline, as the tests' runs
+// resolve it) and cargo (itoa, then again offline, as
 // later steps and the tests' runs build), with the host's CAs trusted.
 const installScript = `awk '/BEGIN CERT/{n++; f=sprintf("/usr/local/share/ca-certificates/t%04d.crt", n)} n>0{print > f} /END CERT/{close(f)}' /ca.crt && update-ca-certificates >/dev/null 2>&1; ` +
 	`chmod +x /curate-step.sh; export SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt PIP_CERT=/etc/ssl/certs/ca-certificates.crt NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt; ` +
 	`/curate-step.sh PyPI '' python3 -m pip install -q --no-deps --target /tmp/py six==1.16.0 && echo PIP-"OK"; ` +
 	`mkdir -p /tmp/js && cd /tmp/js && /curate-step.sh npm '' npm install --no-audit --no-fund --no-save left-pad@1.3.0 && echo NPM-"OK"; ` +
-	`/curate-step.sh 'Maven Central' '' mvn -B -ntp org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get -Dartifact=junit:junit:4.13.2 -Dtransitive=false && echo MVN-"OK"; ` +
+	`/curate-step.sh 'Maven Central' '' mvn -B -ntp org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get -Dartifact=junit:junit:4.13.2 -Dtransitive=false && echo MVN-"OK" && ` +
+	`mvn -B -ntp -o org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get -Dartifact=junit:junit:4.13.2 -Dtransitive=false && echo MVNOFF-"OK"; ` +
 	`mkdir -p /tmp/rs/src && cd /tmp/rs && printf '[package]\nname = "r"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nitoa = "=1.0.11"\n' > Cargo.toml && : > src/lib.rs && ` +
 	`/curate-step.sh crates.io '' cargo fetch && echo CARGO-"OK" && cargo fetch --offline && echo OFFLINE-"OK"; ` +
 	`test -e /root/.m2/settings.xml && echo SETTINGS-"LEFT"; true`
@@ -57,7 +59,7 @@ func TestPipNpmMavenCargoInstallThroughThePackageCache(t *testing.T) {
 			t.Fatalf("build %d: %v\n%s", i, err, log.String())
 		}
 		out := log.String()
-		for _, ok := range []string{"PIP-OK", "NPM-OK", "MVN-OK", "CARGO-OK", "OFFLINE-OK"} {
+		for _, ok := range []string{"PIP-OK", "NPM-OK", "MVN-OK", "MVNOFF-OK", "CARGO-OK", "OFFLINE-OK"} {
 			if !strings.Contains(out, ok) {
 				t.Errorf("build %d: no %s:\n%s", i, ok, out)
 			}
