@@ -14,15 +14,7 @@ import (
 func TestClientListenerAttributesWithoutCredentials(t *testing.T) {
 	target := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
 	defer target.Close()
-	a, err := NewAllowlist(nil, nil, []string{"127.0.0.1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Start("127.0.0.1:0", a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := startProxy(t, nil, []string{"127.0.0.1"})
 	addr, closeListener, err := p.Listen("build-7")
 	if err != nil {
 		t.Fatal(err)

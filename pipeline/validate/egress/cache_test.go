@@ -49,15 +49,7 @@ func fakeRegistry(t *testing.T) (base string, asked func(string) int) {
 // registry lacks stays a 404 and is not kept.
 func TestPackageCacheKeepsOnlyWhatNeverChanges(t *testing.T) {
 	reg, asked := fakeRegistry(t)
-	a, err := NewAllowlist(nil, nil, []string{"127.0.0.1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Start("127.0.0.1:0", a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := startProxy(t, nil, []string{"127.0.0.1"})
 	routes := Routes(reg+"go", reg+"npm", reg+"simple", "")
 	for i := range routes {
 		if routes[i].Prefix == "/crates/" {

@@ -23,9 +23,9 @@ func secretServer(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// get fetches target through a proxy allowing list (registries, then the
-// workspace's own) and returns the body, or the error.
-func get(t *testing.T, registries, allow []string, target string) (string, error) {
+// startProxy starts a proxy on loopback allowing registries and allow,
+// closed when the test ends.
+func startProxy(t *testing.T, registries, allow []string) *Proxy {
 	t.Helper()
 	a, err := NewAllowlist(registries, nil, allow)
 	if err != nil {
@@ -35,7 +35,15 @@ func get(t *testing.T, registries, allow []string, target string) (string, error
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// get fetches target through a proxy allowing list (registries, then the
+// workspace's own) and returns the body, or the error.
+func get(t *testing.T, registries, allow []string, target string) (string, error) {
+	t.Helper()
+	p := startProxy(t, registries, allow)
 	pu, _ := url.Parse("http://tok:x@" + p.Addr())
 	c := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu)}}
 	resp, err := c.Get(target)
