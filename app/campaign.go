@@ -95,9 +95,17 @@ func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string,
 	if err != nil {
 		return err
 	}
+	tasks, err := ws.Store.Tasks(ctx)
+	if err != nil {
+		return err
+	}
 	if c := st.EnvCheck; c != nil && st.Snapshot != "" && c.Snapshot == st.Snapshot {
-		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "recorded: " + c.String()})
-		return nil
+		newer := minedSince(tasks, repo, c)
+		if newer == 0 {
+			emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "recorded: " + c.String()})
+			return nil
+		}
+		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: fmt.Sprintf("checked again: %d PRs mined since the recorded check, whose tests it did not run", newer)})
 	}
 	host := ""
 	if len(vo.Hosts) > 0 {
@@ -111,6 +119,22 @@ func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string,
 		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: s.EnvCheck.String()})
 	}
 	return nil
+}
+
+// minedSince counts repo's tasks mined after a check that ran only the
+// test files of the PRs mined then (scope "touched"): the check says
+// nothing of theirs. A check of every test file covers them.
+func minedSince(tasks []*pipeline.Task, repo string, c *EnvCheck) int {
+	if c.Scope == "all" {
+		return 0
+	}
+	n := 0
+	for _, t := range tasks {
+		if t.Repo == repo && t.CreatedAt.After(c.At) {
+			n++
+		}
+	}
+	return n
 }
 
 // campaignBuild builds repo's candidates that passed the filter and are

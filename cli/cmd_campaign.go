@@ -28,7 +28,7 @@ func newCampaignCmd(env *Env) *cobra.Command {
 		Short: "Take local clones to a validated pool: mine, env check, build and validate each, resuming where the store says it stopped",
 		Long: `Campaign runs the whole pipeline over several repositories: each clone
 is mined (as curate mine git), its environment checked at its snapshot
-(curate env check, unless one is recorded there), its candidates built
+(curate env check, unless one recorded there covers the mined PRs), its candidates built
 (curate build), and then every built task of them is validated in one batch
 (curate validate), so the engines' concurrency is one budget for all. Each
 step does only what the store says is not done: a campaign stopped at any
