@@ -26,7 +26,32 @@ const compileRe = `error\[E[0-9]+\]|error: could not compile|COMPILATION ERROR|C
 var StepScript = `#!/bin/sh
 # curate-step REGISTRY MISSING-SED COMMAND...: run a dependency step; on
 # failure say whether REGISTRY did not answer or lacks something (the sed -E
-# expression MISSING-SED prints its names from the output). Made by curate.
+# expression MISSING-SED prints its names from the output).
+# curate-step --env COMMAND...: run COMMAND with the package cache's
+# settings only (an install step with its own error handling). Made by curate.
+#
+# curate's package cache (CURATE_PACKAGE_CACHE, a build arg of curate's own
+# builds, reached through the build's proxy): a module, wheel, tarball or
+# jar another image already downloaded comes from the host, not the registry.
+cache_env() {
+  [ -n "${CURATE_PACKAGE_CACHE:-}" ] || return 0
+  c=$CURATE_PACKAGE_CACHE; ch=${c#*://}; ch=${ch%%/*}
+  if [ "${GOPROXY:-}" != off ]; then GOPROXY="$c/go${GOPROXY:+,$GOPROXY}"; export GOPROXY; fi
+  NPM_CONFIG_REGISTRY="$c/npm/"; PIP_INDEX_URL="$c/pypi/"
+  PIP_TRUSTED_HOST="${PIP_TRUSTED_HOST:+$PIP_TRUSTED_HOST }$ch"
+  export NPM_CONFIG_REGISTRY PIP_INDEX_URL PIP_TRUSTED_HOST
+  # Crates through the cache: crates.io replaced in cargo's own config
+  # when it has none. It stays in the image: cargo keeps what it fetched
+  # under the replacing source's name, which later offline builds and the
+  # tests' runs must name the same way.
+  cargo_home=${CARGO_HOME:-${HOME:-/root}/.cargo}
+  if command -v cargo >/dev/null 2>&1 && [ ! -e "$cargo_home/config.toml" ] && [ ! -e "$cargo_home/config" ] && mkdir -p "$cargo_home" 2>/dev/null; then
+    printf '[source.crates-io]\nreplace-with = "curate-package-cache"\n[source.curate-package-cache]\nregistry = "sparse+%s/crates/"\n' "$c" >"$cargo_home/config.toml"
+  fi
+}
+if [ "${1:-}" = --env ]; then
+  shift; cache_env; exec "$@"
+fi
 reg="$1"; missing="$2"; shift 2
 # A JVM reads no proxy variable: Maven and Gradle get the build's proxy
 # (HTTPS_PROXY, curate's egress allowlist) as system properties, without
@@ -41,34 +66,17 @@ if [ -n "$proxy" ]; then
   MAVEN_ARGS="${MAVEN_ARGS:+$MAVEN_ARGS }-Dmaven.resolver.transport=wagon"
   export JAVA_TOOL_OPTIONS MAVEN_ARGS
 fi
-# curate's package cache (CURATE_PACKAGE_CACHE, a build arg of curate's own
-# builds, reached through the build's proxy): a module, wheel, tarball or
-# jar another image already downloaded comes from the host, not the registry.
+cache_env
+# Maven Central through the cache for this step only (a project's own
+# settings.xml is left alone). Maven 3.8.1+ blocks a mirror on plain HTTP
+# through its maven-default-http-blocker mirror, overridden here by one of
+# that id that mirrors nothing: the cache is reached only through the
+# build's proxy, on the build's own network. The mirror's id is central's:
+# Maven records where each file came from, and the tests' offline runs (no
+# mirror then) take only files from central.
 m2made=
-if [ -n "${CURATE_PACKAGE_CACHE:-}" ]; then
-  c=$CURATE_PACKAGE_CACHE; ch=${c#*://}; ch=${ch%%/*}
-  if [ "${GOPROXY:-}" != off ]; then GOPROXY="$c/go${GOPROXY:+,$GOPROXY}"; export GOPROXY; fi
-  NPM_CONFIG_REGISTRY="$c/npm/"; PIP_INDEX_URL="$c/pypi/"
-  PIP_TRUSTED_HOST="${PIP_TRUSTED_HOST:+$PIP_TRUSTED_HOST }$ch"
-  export NPM_CONFIG_REGISTRY PIP_INDEX_URL PIP_TRUSTED_HOST
-  # Maven Central through the cache for this step only (a project's own
-  # settings.xml is left alone). Maven 3.8.1+ blocks a mirror on plain
-  # HTTP through its maven-default-http-blocker mirror, overridden here by
-  # one of that id that mirrors nothing: the cache is reached only
-  # through the build's proxy, on the build's own network. The mirror's id
-  # is central's: Maven records where each file came from, and the tests'
-  # offline runs (no mirror then) take only files from central.
-  if [ -n "${HOME:-}" ] && [ ! -e "$HOME/.m2/settings.xml" ] && mkdir -p "$HOME/.m2" 2>/dev/null; then
-    printf '<settings><mirrors><mirror><id>central</id><mirrorOf>central</mirrorOf><url>%s/maven2/</url></mirror><mirror><id>maven-default-http-blocker</id><mirrorOf>external:curate-none:*</mirrorOf><url>http://0.0.0.0/</url></mirror></mirrors></settings>\n' "$c" >"$HOME/.m2/settings.xml" && m2made=1
-  fi
-  # Crates through the cache: crates.io replaced in cargo's own config
-  # when it has none. It stays in the image: cargo keeps what it fetched
-  # under the replacing source's name, which later offline builds and the
-  # tests' runs must name the same way.
-  cargo_home=${CARGO_HOME:-${HOME:-/root}/.cargo}
-  if command -v cargo >/dev/null 2>&1 && [ ! -e "$cargo_home/config.toml" ] && [ ! -e "$cargo_home/config" ] && mkdir -p "$cargo_home" 2>/dev/null; then
-    printf '[source.crates-io]\nreplace-with = "curate-package-cache"\n[source.curate-package-cache]\nregistry = "sparse+%s/crates/"\n' "$c" >"$cargo_home/config.toml"
-  fi
+if [ -n "${CURATE_PACKAGE_CACHE:-}" ] && [ -n "${HOME:-}" ] && [ ! -e "$HOME/.m2/settings.xml" ] && mkdir -p "$HOME/.m2" 2>/dev/null; then
+  printf '<settings><mirrors><mirror><id>central</id><mirrorOf>central</mirrorOf><url>%s/maven2/</url></mirror><mirror><id>maven-default-http-blocker</id><mirrorOf>external:curate-none:*</mirrorOf><url>http://0.0.0.0/</url></mirror></mirrors></settings>\n' "$CURATE_PACKAGE_CACHE" >"$HOME/.m2/settings.xml" && m2made=1
 fi
 log=$(mktemp)
 "$@" >"$log" 2>&1; st=$?
@@ -96,6 +104,10 @@ const PackageCacheArg = "CURATE_PACKAGE_CACHE"
 
 // stepFile is the script's name in the build context.
 const stepFile = "curate-step.sh"
+
+// CacheEnv prefixes an install command that has its own error handling:
+// it runs with the package cache's settings (curate-step --env).
+func CacheEnv(command string) string { return "curate-step --env " + command }
 
 // RegistryStep is a RUN body running args (a command and its arguments,
 // already shell-quoted where needed) through curate-step. registry may

@@ -119,7 +119,7 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Note("no requirements declared anywhere; pytest only")
 	}
 	p.Files = map[string]string{"requirements.txt": strings.Join(list, "\n") + "\n", "curate-pip.py": pipHelper, "pydeb.csv": pyDebianTable}
-	pipStep := "python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + envgen.ShellQuote(envgen.UnreachableRe)
+	pipStep := envgen.CacheEnv("python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + envgen.ShellQuote(envgen.UnreachableRe))
 	if !tree.Date.IsZero() {
 		// No lockfile: as of the revision, the versions its tests were
 		// written against (today's pytest or a dependency's new major
@@ -139,7 +139,7 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		} else {
 			p.Note("project installed editable (pip install -e .)")
 		}
-		p.Install = []string{"python -m pip install -q -e " + envgen.ShellQuote(target) + " || python -m pip install -q --no-deps -e . || echo 'curate: note: the project did not install; its source folder is on PYTHONPATH'"}
+		p.Install = []string{envgen.CacheEnv("python -m pip install -q -e "+envgen.ShellQuote(target)) + " || " + envgen.CacheEnv("python -m pip install -q --no-deps -e .") + " || echo 'curate: note: the project did not install; its source folder is on PYTHONPATH'"}
 	} else {
 		p.Note("no pyproject.toml or setup.py: the source folder is on PYTHONPATH")
 	}
