@@ -19,7 +19,8 @@ import (
 // (its snapshot 3a6eb6d, PRs #644-#839): CMake builds the library and
 // declares no test, the CI runs the tests with "cd test && rake ci", and
 // every PR ended nop_not_run, "no sign the test suite ran". Here a small C
-// library is tested the same way: a rakefile compiles each test file,
+// library is tested the same way (a Makefile beside the rakefile that the
+// CI does not run, as the framework has): a rakefile compiles each test file,
 // keeps its output in build/NAME.testpass and prints it only when a test
 // fails, in Unity's FILE:LINE:NAME:PASS/FAIL lines; PR #1 fixes a clamp
 // and adds the test that finds it. NOP must give 0, Oracle 1, and
@@ -71,6 +72,9 @@ func rakeRepo(t *testing.T) string {
 		"src/clamp.h":    "int clamp(int v, int lo, int hi);\n",
 		"src/clamp.c":    "#include \"clamp.h\"\nint clamp(int v, int lo, int hi) {\n  if (v < lo) return lo;\n  return v;\n}\n",
 		"test/check.h":   check,
+		// A Makefile beside the rakefile with a test target the CI does
+		// not run (the framework's test/Makefile): the rakefile is the test.
+		"test/Makefile": "test:\n\t@echo the Makefile ran, not the rakefile\n",
 		"test/tests/test_clamp.c": "#include \"check.h\"\n#include \"../../src/clamp.h\"\nstatic int failures;\n" +
 			"int main(void) {\n  CHECK(\"testClampBelowRange\", clamp(-5, 0, 10) == 0);\n  CHECK(\"testClampInRange\", clamp(5, 0, 10) == 5);\n  return failures;\n}\n",
 		// As the framework's rakefile does: output kept in a result file,

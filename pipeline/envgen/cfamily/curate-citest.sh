@@ -12,12 +12,12 @@ cmd=${CURATE_CI_TEST:?}
 # (md2html/md2html) and its data beside itself (scripts/../test). Here
 # the build is out of tree: the build folder gets a link to each
 # top-level entry of the source it lacks, and the command runs there.
-# A harness of another ecosystem (CURATE_CI_TEST_DIR: the CI's "cd test
-# && rake ci") does its own compiling: it runs in that folder of the
-# source tree, as the CI runs it.
+# A harness of another ecosystem (CURATE_CI_TEST_DIR, a folder of the
+# repository: the CI's "cd test && rake ci") does its own compiling: it
+# runs there, as the CI runs it.
 run=$b
 if [ -n "${CURATE_CI_TEST_DIR:-}" ]; then
-  run=$src/$CURATE_CI_TEST_DIR
+  run=$CURATE_CI_TEST_DIR
 elif [ "$b" != "$src" ]; then
   for e in "$src"/*; do
     [ -e "$e" ] || continue

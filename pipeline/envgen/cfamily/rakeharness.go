@@ -51,13 +51,14 @@ func rakeHarness(p *envgen.Plan, tree *envgen.Tree) bool {
 			}
 			cmd := strings.Join(append([]string{"rake"}, strings.Fields(m[2])...), " ")
 			p.Env = append(p.Env, "CURATE_CI_TEST="+cmd)
-			if dir != "" {
-				p.Env = append(p.Env, "CURATE_CI_TEST_DIR="+dir)
-			}
+			// The harness replaces the build system's own tests: a
+			// Makefile beside the rakefile (test/Makefile, its "test"
+			// target) is not what the CI runs.
+			p.Env = append(p.Env, "CURATE_CI_TEST_DIR="+join("/app", dir), "CURATE_CI_HARNESS=rake")
 			p.Tools["curate-citest"] = citestScript
 			p.Tools["curate-testlines"] = testlinesScript
 			p.Packages = append(p.Packages, "ruby", "rake")
-			p.Note("tests: the CI runs them through rake (%q, %s): %q in %s/ (%s) is the test command when the build defines no test; ruby and rake from Debian; per-test results from its output and the result files it writes (Unity's file:line:name:PASS/FAIL/IGNORE lines, TAP's ok/not ok), and the command itself is one test", line, ciLine(tree, t.Source, line), cmd, orRoot(dir), rakefile)
+			p.Note("tests: the CI runs them through rake (%q, %s): %q in %s/ (%s) is the test command, in place of the build system's tests; ruby and rake from Debian; per-test results from its output and the result files it writes (Unity's file:line:name:PASS/FAIL/IGNORE lines, TAP's ok/not ok), and the command itself is one test", line, ciLine(tree, t.Source, line), cmd, orRoot(dir), rakefile)
 			if gems := ciGems(tree); len(gems) > 0 {
 				var needs []string
 				for _, g := range gems {

@@ -30,7 +30,7 @@ func TestPlanRunsTheCIsRakeHarness(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := strings.Join(p.Env, "\n")
-	for _, want := range []string{"CURATE_CI_TEST=rake ci", "CURATE_CI_TEST_DIR=test"} {
+	for _, want := range []string{"CURATE_CI_TEST=rake ci", "CURATE_CI_TEST_DIR=/app/test", "CURATE_CI_HARNESS=rake"} {
 		if !strings.Contains(env, want) {
 			t.Errorf("env lacks %s:\n%s", want, env)
 		}
