@@ -4,18 +4,20 @@ harness of another ecosystem (a rakefile, a script) as JUnit XML, read
 from its output LOG and from the text files it wrote under DIR since
 STAMP was made (a harness that keeps each binary's output in a result
 file and prints only failures). Lines read:
-  Unity:  FILE:LINE:NAME:PASS | :FAIL[: why] | :IGNORE[: why]
-          (a "[p   ] "-style prefix a rakefile adds is allowed)
+  Unity:  FILE:LINE:NAME:PASS | :FAIL[: why] | :IGNORE[: why], anywhere
+          in a line: a test that checks an assertion fails prints that
+          FAIL and then, on the same line, its own PASS
   TAP:    ok N [- name] | not ok N [- name] [# SKIP|TODO]
 A test is FILE's base name (no extension) and NAME for Unity, "tap" and
-the name (or number) for TAP; a failure anywhere wins. Exit 0 when it
+the name (or number) for TAP; in one file or log a test's last result
+stands (Unity concludes a test last), across them a failure wins. Exit 0 when it
 wrote at least one test, 1 when it found none. Made by curate."""
 import os
 import re
 import sys
 from xml.sax.saxutils import quoteattr
 
-UNITY = re.compile(r"^(?:\[[^\]]*\]\s*)?([^\s:][^:]*):(\d+):([A-Za-z_]\w*):(PASS|FAIL|IGNORE)(?::\s*(.*))?$")
+UNITY = re.compile(r"([\w./-]+\.\w+):(\d+):([A-Za-z_]\w*):(PASS|FAIL|IGNORE)\b")
 TAP = re.compile(r"^(not )?ok (\d+)\b\s*(?:-\s*)?(.*?)\s*(?:#\s*(SKIP|TODO)\b.*)?$", re.IGNORECASE)
 RANK = {"skipped": 0, "passed": 1, "failed": 2}
 MAX_FILE = 4 << 20
@@ -33,24 +35,31 @@ def read_lines(path):
 
 
 def scan(lines, results):
+    """Reads one file's or log's lines into results: its last result for
+    each test, merged so that a failure elsewhere stands."""
+    last = {}
     for line in lines:
         line = line.rstrip("\r")
-        m = UNITY.match(line)
-        if m:
+        found = list(UNITY.finditer(line))
+        for i, m in enumerate(found):
             base = os.path.splitext(os.path.basename(m.group(1)))[0]
             state = {"PASS": "passed", "FAIL": "failed", "IGNORE": "skipped"}[m.group(4)]
-            record(results, base, m.group(3), state, m.group(5) or "")
+            end = found[i + 1].start() if i + 1 < len(found) else len(line)
+            why = line[m.end():end].lstrip(": ").strip()
+            last[(base, m.group(3))] = (state, why)
+        if found:
             continue
         m = TAP.match(line)
         if m:
             state = "failed" if m.group(1) and not m.group(4) else "passed"
             if (m.group(4) or "").upper() == "SKIP":
                 state = "skipped"
-            record(results, "tap", m.group(3) or m.group(2), state, "")
+            last[("tap", m.group(3) or m.group(2))] = (state, "")
+    for key, (state, why) in last.items():
+        record(results, key, state, why)
 
 
-def record(results, cls, name, state, why):
-    key = (cls, name)
+def record(results, key, state, why):
     old = results.get(key)
     if old is None or RANK[state] > RANK[old[0]]:
         results[key] = (state, why)
