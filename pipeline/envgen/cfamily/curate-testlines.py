@@ -4,7 +4,7 @@ harness of another ecosystem (a rakefile, a script) as JUnit XML, read
 from its output LOG and from the text files it wrote under DIR since
 STAMP was made (a harness that keeps each binary's output in a result
 file and prints only failures). Lines read:
-  Unity:  FILE:LINE:NAME:PASS | :FAIL[: why] | :IGNORE[: why], anywhere
+  Unity:  FILE:LINE:NAME[(PARAMS)]:PASS | :FAIL[: why] | :IGNORE[: why], anywhere
           in a line: a test that checks an assertion fails prints that
           FAIL and then, on the same line, its own PASS
   TAP:    ok N [- name] | not ok N [- name] [# SKIP|TODO]
@@ -17,8 +17,11 @@ import re
 import sys
 from xml.sax.saxutils import quoteattr
 
-UNITY = re.compile(r"([\w./-]+\.\w+):(\d+):([A-Za-z_]\w*):(PASS|FAIL|IGNORE)\b")
+UNITY = re.compile(r"([\w./-]+\.\w+):(\d+):([A-Za-z_]\w*(?:\([^()]*\))?):(PASS|FAIL|IGNORE)\b")
 TAP = re.compile(r"^(not )?ok (\d+)\b\s*(?:-\s*)?(.*?)\s*(?:#\s*(SKIP|TODO)\b.*)?$", re.IGNORECASE)
+# Colour codes a harness prints around its lines (a rakefile's colour
+# reporter) and the control characters XML cannot hold.
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 RANK = {"skipped": 0, "passed": 1, "failed": 2}
 MAX_FILE = 4 << 20
 
@@ -31,7 +34,7 @@ def read_lines(path):
         return []
     if b"\0" in data[:8192]:
         return []
-    return data.decode("utf-8", "replace").splitlines()
+    return ANSI.sub("", data.decode("utf-8", "replace")).splitlines()
 
 
 def scan(lines, results):
