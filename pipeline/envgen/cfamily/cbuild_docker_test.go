@@ -41,7 +41,7 @@ func runCbuildWith(t *testing.T, flags []string, files map[string]string, comman
 	}
 	args := append([]string{"run", "--rm"}, flags...)
 	// The helper programs, as the image has them (Plan.Tools).
-	for _, tool := range []string{"curate-cbuild.sh", "curate-cc.sh", "curate-ctestids.py", "curate-citest.sh", "curate-automake.sh", "curate-cmakeoff.py", "curate-cmakeconf.sh", "curate-cdeps.sh", "curate-pydeps.py", "curate-gtestsrc.sh"} {
+	for _, tool := range []string{"curate-cbuild.sh", "curate-cc.sh", "curate-ctestids.py", "curate-citest.sh", "curate-testlines.py", "curate-automake.sh", "curate-cmakeoff.py", "curate-cmakeconf.sh", "curate-cdeps.sh", "curate-pydeps.py", "curate-gtestsrc.sh"} {
 		file, err := filepath.Abs(tool)
 		if err != nil {
 			t.Fatal(err)

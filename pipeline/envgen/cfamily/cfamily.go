@@ -315,7 +315,9 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if u := testUser(p, tree); u != "" {
 		p.Env = append(p.Env, "CURATE_TEST_USER="+u)
 	}
-	if c := ciTestScript(p, tree); c != "" {
+	if rakeHarness(p, tree) {
+		// The CI's rake command is the test command (rakeharness.go).
+	} else if c := ciTestScript(p, tree); c != "" {
 		p.Env = append(p.Env, "CURATE_CI_TEST="+c)
 		p.Tools["curate-citest"] = citestScript
 	}

@@ -13,6 +13,9 @@ import (
 //go:embed curate-citest.sh
 var citestScript string
 
+//go:embed curate-testlines.py
+var testlinesScript string
+
 var (
 	// ciTestSafeRe is a test command simple enough to stand in the
 	// Dockerfile's ENV line and run as written: words, paths and flags,

@@ -8,6 +8,8 @@
 #   py:NAME      a Python module a test script imports (python3-*)
 #   apt:NAME     a package the project's CI installs: installed when Debian
 #                has it, else left out (CI may take it from elsewhere)
+#   gem:NAME     a gem the CI installs: Debian's ruby-NAME, else NAME when
+#                that package is a Ruby program (rubocop), else left out
 # A need nothing provides is left to the configure step, which names it as
 # deps_missing; an unreachable index is a note, not a failure.
 set -u
@@ -27,6 +29,15 @@ for need in "$@"; do
         pkgs="$pkgs $name"
       else
         echo "curate: note: the CI installs $name; Debian 12 has no such package, left out"
+      fi ;;
+    gem)
+      name=${need#*:}; l=$(printf '%s' "$name" | tr 'A-Z_' 'a-z-')
+      if apt-cache show -- "ruby-$l" >/dev/null 2>&1; then
+        pkgs="$pkgs ruby-$l"
+      elif apt-cache depends -- "$l" 2>/dev/null | grep -qE 'Depends: ruby'; then
+        pkgs="$pkgs $l"
+      else
+        echo "curate: note: the CI installs the gem $name; Debian 12 has neither ruby-$l nor a Ruby program $l, left out"
       fi ;;
     pkg|cmake|header|py) finds+=("$need") ;;
   esac

@@ -12,7 +12,13 @@ cmd=${CURATE_CI_TEST:?}
 # (md2html/md2html) and its data beside itself (scripts/../test). Here
 # the build is out of tree: the build folder gets a link to each
 # top-level entry of the source it lacks, and the command runs there.
-if [ "$b" != "$src" ]; then
+# A harness of another ecosystem (CURATE_CI_TEST_DIR, a folder of the
+# repository: the CI's "cd test && rake ci") does its own compiling: it
+# runs there, as the CI runs it.
+run=$b
+if [ -n "${CURATE_CI_TEST_DIR:-}" ]; then
+  run=$CURATE_CI_TEST_DIR
+elif [ "$b" != "$src" ]; then
   for e in "$src"/*; do
     [ -e "$e" ] || continue
     n=${e##*/}
@@ -20,7 +26,8 @@ if [ "$b" != "$src" ]; then
   done
 fi
 echo "curate: the build defines no test: the CI's test command is one test: $cmd"
-(cd "$b" && timeout -k 10 "${CURATE_TEST_TIMEOUT:-900}" bash -c "$cmd") 2>&1 | tee /tmp/curate-citest.log
+stamp=$(mktemp)
+(cd "$run" && timeout -k 10 "${CURATE_TEST_TIMEOUT:-900}" bash -c "$cmd") 2>&1 | tee /tmp/curate-citest.log
 rc=${PIPESTATUS[0]}
 esc() { printf '%s' "$1" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
 if [ "$rc" -eq 0 ]; then
@@ -31,4 +38,9 @@ else
 fi
 mkdir -p "$out"
 echo "<testsuite name=\"ci\"><testcase classname=\"ci\" name=\"$(esc "$cmd")\"$r</testsuite>" > "$out/citest.xml"
+# Per-test results where its output or result files have the framework's
+# own lines (Unity, TAP); the command stays one test of its own as well.
+curate-testlines "$out/testlines.xml" /tmp/curate-citest.log "$run" "$stamp" >/dev/null 2>&1 &&
+  echo "curate: per-test results from the harness's lines: $(grep -c '<testcase' "$out/testlines.xml") tests"
+rm -f "$stamp"
 exit "$rc"

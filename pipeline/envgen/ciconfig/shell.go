@@ -9,8 +9,9 @@ var (
 	// aptRe finds an apt-get/apt install command (sudo or not) and its
 	// arguments up to the end of the command.
 	aptRe = regexp.MustCompile(`\bapt(?:-get)?\s+(?:-\S+\s+)*install\s+([^;&|\n]*)`)
-	// testRe is a command that runs tests.
-	testRe   = regexp.MustCompile(`(?i)(^|[\s/])(pytest|tox|nox|go test|cargo (?:test|nextest)|mvnw?\b.*\b(?:test|verify|install)|gradlew?\b.*\b(?:test|check|build)|npm (?:run )?test|yarn (?:run )?test|pnpm (?:run )?test|npx (?:jest|vitest|mocha)|jest|vitest|mocha|make \w*(?:test|check)\w*|python -m (?:pytest|unittest)|\S*test\S*\.sh)\b`)
+	// testRe is a command that runs tests (rake and prove: a C project's
+	// harness in Ruby or Perl).
+	testRe   = regexp.MustCompile(`(?i)(^|[\s/])(pytest|tox|nox|go test|cargo (?:test|nextest)|mvnw?\b.*\b(?:test|verify|install)|gradlew?\b.*\b(?:test|check|build)|npm (?:run )?test|yarn (?:run )?test|pnpm (?:run )?test|npx (?:jest|vitest|mocha)|jest|vitest|mocha|make \w*(?:test|check)\w*|python -m (?:pytest|unittest)|rake|prove|\S*test\S*\.sh)\b`)
 	rustupRe = regexp.MustCompile(`\brustup\s+(?:toolchain\s+install|install|update|default|override\s+set)\s+(?:--\S+\s+)*([\w.-]+)`)
 	pkgRe    = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+$`)
 	// cmakeRe is a cmake command line; defineRe one -DKEY[:TYPE]=VALUE of it.
