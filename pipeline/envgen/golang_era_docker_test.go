@@ -39,8 +39,19 @@ func TestGopathEraRevisionValidates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds images")
 	}
+	for mode, run := range validateOnlyPR(t, gopathEraRepo(t), "gopath", "nop", "oracle") {
+		if run.Outcome != pipeline.OutcomeOK {
+			log, _ := os.ReadFile(run.LogPath)
+			t.Errorf("%s: outcome %s (%s)\n%s", mode, run.Outcome, run.Detail, log)
+		}
+	}
+}
+
+// validateOnlyPR mines the one PR of the repository in dir, builds its
+// task and validates it in the given modes on the test base image.
+func validateOnlyPR(t *testing.T, dir, name string, modes ...string) map[string]*pipeline.Run {
+	t.Helper()
 	base := testenv.BaseImage(t)
-	dir := gopathEraRepo(t)
 	ctx := context.Background()
 	prs, err := gitmine.Mine(ctx, gitmine.Options{Path: dir})
 	if err != nil || len(prs) != 1 {
@@ -52,15 +63,14 @@ func TestGopathEraRevisionValidates(t *testing.T) {
 		t.Fatalf("build: %v", err)
 	}
 	var jobs []validate.Job
-	for _, mode := range []string{"nop", "oracle"} {
+	for _, mode := range modes {
 		jobs = append(jobs, validate.Job{TaskID: task.ID, TaskDir: res.Dir, Digest: res.Digest, Mode: mode})
 	}
-	for i, run := range dockerValidator(t, "gopath").Validate(ctx, jobs) {
-		if run.Outcome != pipeline.OutcomeOK {
-			log, _ := os.ReadFile(run.LogPath)
-			t.Errorf("%s: outcome %s (%s)\n%s", jobs[i].Mode, run.Outcome, run.Detail, log)
-		}
+	runs := map[string]*pipeline.Run{}
+	for i, run := range dockerValidator(t, name).Validate(ctx, jobs) {
+		runs[jobs[i].Mode] = run
 	}
+	return runs
 }
 
 // gopathEraRepo makes a repository without go.mod whose commits are dated

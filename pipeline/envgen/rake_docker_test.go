@@ -1,18 +1,13 @@
 package envgen_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"curate/internal/fixtures"
-	"curate/internal/testenv"
 	"curate/pipeline"
-	"curate/pipeline/envgen"
-	"curate/pipeline/source/gitmine"
-	"curate/pipeline/validate"
 )
 
 // TestRakeHarnessValidates reproduces a C unit-test framework's failure
@@ -29,29 +24,13 @@ func TestRakeHarnessValidates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds images")
 	}
-	base := testenv.BaseImage(t)
-	dir := rakeRepo(t)
-	ctx := context.Background()
-	prs, err := gitmine.Mine(ctx, gitmine.Options{Path: dir})
-	if err != nil || len(prs) != 1 {
-		t.Fatalf("mined %d PRs: %v", len(prs), err)
-	}
-	task := prs[0].Task("git", dir, nil)
-	res, err := envgen.Build(ctx, task, t.TempDir(), envgen.Config{Filter: profileFilter(t), BaseImage: base, Network: envgen.HostNetwork(ctx, "")})
-	if err != nil {
-		t.Fatalf("build: %v", err)
-	}
-	var jobs []validate.Job
-	for _, mode := range []string{"nop", "oracle", "gold"} {
-		jobs = append(jobs, validate.Job{TaskID: task.ID, TaskDir: res.Dir, Digest: res.Digest, Mode: mode})
-	}
-	for i, run := range dockerValidator(t, "rake").Validate(ctx, jobs) {
+	for mode, run := range validateOnlyPR(t, rakeRepo(t), "rake", "nop", "oracle", "gold") {
 		log, _ := os.ReadFile(run.LogPath)
 		if run.Outcome != pipeline.OutcomeOK {
-			t.Errorf("%s: outcome %s (%s)\n%s", jobs[i].Mode, run.Outcome, run.Detail, log)
+			t.Errorf("%s: outcome %s (%s)\n%s", mode, run.Outcome, run.Detail, log)
 			continue
 		}
-		if jobs[i].Mode == "gold" && !slices.Contains(run.FailToPass, "test_clamp.testClampAboveRange") {
+		if mode == "gold" && !slices.Contains(run.FailToPass, "test_clamp.testClampAboveRange") {
 			t.Errorf("gold: FAIL_TO_PASS %v lacks test_clamp.testClampAboveRange\n%s", run.FailToPass, log)
 		}
 	}
