@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/elazarl/goproxy"
@@ -25,7 +26,7 @@ type Proxy struct {
 	allow *Allowlist
 	srv   *http.Server
 	ln    net.Listener
-	cache *Cache // nil = none: CacheHost is refused like any other host
+	cache atomic.Pointer[Cache] // nil = none: CacheHost is refused like any other host
 
 	mu      sync.Mutex
 	reached map[string]map[string]bool // client token -> hosts reached
@@ -48,8 +49,8 @@ func Start(addr string, allow *Allowlist) (*Proxy, error) {
 		return c, err
 	}
 	gp.OnRequest().DoFunc(func(r *http.Request, _ *goproxy.ProxyCtx) (*http.Request, *http.Response) {
-		if p.cache != nil && strings.EqualFold(r.URL.Hostname(), CacheHost) {
-			resp, host := p.cache.serve(r, token(r), gp.Tr)
+		if c := p.cache.Load(); c != nil && strings.EqualFold(r.URL.Hostname(), CacheHost) {
+			resp, host := c.serve(r, token(r), gp.Tr)
 			if host != "" {
 				p.record(token(r), host, nil)
 			}
@@ -115,10 +116,10 @@ func (p *Proxy) Listen(token string) (addr string, close func(), err error) {
 
 // SetCache puts a package cache behind CacheHost; set it before the
 // first client.
-func (p *Proxy) SetCache(c *Cache) { p.cache = c }
+func (p *Proxy) SetCache(c *Cache) { p.cache.Store(c) }
 
 // Cache is the package cache behind CacheHost, nil when there is none.
-func (p *Proxy) Cache() *Cache { return p.cache }
+func (p *Proxy) Cache() *Cache { return p.cache.Load() }
 
 // Addr is the address the proxy listens on.
 func (p *Proxy) Addr() string { return p.ln.Addr().String() }
