@@ -162,7 +162,7 @@ func kept(prefix, p string) bool {
 
 // serve answers a request for the cache host: from the folder, else from
 // the registry through rt (the proxy's transport, its allowlist).
-func (c *Cache) serve(r *http.Request, tok string, rt http.RoundTripper) (*http.Response, string) {
+func (c *Cache) serve(r *http.Request, tok string, allowed func(string) (bool, bool), rt http.RoundTripper) (*http.Response, string) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return textResponse(r, http.StatusMethodNotAllowed, "curate package cache: GET only\n"), ""
 	}
@@ -194,11 +194,33 @@ func (c *Cache) serve(r *http.Request, tok string, rt http.RoundTripper) (*http.
 		return textResponse(r, http.StatusBadRequest, "curate package cache: "+err.Error()+"\n"), ""
 	}
 	up.RawQuery = r.URL.RawQuery
+	// The folder is shared by workspaces: a file kept from a host another
+	// workspace lists ([network] allow) is not this proxy's to serve.
+	if ok, _ := allowed(up.Hostname()); !ok {
+		return textResponse(r, http.StatusForbidden, "curate package cache: "+up.Hostname()+" is not an allowed registry\n"), ""
+	}
 	if kept(route.Prefix, p) && r.URL.RawQuery == "" {
 		return c.kept(r, tok, registryName(route.Prefix), up, rt)
 	}
 	c.count(tok, func(s *CacheStats) { s.Passed++ })
 	return c.pass(r, route, up, rt)
+}
+
+// MaxKeptPerClient bounds what one build writes into the host's cache
+// folder: a build RUN chooses what it downloads, the host's disk is not
+// in its box.
+const MaxKeptPerClient = 8 << 30
+
+// overBudget reports whether keeping n more bytes (-1: unknown) would
+// take a client past MaxKeptPerClient.
+func (c *Cache) overBudget(tok string, n int64) bool {
+	if n < 0 {
+		n = 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats[tok]
+	return s != nil && s.FetchedBytes+n > MaxKeptPerClient
 }
 
 // file is where the content of an upstream URL is kept.
@@ -224,8 +246,18 @@ func (c *Cache) kept(r *http.Request, tok, registry string, up *url.URL, rt http
 	if resp.StatusCode != http.StatusOK {
 		return resp, up.Host
 	}
+	if c.overBudget(tok, resp.ContentLength) {
+		// A build's downloads are capped inside its box, not on this host:
+		// past its share, files pass through unkept.
+		c.count(tok, func(s *CacheStats) { s.Passed++ })
+		return resp, up.Host
+	}
 	defer resp.Body.Close()
-	n, err := store(f, resp.Body)
+	n, err := store(f, io.LimitReader(resp.Body, MaxKeptPerClient+1))
+	if err == nil && n > MaxKeptPerClient {
+		os.Remove(f)
+		err = fmt.Errorf("over %d MB, not kept", MaxKeptPerClient>>20)
+	}
 	if err != nil {
 		return textResponse(r, http.StatusBadGateway, "curate package cache: "+up.String()+": "+err.Error()+"\n"), up.Host
 	}

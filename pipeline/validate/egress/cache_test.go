@@ -121,8 +121,21 @@ func TestPackageCacheKeepsOnlyWhatNeverChanges(t *testing.T) {
 	if code, _ := get("build-4", "/crates-dl/file/etc/passwd"); code != 404 {
 		t.Errorf("a crate URL of another scheme: %d, want 404", code)
 	}
-	if code, _ := get("build-4", "/crates-dl/https/10.1.2.3/x/download"); code != 502 {
-		t.Errorf("a crate URL of a host not on the list: %d, want 502", code)
+	if code, _ := get("build-4", "/crates-dl/https/10.1.2.3/x/download"); code != 403 {
+		t.Errorf("a crate URL of a host not on the list: %d, want 403", code)
+	}
+	// A kept file of a host this proxy does not allow (another
+	// workspace's [network] allow, the folder being shared) is refused.
+	other := startProxy(t, nil, nil)
+	other.SetCache(c)
+	ou, _ := url.Parse("http://build-5:x@" + other.Addr())
+	resp, err := (&http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(ou)}}).Get(CacheURL + crate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Errorf("a kept crate of a host another proxy's list lacks: %d, want 403", resp.StatusCode)
 	}
 	if code, _ := get("build-3", "/../../etc/passwd"); code != 404 {
 		t.Errorf("a path outside the registries: %d, want 404", code)

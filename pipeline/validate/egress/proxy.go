@@ -50,7 +50,7 @@ func Start(addr string, allow *Allowlist) (*Proxy, error) {
 	}
 	gp.OnRequest().DoFunc(func(r *http.Request, _ *goproxy.ProxyCtx) (*http.Request, *http.Response) {
 		if c := p.cache.Load(); c != nil && strings.EqualFold(r.URL.Hostname(), CacheHost) {
-			resp, host := c.serve(r, token(r), gp.Tr)
+			resp, host := c.serve(r, token(r), allow.match, gp.Tr)
 			if host != "" {
 				p.record(token(r), host, nil)
 			}
