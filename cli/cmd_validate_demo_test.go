@@ -89,6 +89,9 @@ func TestValidateBuiltDemoTasks(t *testing.T) {
 		t.Errorf("funnel: want %d valid in total\n%s", n, out)
 	}
 	checkRunTiming(t, root, runs, n)
+	// Today's two executions per task against the five of one mode per
+	// command: the same verdicts and lists.
+	t.Run("each mode alone", func(t *testing.T) { sameWhenEachModeRunsAlone(t, root, runs) })
 	// The same tasks on a Kubernetes cluster, reusing the images built
 	// above: the same verdicts, rewards, FAIL_TO_PASS and PASS_TO_PASS.
 	t.Run("kubernetes", func(t *testing.T) { sameOnKubernetes(t, root, runs) })
