@@ -175,7 +175,8 @@ type Yield struct {
 	IDs    []string
 	Funnel stats.RepoFunnel
 	Tasks  map[string]*pipeline.Task
-	Wall   time.Duration // build and validation
+	Runs   map[string][]*pipeline.Run // each task's runs, newest first
+	Wall   time.Duration              // build and validation
 	// EnvCheck is the environment check's error, when it failed.
 	EnvCheck string
 }
@@ -185,7 +186,7 @@ type Yield struct {
 // no --base-image) and reads the funnel of exactly those tasks.
 func RunYield(ctx context.Context, c *Curate, repo string, ids []string) (*Yield, error) {
 	start := time.Now()
-	y := &Yield{Repo: repo, IDs: ids, Tasks: map[string]*pipeline.Task{}}
+	y := &Yield{Repo: repo, IDs: ids, Tasks: map[string]*pipeline.Task{}, Runs: map[string][]*pipeline.Run{}}
 	build := []string{"build"}
 	at := os.Getenv("CURATE_YIELD_AT") // merge, snapshot, auto (the default)
 	if at != "" {
@@ -237,7 +238,7 @@ func RunYield(ctx context.Context, c *Curate, repo string, ids []string) (*Yield
 		if err != nil {
 			return nil, err
 		}
-		y.Tasks[id] = t
+		y.Tasks[id], y.Runs[id] = t, rs
 		tasks = append(tasks, t)
 		runs = append(runs, rs...)
 	}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"curate/internal/testenv"
+	"curate/pipeline"
 	"curate/pipeline/validate"
 )
 
@@ -98,6 +100,7 @@ func TestYieldRealPRs(t *testing.T) {
 		if bad := y.Unsettled(); len(bad) > 0 {
 			t.Errorf("%s: %d PRs reached no class: %s", repo, len(bad), strings.Join(bad, "; "))
 		}
+		goldAloneAgrees(t, c, y)
 		rows = append(rows, y.Row())
 	}
 	table := TableHeader + "\n" + strings.Join(rows, "\n") + "\n"
@@ -222,4 +225,47 @@ func samePackages(a, b []string) bool {
 		}
 	}
 	return len(set) == len(b)
+}
+
+// goldAloneAgrees validates the repository's valid tasks again with gold
+// alone, which runs the buggy and fixed states itself (as every task did
+// before a batch shared NOP's and Oracle's executions): its lists must be
+// the ones the shared batch gave.
+func goldAloneAgrees(t *testing.T, c *Curate, y *Yield) {
+	t.Helper()
+	var valid []string
+	for _, id := range y.IDs {
+		if y.Tasks[id].Status == pipeline.StatusValid {
+			valid = append(valid, id)
+		}
+	}
+	if len(valid) == 0 {
+		return
+	}
+	out, err := c.Run(context.Background(), append([]string{"validate", "--mode", "gold", "--json", "--concurrency", "2"}, valid...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var alone []pipeline.Run
+	if err := json.Unmarshal(out, &alone); err != nil || len(alone) != len(valid) {
+		t.Fatalf("validate --mode gold: %d runs (%v)\n%s", len(alone), err, out)
+	}
+	for _, a := range alone {
+		var shared *pipeline.Run
+		for _, r := range y.Runs[a.TaskID] {
+			if r.Mode == "gold" && shared == nil {
+				shared = r
+			}
+		}
+		switch {
+		case shared == nil:
+			t.Errorf("%s: no gold run in the shared batch", a.TaskID)
+		case a.Outcome != shared.Outcome || strings.Join(a.FailToPass, ",") != strings.Join(shared.FailToPass, ",") ||
+			strings.Join(a.PassToPass, ",") != strings.Join(shared.PassToPass, ","):
+			t.Errorf("%s gold alone: %s F2P %v P2P %v; in the shared batch: %s F2P %v P2P %v", a.TaskID,
+				a.Outcome, a.FailToPass, a.PassToPass, shared.Outcome, shared.FailToPass, shared.PassToPass)
+		default:
+			t.Logf("%s: gold alone agrees with the shared batch (%d FAIL_TO_PASS, %d PASS_TO_PASS)", a.TaskID, len(a.FailToPass), len(a.PassToPass))
+		}
+	}
 }
