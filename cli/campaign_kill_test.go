@@ -17,6 +17,7 @@ import (
 	"curate/internal/testenv"
 	"curate/pipeline"
 	"curate/pipeline/validate"
+	"curate/pipeline/validate/kube/kubetest"
 )
 
 // TestCampaignKilledAndStartedAgain: a campaign killed (SIGKILL, no
@@ -25,6 +26,18 @@ import (
 // with exactly one verdict on its files (nothing validated twice), no task
 // built again, and no container of the workspace left.
 func TestCampaignKilledAndStartedAgain(t *testing.T) {
+	campaignKilledAndStartedAgain(t, nil)
+}
+
+// The same on the cluster (--engine kubernetes): the runs are the
+// cluster's Jobs, and nothing of the campaign is left in the namespace.
+func TestCampaignOnKubernetesKilledAndStartedAgain(t *testing.T) {
+	campaignKilledAndStartedAgain(t, kubetest.Require(t))
+}
+
+// campaignKilledAndStartedAgain runs the campaign on the local engine, or
+// on cluster c when it is not nil.
+func campaignKilledAndStartedAgain(t *testing.T, c *kubetest.Cluster) {
 	_, py, gr, ws := campaignFixtures(t)
 	dockerCli := testenv.RequireDocker(t)
 	bin := filepath.Join(t.TempDir(), "curate")
@@ -32,6 +45,10 @@ func TestCampaignKilledAndStartedAgain(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	args := []string{"-w", ws, "campaign", py.Path, gr.Path, "--preset", "none", "--no-env-check", "--concurrency", "1", "--json"}
+	if c != nil {
+		appendKubeConfig(t, ws, c)
+		args = append(args, "--engine", "kubernetes")
+	}
 	finished := func() []pipeline.Run {
 		_, out, _ := cli(t, "-w", ws, "runs", "--json")
 		var rs, done []pipeline.Run
@@ -99,5 +116,19 @@ func TestCampaignKilledAndStartedAgain(t *testing.T) {
 	}
 	if len(left) > 0 {
 		t.Errorf("%d containers of the workspace left", len(left))
+	}
+	if c == nil {
+		return
+	}
+	if left := c.Leftovers(t); len(left) > 0 {
+		t.Errorf("left in the namespace: %v", left)
+	}
+	_, out, _ = cli(t, "-w", ws, "runs", "--json")
+	var runs []pipeline.Run
+	json.Unmarshal([]byte(out), &runs)
+	for _, r := range runs {
+		if !strings.HasPrefix(r.DockerHost, "kubernetes ") {
+			t.Errorf("run %s of %s %s ran on %q, not the cluster", r.ID, r.TaskID, r.Mode, r.DockerHost)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 func newCampaignCmd(env *Env) *cobra.Command {
 	var (
 		from, since, until, preset string
+		engine                     string
 		limit, concurrency         int
 		hosts                      []string
 		noEnvCheck, asJSON         bool
@@ -35,7 +36,8 @@ step does only what the store says is not done: a campaign stopped at any
 point and started again builds and validates no task twice. One line per
 repository and step; --json prints each as a JSON object.`,
 		Example: `  curate campaign ../calc ../mathx --limit 20
-  curate campaign --from repos.txt --since 2024-01-01 --json`,
+  curate campaign --from repos.txt --since 2024-01-01 --json
+  curate campaign --from repos.txt --engine kubernetes`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			clones, err := campaignClones(args, from)
@@ -61,7 +63,7 @@ repository and step; --json prints each as a JSON object.`,
 			}
 			enc := json.NewEncoder(env.Out)
 			o := app.CampaignOptions{Clones: clones, Mine: opt, Preset: preset, NoEnvCheck: noEnvCheck,
-				Validate: app.ValidateOptions{Hosts: hosts, Engines: env.engines, Concurrency: concurrency, Warn: env.Err},
+				Validate: app.ValidateOptions{Hosts: hosts, Engines: env.engines, Engine: engine, Concurrency: concurrency, Warn: env.Err},
 				Event: func(e app.CampaignEvent) {
 					if asJSON {
 						enc.Encode(e)
@@ -81,6 +83,7 @@ repository and step; --json prints each as a JSON object.`,
 	cmd.Flags().BoolVar(&noEnvCheck, "no-env-check", false, "skip the environment checks (auto then builds each PR at its merge commit)")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "containers at once on each engine (default: [docker] concurrency)")
 	cmd.Flags().StringArrayVar(&hosts, "docker-host", nil, "Docker engine to use (repeat to spread runs over several)")
+	cmd.Flags().StringVar(&engine, "engine", "docker", "where the validation runs go: docker, or kubernetes (curate.toml [kubernetes]; images are built and checked on the local engine)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print each step as a JSON object, one per line")
 	return cmd
 }

@@ -101,12 +101,7 @@ func TestValidateBuiltDemoTasks(t *testing.T) {
 // and compares each run with the Docker engine's.
 func sameOnKubernetes(t *testing.T, root string, onDocker []pipeline.Run) {
 	c := kubetest.Require(t)
-	f, err := os.OpenFile(filepath.Join(root, "curate.toml"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintf(f, "\n[kubernetes]\nkubeconfig = %q\nnamespace = %q\nregistry = %q\nparallelism = 2\n", c.Kubeconfig, c.Namespace, c.Registry)
-	f.Close()
+	appendKubeConfig(t, root, c)
 	code, out, errs := cli(t, "-w", root, "validate", "--all", "--json", "--mode", "nop,oracle,gold", "--engine", "kubernetes")
 	var runs []pipeline.Run
 	if err := json.Unmarshal([]byte(out), &runs); err != nil {

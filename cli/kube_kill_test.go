@@ -24,13 +24,19 @@ import (
 func kubeWorkspace(t *testing.T, c *kubetest.Cluster) string {
 	t.Helper()
 	root := newDockerWorkspace(t)
+	appendKubeConfig(t, root, c)
+	return root
+}
+
+// appendKubeConfig points the workspace at root to the test's namespace.
+func appendKubeConfig(t *testing.T, root string, c *kubetest.Cluster) {
+	t.Helper()
 	f, err := os.OpenFile(filepath.Join(root, "curate.toml"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(f, "\n[kubernetes]\nkubeconfig = %q\nnamespace = %q\nregistry = %q\nparallelism = 2\n", c.Kubeconfig, c.Namespace, c.Registry)
 	f.Close()
-	return root
 }
 
 // kill -9 of `curate validate --engine kubernetes` mid-batch, then any
