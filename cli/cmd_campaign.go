@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,7 +36,7 @@ repository and step; --json prints each as a JSON object.`,
   curate campaign --from repos.txt --engine kubernetes`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			clones, err := campaignClones(args, from)
+			clones, err := app.CampaignClones(args, from)
 			if err != nil {
 				return err
 			}
@@ -69,7 +65,7 @@ repository and step; --json prints each as a JSON object.`,
 						enc.Encode(e)
 						return
 					}
-					fmt.Fprintf(env.Out, "%-28s %-10s %s\n", sanitize.Line(e.Repo), e.Step, campaignLine(e))
+					fmt.Fprintf(env.Out, "%-28s %-10s %s\n", sanitize.Line(e.Repo), e.Step, app.CampaignEventLine(e))
 				}}
 			_, err = app.RunCampaign(ctx, ws, o)
 			return err
@@ -86,79 +82,4 @@ repository and step; --json prints each as a JSON object.`,
 	cmd.Flags().StringVar(&engine, "engine", "docker", "where the validation runs go: docker, or kubernetes (curate.toml [kubernetes]; images are built and checked on the local engine)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print each step as a JSON object, one per line")
 	return cmd
-}
-
-// campaignLine is an event's counts in words.
-func campaignLine(e app.CampaignEvent) string {
-	var parts []string
-	add := func(n int, what string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, what))
-		}
-	}
-	switch e.Step {
-	case "mine":
-		add(e.Mined, "PRs mined")
-	case "build":
-		add(e.Built, "built")
-		add(e.Already, "built before")
-		add(e.Refused, "refused (curate list --filter status=rejected)")
-	case "validate":
-		add(e.Valid, "valid")
-		add(e.Invalid, "invalid (curate funnel)")
-	}
-	if e.Detail != "" {
-		parts = append(parts, sanitize.Line(e.Detail))
-	}
-	if len(parts) == 0 {
-		return "nothing to do"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// campaignClones are the clone paths from the arguments and --from, made
-// absolute; a missing one is refused, naming where it was given, before
-// anything runs.
-func campaignClones(args []string, from string) ([]string, error) {
-	type given struct{ path, where string }
-	var paths []given
-	for _, a := range args {
-		paths = append(paths, given{a, "argument"})
-	}
-	if from != "" {
-		f, err := os.Open(from)
-		if err != nil {
-			return nil, fmt.Errorf("--from: %w", err)
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for n := 1; sc.Scan(); n++ {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			if !filepath.IsAbs(line) {
-				line = filepath.Join(filepath.Dir(from), line)
-			}
-			paths = append(paths, given{line, fmt.Sprintf("%s:%d", from, n)})
-		}
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %w", from, err)
-		}
-	}
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("no repositories: give clone paths or --from FILE")
-	}
-	out := make([]string, 0, len(paths))
-	for _, p := range paths {
-		abs, err := filepath.Abs(p.path)
-		if err != nil {
-			return nil, err
-		}
-		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("%s: %s: not a clone folder", p.where, sanitize.Line(p.path))
-		}
-		out = append(out, abs)
-	}
-	return out, nil
 }

@@ -56,7 +56,9 @@ func workbenchServices(env *Env, ws *workspace.Workspace, logger *log.Logger, en
 			return app.Export(ctx, ws, sel, req)
 		},
 		// The jobs list (J) runs import, mine, build and a repo rebuild on ws.
-		JobServices: ui.JobServices{Workspace: ws, RebuildRepo: app.RebuildRepoJob(ws, app.ValidateOptions{Engines: env.engines, Engine: engine, Warn: logger.Writer()})},
+		JobServices: ui.JobServices{Workspace: ws,
+			RebuildRepo: app.RebuildRepoJob(ws, app.ValidateOptions{Engines: env.engines, Engine: engine, Warn: logger.Writer()}),
+			Campaign:    app.CampaignJob(ws, app.ValidateOptions{Engines: env.engines, Engine: engine, Warn: logger.Writer()})},
 		RepoConfigs: func() map[string]workspace.RepoConfig { return ws.Config.Repos },
 		RepoState:   func(repo string) (*app.RepoState, error) { return app.RepoStateOf(ws, repo) },
 		EditRepoProfile: func(ctx context.Context, repo string) (*app.ProfileEdit, error) {

@@ -144,6 +144,7 @@ var actions = []Action{
 	{"job_build", []string{"b"}, "build tasks (job)", "Jobs"},
 	{"job_validate", []string{"v"}, "validate tasks (job)", "Jobs"},
 	{"job_rebuild", []string{"R"}, "rebuild a repo (job)", "Jobs"},
+	{"job_campaign", []string{"c"}, "campaign: clones to validated tasks (job)", "Jobs"},
 	{"job_cancel", []string{"x"}, "cancel the job (asks)", "Jobs"},
 }
 

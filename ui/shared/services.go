@@ -20,6 +20,9 @@ type JobServices struct {
 	// RebuildRepo rebuilds a repository's changed tasks and reruns its
 	// failures (nil: the job says it is not available).
 	RebuildRepo app.RebuildRepoFunc
+	// Campaign takes clones to validated tasks as `curate campaign` does
+	// (nil: the job says it is not available).
+	Campaign app.CampaignFunc
 }
 
 // Services are the engines the Runs, Quotas and Export screens drive. The

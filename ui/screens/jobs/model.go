@@ -96,7 +96,7 @@ func (s *Model) ShortHelp() []key.Binding {
 func (s *Model) FullHelp() [][]key.Binding {
 	k := s.ctx.Keys
 	return [][]key.Binding{
-		k.List("job_import", "job_mine", "job_build", "job_validate", "job_rebuild", "job_cancel"),
+		k.List("job_import", "job_mine", "job_build", "job_validate", "job_rebuild", "job_campaign", "job_cancel"),
 		k.List("up", "down", "page_up", "page_down", "top", "bottom"),
 	}
 }

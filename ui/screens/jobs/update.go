@@ -25,7 +25,7 @@ import (
 // startForm is the form of one job kind: text fields, or a scope choice
 // (build, validate).
 type startForm struct {
-	kind   string // import, mine, build, validate, rebuild
+	kind   string // import, mine, build, validate, rebuild, campaign
 	labels []string
 	inputs []textinput.Model
 	field  int
@@ -81,6 +81,8 @@ func (s *Model) key(m tea.KeyMsg) tea.Cmd {
 		s.form = s.scopeForm("build")
 	case k.Is(m, "job_validate"):
 		s.form = s.scopeForm("validate")
+	case k.Is(m, "job_campaign"):
+		s.form = campaignForm()
 	case k.Is(m, "job_rebuild"):
 		repo := ""
 		if t := s.ctx.Catalog.Task(s.ctx.CurrentID); t != nil {
@@ -195,6 +197,8 @@ func (s *Model) submit(f *startForm) tea.Cmd {
 		return shared.MsgCmd(shared.StartValidationMsg{IDs: ids})
 	case "rebuild":
 		return s.startRebuild(f.value(0))
+	case "campaign":
+		return s.startCampaign(f.value(0), f.value(1), f.value(2))
 	}
 	return nil
 }

@@ -137,6 +137,7 @@ func (s *Model) formView() string {
 		"build":    "Build tasks into Harbor task dirs (curate build)",
 		"validate": "Validate with the Runs screen's last modes (logs in F4 Runs)",
 		"rebuild":  "Rebuild a repository's changed tasks, rerun its failures",
+		"campaign": "Campaign: mine, check, build and validate clones, resuming what is left",
 	}
 	b.WriteString(st.Bold.Render("  "+titles[f.kind]) + "\n")
 	if f.scoped() {
