@@ -15,13 +15,14 @@ import (
 // time, a random value or an address); either is in neither list.
 //
 // A test missing on the bug fails there (formats.md: the suite crashed)
-// when the bug ran no test at all, or when inPRFile says it may live in a
-// test file the PR changes (a test the PR adds, or one in a file that no
-// longer compiles). Missing otherwise, it is in neither list: a harness
-// that stops at its first failing script (rake) never ran it, and
-// SWE-bench, which runs only the PR's test files, would not have either.
-// inPRFile nil: the PR's test files are unknown, and every missing test
-// fails on the bug.
+// when the bug ran no test at all, when a test of its group (its id up to
+// the last '.': a Unity file, a Catch2 binary) ran there (it is new, or its
+// file did not compile into a binary that ran), or when inPRFile says it
+// may live in a test file the PR changes. Missing otherwise, with its whole
+// group, it is in neither list: a harness that stops at its first failing
+// script (rake) never ran it, and SWE-bench, which runs only the PR's test
+// files, would not have either. inPRFile nil: the PR's test files are
+// unknown, and every missing test fails on the bug.
 func gold(as []attempt, run *pipeline.Run, inPRFile func(id string) bool) {
 	var buggyRuns, fixedRuns []*parse.Report
 	for _, a := range as {
@@ -36,6 +37,10 @@ func gold(as []attempt, run *pipeline.Run, inPRFile func(id string) bool) {
 	flaky := union(flakyB, flakyF)
 	unstable := union(unstableB, unstableF)
 	var f2p, p2p, lost, notRun []string
+	ranGroups := map[string]bool{}
+	for name := range buggy {
+		ranGroups[testGroup(name)] = true
+	}
 	for name, after := range fixed {
 		if flaky[name] || !after.Pass() {
 			continue
@@ -48,7 +53,7 @@ func gold(as []attempt, run *pipeline.Run, inPRFile func(id string) bool) {
 			continue
 		}
 		switch {
-		case !ran && len(buggy) > 0 && inPRFile != nil && !inPRFile(name):
+		case !ran && len(buggy) > 0 && inPRFile != nil && !ranGroups[testGroup(name)] && !inPRFile(name):
 			notRun = append(notRun, name)
 		case !ran || before.Fail():
 			f2p = append(f2p, name) // failing, erroring or missing (crashed) on the bug
@@ -123,6 +128,15 @@ func merge(reports []*parse.Report) (out map[string]parse.Status, flaky, unstabl
 		}
 	}
 	return out, flaky, unstable
+}
+
+// testGroup is a test id up to its last '.' (the whole id when it has
+// none).
+func testGroup(id string) string {
+	if i := strings.LastIndex(id, "."); i > 0 {
+		return id[:i]
+	}
+	return id
 }
 
 func union(a, b map[string]bool) map[string]bool {

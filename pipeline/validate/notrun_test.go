@@ -75,8 +75,18 @@ func TestGoldLeavesOutTestsTheBugNeverRanOutsideThePRsFiles(t *testing.T) {
 		}
 	}
 
-	// A bug that ran no test at all crashed: its missing tests fail there.
+	// A test missing from a group that ran on the bug is new (a Catch2
+	// case of a file left out of its binary): it fails there, whatever
+	// its id says of files.
 	run := &pipeline.Run{}
+	summarize(ModeGold, []attempt{{outcome: pipeline.OutcomeOK, buggy: rep("tests.global.Old case", "PASSED"),
+		fixed: rep("tests.global.Old case", "PASSED", "tests.global.New case", "PASSED"), again: rep("tests.global.Old case", "PASSED", "tests.global.New case", "PASSED")}},
+		run, func(string) bool { return false })
+	if strings.Join(run.FailToPass, ",") != "tests.global.New case" {
+		t.Errorf("a new case in a group that ran: FAIL_TO_PASS %v, want tests.global.New case", run.FailToPass)
+	}
+	// A bug that ran no test at all crashed: its missing tests fail there.
+	run = &pipeline.Run{}
 	summarize(ModeGold, []attempt{{outcome: pipeline.OutcomeOK, buggy: rep(), fixed: rep("a.testX", "PASSED"), again: rep("a.testX", "PASSED")}}, run, func(string) bool { return false })
 	if len(run.FailToPass) != 1 {
 		t.Errorf("a bug that ran nothing: FAIL_TO_PASS %v, want a.testX", run.FailToPass)
