@@ -26,9 +26,9 @@ import (
 // The statuses are those the gold runs printed (testdata/gold).
 func TestGoldLeavesOutTestsTheBugNeverRanOutsideThePRsFiles(t *testing.T) {
 	for _, c := range []struct {
-		pr                       string
+		pr                        string
 		f2pBefore, f2p, p2p, kept int
-		keptFile                 string
+		keptFile                  string
 	}{
 		{"824", 846, 77, 198, 0, ""},
 		{"644", 606, 197, 301, 196, "test_unity_doubles."},

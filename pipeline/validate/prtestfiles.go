@@ -3,8 +3,6 @@ package validate
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"curate/pipeline/unidiff"
 )
@@ -13,32 +11,25 @@ import (
 // record's test_patch), nil when the task has no record or the record no
 // test patch: gold then cannot tell which tests the PR's files hold.
 func PRTestFiles(taskDir string) ([]string, error) {
-	for _, name := range SWEBenchRecordFiles {
-		path := filepath.Join(taskDir, name)
-		data, err := os.ReadFile(path)
-		if os.IsNotExist(err) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		var rec struct {
-			TestPatch string `json:"test_patch"`
-		}
-		if err := json.Unmarshal(data, &rec); err != nil {
-			return nil, fmt.Errorf("%s: not a SWE-bench record: %w", path, err)
-		}
-		files, err := unidiff.Stat(path+": test_patch", rec.TestPatch)
-		if err != nil {
-			return nil, err
-		}
-		var out []string
-		for _, f := range files {
-			out = append(out, f.Name())
-		}
-		return out, nil
+	path, data, err := readSWEBenchRecord(taskDir)
+	if path == "" || err != nil {
+		return nil, err
 	}
-	return nil, nil
+	var rec struct {
+		TestPatch string `json:"test_patch"`
+	}
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("%s: not a SWE-bench record: %w", path, err)
+	}
+	files, err := unidiff.Stat(path+": test_patch", rec.TestPatch)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Name())
+	}
+	return out, nil
 }
 
 // prTestFileOf says whether a test id may live in one of the gold job's

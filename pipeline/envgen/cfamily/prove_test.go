@@ -33,12 +33,7 @@ func TestPlanRunsTheCIsProve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := ""
-		for _, e := range p.Env {
-			if v, ok := strings.CutPrefix(e, "CURATE_CI_TEST="); ok {
-				got = v
-			}
-		}
+		got := planEnv(p, "CURATE_CI_TEST")
 		if got != c.want {
 			t.Errorf("CI test %q: CURATE_CI_TEST=%q, want %q", c.run, got, c.want)
 		}
