@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -11,7 +10,7 @@ import (
 	"curate/pipeline"
 	"curate/pipeline/envgen"
 	"curate/pipeline/filter"
-	"curate/pipeline/statement"
+	"curate/pipeline/validate"
 	"curate/pipeline/validate/parse"
 	"curate/workspace"
 )
@@ -83,7 +82,7 @@ func touchedFailures(ctx context.Context, t *pipeline.Task, cfg envgen.Config, c
 	}
 	for _, f := range files {
 		for _, e := range c.Failing {
-			if testTouches(f, e.Test, t.Repo) {
+			if validate.TestMayLiveIn(f, e.Test, t.Repo) {
 				return fmt.Sprintf("its test file %s holds %s, which failed in the env check", f, e.Test)
 			}
 		}
@@ -107,37 +106,4 @@ func prTestFiles(ctx context.Context, t *pipeline.Task, fc *filter.Config) ([]st
 		}
 	}
 	return files, nil
-}
-
-// testTouches reports whether the test id (as the suite's report names
-// it) may live in file: the id holds the file's path, or its name without
-// the extension as a whole word (a CTest target, a Java class, a Rust
-// module); a Go id's package is the file's directory. Unsure means yes:
-// the PR then builds at its merge commit, as before the check was
-// accepted.
-func testTouches(file, id, repo string) bool {
-	if strings.Contains(id, file) {
-		return true
-	}
-	if strings.HasSuffix(file, "_test.go") {
-		pkg := goPackageOf(id)
-		dir := path.Dir(file)
-		if dir == "." {
-			return path.Base(pkg) == path.Base(repo)
-		}
-		return pkg == dir || strings.HasSuffix(pkg, "/"+dir)
-	}
-	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
-	stem = strings.TrimSuffix(stem, ".test") // foo.test.ts
-	return stem != "" && statement.ContainsWord(id, stem)
-}
-
-// goPackageOf is the package part of a Go test id ("mod/pkg.TestX/sub").
-func goPackageOf(id string) string {
-	for _, kind := range []string{".Test", ".Example", ".Fuzz", ".Benchmark"} {
-		if i := strings.Index(id, kind); i > 0 {
-			return id[:i]
-		}
-	}
-	return id
 }

@@ -7,6 +7,7 @@ import (
 
 	"curate/pipeline"
 	"curate/pipeline/filter"
+	"curate/pipeline/validate"
 	"curate/pipeline/validate/parse"
 	"curate/workspace"
 )
@@ -55,7 +56,7 @@ func leftOut(files []string, rep *parse.Report, repo string) []string {
 	for _, f := range files {
 		reached := false
 		for id := range rep.Tests {
-			if testTouches(f, id, repo) {
+			if validate.TestMayLiveIn(f, id, repo) {
 				reached = true
 				break
 			}

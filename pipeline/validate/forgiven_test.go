@@ -35,7 +35,7 @@ func TestLeaveOutKnownFlaky(t *testing.T) {
 				buggy = rep(feature, "PASSED", hang, "PASSED")
 			}
 			summarize(ModeGold, []attempt{{outcome: pipeline.OutcomeOK, buggy: buggy,
-				fixed: rep(feature, "PASSED", hang, "FAILED"), again: rep(feature, "PASSED", hang, "PASSED")}}, run)
+				fixed: rep(feature, "PASSED", hang, "FAILED"), again: rep(feature, "PASSED", hang, "PASSED")}}, run, nil)
 			if run.Outcome != pipeline.OutcomeFlaky {
 				t.Fatalf("before forgiving: %s, want flaky", run.Outcome)
 			}
@@ -67,7 +67,7 @@ func TestLeaveOutKnownFromTheLists(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			run := &pipeline.Run{}
 			fixed := rep(feature, "PASSED", hang, "PASSED", keep, "PASSED")
-			summarize(ModeGold, []attempt{{outcome: pipeline.OutcomeOK, buggy: c.buggy, fixed: fixed, again: fixed}}, run)
+			summarize(ModeGold, []attempt{{outcome: pipeline.OutcomeOK, buggy: c.buggy, fixed: fixed, again: fixed}}, run, nil)
 			if run.Outcome != pipeline.OutcomeOK || !slices.Contains(run.FailToPass, hang) {
 				t.Fatalf("before: %s %v", run.Outcome, run.FailToPass)
 			}
@@ -81,7 +81,7 @@ func TestLeaveOutKnownFromTheLists(t *testing.T) {
 	// included.
 	run := &pipeline.Run{}
 	summarize(ModeGold, []attempt{{outcome: pipeline.OutcomeOK, buggy: rep(feature, "FAILED", hang, "FAILED"),
-		fixed: rep(feature, "PASSED", hang, "FAILED"), again: rep(feature, "PASSED", hang, "FAILED")}}, run)
+		fixed: rep(feature, "PASSED", hang, "FAILED"), again: rep(feature, "PASSED", hang, "FAILED")}}, run, nil)
 	before := *run
 	leaveOutKnown(run, []string{hang})
 	if !reflect.DeepEqual(*run, before) {

@@ -13,7 +13,17 @@ import (
 // whose status differs between runs of one state is flaky, and one whose
 // id is missing from some runs of a state is unstable (its name carries a
 // time, a random value or an address); either is in neither list.
-func gold(as []attempt, run *pipeline.Run) {
+//
+// A test missing on the bug fails there (formats.md: the suite crashed)
+// when the bug ran no test at all, when a test of its group (its id up to
+// the last '.': a Unity file, a Catch2 binary) ran there (it is new, or its
+// file did not compile into a binary that ran), or when inPRFile says it
+// may live in a test file the PR changes. Missing otherwise, with its whole
+// group, it is in neither list: a harness that stops at its first failing
+// script (rake) never ran it, and SWE-bench, which runs only the PR's test
+// files, would not have either. inPRFile nil: the PR's test files are
+// unknown, and every missing test fails on the bug.
+func gold(as []attempt, run *pipeline.Run, inPRFile func(id string) bool) {
 	var buggyRuns, fixedRuns []*parse.Report
 	for _, a := range as {
 		buggyRuns = append(buggyRuns, a.buggy)
@@ -26,7 +36,11 @@ func gold(as []attempt, run *pipeline.Run) {
 	fixed, flakyF, unstableF := merge(fixedRuns)
 	flaky := union(flakyB, flakyF)
 	unstable := union(unstableB, unstableF)
-	var f2p, p2p, lost []string
+	var f2p, p2p, lost, notRun []string
+	ranGroups := map[string]bool{}
+	for name := range buggy {
+		ranGroups[testGroup(name)] = true
+	}
 	for name, after := range fixed {
 		if flaky[name] || !after.Pass() {
 			continue
@@ -39,6 +53,8 @@ func gold(as []attempt, run *pipeline.Run) {
 			continue
 		}
 		switch {
+		case !ran && len(buggy) > 0 && inPRFile != nil && !ranGroups[testGroup(name)] && !inPRFile(name):
+			notRun = append(notRun, name)
 		case !ran || before.Fail():
 			f2p = append(f2p, name) // failing, erroring or missing (crashed) on the bug
 		case before.Pass():
@@ -58,6 +74,10 @@ func gold(as []attempt, run *pipeline.Run) {
 	unstableNote := ""
 	if len(run.Unstable) > 0 {
 		unstableNote = fmt.Sprintf("; %d unstable test ids left out: %s", len(run.Unstable), strings.Join(firstN(run.Unstable, 3), ", "))
+	}
+	if len(notRun) > 0 {
+		sort.Strings(notRun)
+		unstableNote += fmt.Sprintf("; %d tests that did not run on the bug and are not in the PR's test files left out: %s", len(notRun), strings.Join(firstN(notRun, 3), ", "))
 	}
 	switch {
 	case len(run.Flaky) > 0:
@@ -108,6 +128,15 @@ func merge(reports []*parse.Report) (out map[string]parse.Status, flaky, unstabl
 		}
 	}
 	return out, flaky, unstable
+}
+
+// testGroup is a test id up to its last '.' (the whole id when it has
+// none).
+func testGroup(id string) string {
+	if i := strings.LastIndex(id, "."); i > 0 {
+		return id[:i]
+	}
+	return id
 }
 
 func union(a, b map[string]bool) map[string]bool {

@@ -33,6 +33,28 @@ func UpdateSWEBenchRecord(taskDir string, f2p, p2p []string) error {
 // EditSWEBenchRecord rewrites the task's SWE-bench record, when it has
 // one, with edit's changes; every other field is kept.
 func EditSWEBenchRecord(taskDir string, edit func(rec map[string]json.RawMessage)) error {
+	path, data, err := readSWEBenchRecord(taskDir)
+	if path == "" || err != nil {
+		return err
+	}
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return fmt.Errorf("%s: not a JSON object: %w", path, err)
+	}
+	edit(rec)
+	out, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, append(out, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// readSWEBenchRecord reads the task's SWE-bench record: its path and
+// bytes, or "" when it has none.
+func readSWEBenchRecord(taskDir string) (string, []byte, error) {
 	for _, name := range SWEBenchRecordFiles {
 		path := filepath.Join(taskDir, name)
 		data, err := os.ReadFile(path)
@@ -40,23 +62,11 @@ func EditSWEBenchRecord(taskDir string, edit func(rec map[string]json.RawMessage
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("read %s: %w", path, err)
+			return path, nil, fmt.Errorf("read %s: %w", path, err)
 		}
-		var rec map[string]json.RawMessage
-		if err := json.Unmarshal(data, &rec); err != nil {
-			return fmt.Errorf("%s: not a JSON object: %w", path, err)
-		}
-		edit(rec)
-		out, err := json.MarshalIndent(rec, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(path, append(out, '\n'), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-		return nil
+		return path, data, nil
 	}
-	return nil
+	return "", nil, nil
 }
 
 func nonNilList(s []string) []string {

@@ -106,7 +106,7 @@ func TestGoldLists(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			run := &pipeline.Run{}
-			summarize(ModeGold, tc.as, run)
+			summarize(ModeGold, tc.as, run, nil)
 			if run.Outcome != tc.outcome || !reflect.DeepEqual(run.FailToPass, tc.f2p) || !reflect.DeepEqual(run.PassToPass, tc.p2p) || !reflect.DeepEqual(run.Flaky, tc.fl) {
 				t.Fatalf("outcome %s f2p %v p2p %v flaky %v", run.Outcome, run.FailToPass, run.PassToPass, run.Flaky)
 			}
@@ -131,7 +131,7 @@ func TestSummarizeRepeats(t *testing.T) {
 	}
 	for i, tc := range cases {
 		run := &pipeline.Run{}
-		summarize(ModeOracle, tc.as, run)
+		summarize(ModeOracle, tc.as, run, nil)
 		if run.Outcome != tc.want || run.Attempt != len(tc.as) {
 			t.Errorf("case %d: %s (%d attempts), want %s", i, run.Outcome, run.Attempt, tc.want)
 		}

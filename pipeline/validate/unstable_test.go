@@ -18,7 +18,7 @@ func TestGoldLeavesOutUnstableIDs(t *testing.T) {
 	summarize(ModeGold, []attempt{{outcome: ok,
 		buggy: rep("t.py::test_fix", "FAILED", "t.py::test_keep", "PASSED", "t.py::test_stamp[2026-11-25T21:04:01]", "FAILED"),
 		fixed: rep("t.py::test_fix", "PASSED", "t.py::test_keep", "PASSED", "t.py::test_stamp[2026-11-25T21:04:07]", "PASSED"),
-		again: rep("t.py::test_fix", "PASSED", "t.py::test_keep", "PASSED", "t.py::test_stamp[2026-11-25T21:04:12]", "PASSED")}}, run)
+		again: rep("t.py::test_fix", "PASSED", "t.py::test_keep", "PASSED", "t.py::test_stamp[2026-11-25T21:04:12]", "PASSED")}}, run, nil)
 	if run.Outcome != ok || !reflect.DeepEqual(run.FailToPass, []string{"t.py::test_fix"}) || !reflect.DeepEqual(run.PassToPass, []string{"t.py::test_keep"}) {
 		t.Fatalf("outcome %s f2p %v p2p %v", run.Outcome, run.FailToPass, run.PassToPass)
 	}
@@ -34,7 +34,7 @@ func TestGoldOnlyUnstableFailToPass(t *testing.T) {
 	summarize(ModeGold, []attempt{{outcome: pipeline.OutcomeOK,
 		buggy: rep("a", "PASSED", "gen[0x7f1a]", "FAILED"),
 		fixed: rep("a", "PASSED", "gen[0x7f2b]", "PASSED"),
-		again: rep("a", "PASSED", "gen[0x7f3c]", "PASSED")}}, run)
+		again: rep("a", "PASSED", "gen[0x7f3c]", "PASSED")}}, run, nil)
 	if run.Outcome == pipeline.OutcomeOK || run.Failure == nil || run.Failure.Class != pipeline.ClassUnstableTests {
 		t.Fatalf("outcome %s failure %+v", run.Outcome, run.Failure)
 	}
@@ -50,7 +50,7 @@ func TestGoldRepeatsUnstableVersusFlaky(t *testing.T) {
 	run := &pipeline.Run{}
 	summarize(ModeGold, []attempt{
 		{outcome: ok, buggy: rep("b", "FAILED", "r[1]", "FAILED"), fixed: rep("b", "PASSED", "r[1]", "PASSED")},
-		{outcome: ok, buggy: rep("b", "FAILED", "r[2]", "FAILED"), fixed: rep("b", "PASSED", "r[2]", "PASSED")}}, run)
+		{outcome: ok, buggy: rep("b", "FAILED", "r[2]", "FAILED"), fixed: rep("b", "PASSED", "r[2]", "PASSED")}}, run, nil)
 	if run.Outcome != ok || !reflect.DeepEqual(run.FailToPass, []string{"b"}) || !reflect.DeepEqual(run.Unstable, []string{"r[1]", "r[2]"}) {
 		t.Fatalf("outcome %s f2p %v unstable %v", run.Outcome, run.FailToPass, run.Unstable)
 	}

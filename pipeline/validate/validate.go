@@ -226,7 +226,7 @@ func (v *Validator) execute(ctx context.Context, runner Runner, job Job, run *pi
 			break
 		}
 	}
-	summarize(job.Mode, attempts, run)
+	summarize(job.Mode, attempts, run, prTestFileOf(job, log))
 	if job.Mode == ModeGold {
 		leaveOutKnown(run, job.LeftOut)
 	}
@@ -422,7 +422,7 @@ func judgeReward(mode string, res *ExecResult) attempt {
 
 // summarize folds the attempts into the run: the same result every time is
 // that result; differing rewards or test statuses are flaky.
-func summarize(mode string, as []attempt, run *pipeline.Run) {
+func summarize(mode string, as []attempt, run *pipeline.Run, inPRFile func(id string) bool) {
 	run.Attempt = len(as)
 	last := as[len(as)-1]
 	for _, a := range as {
@@ -433,7 +433,7 @@ func summarize(mode string, as []attempt, run *pipeline.Run) {
 		}
 	}
 	if mode == ModeGold && allOK(as) {
-		gold(as, run)
+		gold(as, run, inPRFile)
 		return
 	}
 	first := as[0]

@@ -155,7 +155,7 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if sys == "" {
 		return nil, fmt.Errorf("no C/C++ build system at the root or in a top-level folder (CMakeLists.txt, meson.build, configure.ac or Makefile)")
 	}
-	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript, "curate-ctestids": ctestidsScript, "curate-automake": automakeScript, "curate-cmakeoff": cmakeoffScript, "curate-cmakeconf": cmakeconfScript}}
+	p := &envgen.Plan{Language: l.name, Tools: map[string]string{"curate-cbuild": cbuildScript, "curate-ctestids": ctestidsScript, "curate-automake": automakeScript, "curate-testlines": testlinesScript, "curate-cmakeoff": cmakeoffScript, "curate-cmakeconf": cmakeconfScript}}
 	if dir == "" {
 		if ci := ciBuildSystem(tree, sys); ci != sys {
 			p.Note("build system %s, not %s: the CI runs %s and no CMake, or no CMake file declares a test", ci, sys, ci)

@@ -37,12 +37,7 @@ func TestPlanTakesTheCIsTestScript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := ""
-		for _, e := range p.Env {
-			if v, ok := strings.CutPrefix(e, "CURATE_CI_TEST="); ok {
-				got = v
-			}
-		}
+		got := planEnv(p, "CURATE_CI_TEST")
 		if got != c.want {
 			t.Errorf("CI test %q: CURATE_CI_TEST=%q, want %q", c.run, got, c.want)
 		}
@@ -92,4 +87,15 @@ func TestPlanInstallsNetbase(t *testing.T) {
 	if !contains(p.Packages, "netbase") {
 		t.Errorf("packages %v lack netbase (/etc/services)", p.Packages)
 	}
+}
+
+// planEnv is the value the plan's Env gives key ("" when none).
+func planEnv(p *envgen.Plan, key string) string {
+	v := ""
+	for _, e := range p.Env {
+		if after, ok := strings.CutPrefix(e, key+"="); ok {
+			v = after
+		}
+	}
+	return v
 }

@@ -3,7 +3,11 @@
 # Automake or plain-Make project's test target) for at most LIMIT seconds,
 # and write one JUnit case per test Automake's driver left a result for to
 # OUT/automake.xml; a test still running at the stop fails as unfinished.
-# Exits non-zero when make did. curate-cbuild runs it. Made by curate.
+# A run that leaves no .trs (Automake's serial harness, or a Makefile whose
+# test target runs prove or prints TAP) has its results read from make's
+# output and from the TAP prove dumps per script, by curate-testlines, into
+# OUT/testlines.xml. Exits non-zero when make did. curate-cbuild runs it.
+# Made by curate.
 set -u
 dir=$1; target=$2; tlimit=$3; out=$4
 stopped() { [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; }
@@ -11,7 +15,8 @@ stopped() { [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; }
 # test driver deletes its log when signalled, and Make may not say.
 rm -f /tmp/curate-running
 ( sleep $((tlimit > 2 ? tlimit - 1 : 1)); find "$dir" -name '*.log' > /tmp/curate-running 2>/dev/null ) & snap=$!
-timeout -k 10 "$tlimit" make -C "$dir" -k "$target" 2>&1 | tee /tmp/curate-check.log; mrc=${PIPESTATUS[0]}
+stamp=$(mktemp); rm -rf /tmp/curate-tap
+PERL_TEST_HARNESS_DUMP_TAP=/tmp/curate-tap timeout -k 10 "$tlimit" make -C "$dir" -k "$target" 2>&1 | tee /tmp/curate-check.log; mrc=${PIPESTATUS[0]}
 kill "$snap" 2>/dev/null
 # A test program that does not compile (the PR's new test on the buggy
 # tree) keeps Automake's check from running any test of its folder: the
@@ -24,7 +29,7 @@ if [ "$mrc" -ne 0 ] && [ "$target" = check ] && ! stopped "$mrc"; then
     logs=$(printf 'curate-logs:\n\t@echo $(TEST_LOGS)\n' | make -s -C "$d" -f Makefile -f - curate-logs 2>/dev/null)
     [ -n "$logs" ] || continue
     echo "curate: a test program in ${d#"$dir"} did not compile: the folder's other tests run (make -k each test's log)"
-    timeout -k 10 "$left" make -C "$d" -k $logs 2>&1 | tee -a /tmp/curate-check.log
+    PERL_TEST_HARNESS_DUMP_TAP=/tmp/curate-tap timeout -k 10 "$left" make -C "$d" -k $logs 2>&1 | tee -a /tmp/curate-check.log
   done
 fi
 # Automake's test driver leaves one .trs per test.
@@ -41,6 +46,10 @@ find "$dir" -name '*.trs' | while read -r t; do
        [ -f "${t%.trs}.log" ] && tail -n 25 "${t%.trs}.log" | sed "s|^|$n.log: |" >&2 ;;
   esac
 done > "$out/automake.xml"
+if [ ! -s "$out/automake.xml" ] && curate-testlines "$out/testlines.xml" /tmp/curate-check.log "$dir" "$stamp" /tmp/curate-tap >/dev/null 2>&1; then
+  echo "curate: make $target left no .trs: $(grep -c '<testcase' "$out/testlines.xml") tests from its output's PASS:/FAIL: and TAP lines"
+fi
+rm -f "$stamp"
 # Stopped: the test whose log Make deleted, unfinished ("***
 # Deleting file 't_x.log'", in the directory Make had entered), is
 # the one that hung.

@@ -26,8 +26,9 @@ elif [ "$b" != "$src" ]; then
   done
 fi
 echo "curate: the build defines no test: the CI's test command is one test: $cmd"
-stamp=$(mktemp)
-(cd "$run" && timeout -k 10 "${CURATE_TEST_TIMEOUT:-900}" bash -c "$cmd") 2>&1 | tee /tmp/curate-citest.log
+stamp=$(mktemp); rm -rf /tmp/curate-tap
+# prove (and Perl's make test) write each script's TAP there.
+(cd "$run" && PERL_TEST_HARNESS_DUMP_TAP=/tmp/curate-tap timeout -k 10 "${CURATE_TEST_TIMEOUT:-900}" bash -c "$cmd") 2>&1 | tee /tmp/curate-citest.log
 rc=${PIPESTATUS[0]}
 esc() { printf '%s' "$1" | sed -e 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
 if [ "$rc" -eq 0 ]; then
@@ -39,8 +40,9 @@ fi
 mkdir -p "$out"
 echo "<testsuite name=\"ci\"><testcase classname=\"ci\" name=\"$(esc "$cmd")\"$r</testsuite>" > "$out/citest.xml"
 # Per-test results where its output or result files have the framework's
-# own lines (Unity, TAP); the command stays one test of its own as well.
-curate-testlines "$out/testlines.xml" /tmp/curate-citest.log "$run" "$stamp" >/dev/null 2>&1 &&
+# own lines (Unity, TAP, prove's scripts); the command stays one test of
+# its own as well.
+curate-testlines "$out/testlines.xml" /tmp/curate-citest.log "$run" "$stamp" /tmp/curate-tap >/dev/null 2>&1 &&
   echo "curate: per-test results from the harness's lines: $(grep -c '<testcase' "$out/testlines.xml") tests"
 rm -f "$stamp"
 exit "$rc"

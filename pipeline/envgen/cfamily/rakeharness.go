@@ -56,7 +56,6 @@ func rakeHarness(p *envgen.Plan, tree *envgen.Tree) bool {
 			// target) is not what the CI runs.
 			p.Env = append(p.Env, "CURATE_CI_TEST_DIR="+join("/app", dir), "CURATE_CI_HARNESS=rake")
 			p.Tools["curate-citest"] = citestScript
-			p.Tools["curate-testlines"] = testlinesScript
 			p.Packages = append(p.Packages, "ruby", "rake")
 			p.Note("tests: the CI runs them through rake (%q, %s): %q in %s/ (%s) is the test command, in place of the build system's tests; ruby and rake from Debian; per-test results from its output and the result files it writes (Unity's file:line:name:PASS/FAIL/IGNORE lines, TAP's ok/not ok), and the command itself is one test", line, ciLine(tree, t.Source, line), cmd, orRoot(dir), rakefile)
 			if gems := ciGems(tree); len(gems) > 0 {
