@@ -26,8 +26,9 @@ func timingLine(phase, wall, cpu, wallPer, cpuPer string) *regexp.Regexp {
 }
 
 // A workspace made before machine times were recorded (schema 12, no
-// phase_times table) opens with this binary, and funnel --timing says
-// "-" for every phase it knows nothing of.
+// phase_times table) opens with this binary, which says once that it
+// upgraded it, and funnel --timing says "-" for every phase it knows
+// nothing of.
 func TestFunnelTimingOldStore(t *testing.T) {
 	root := demoWorkspace(t)
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(root, ".curate", "curate.db"))
@@ -43,6 +44,13 @@ func TestFunnelTimingOldStore(t *testing.T) {
 	code, out, errs := cli(t, "-w", root, "funnel", "--timing")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+	upgraded := fmt.Sprintf("from schema 12 to %d: a curate older than this one can no longer open it", store.SchemaVersion())
+	if !strings.Contains(errs, upgraded) {
+		t.Errorf("the upgrade was not said: %q", errs)
+	}
+	if _, _, errs := cli(t, "-w", root, "funnel"); strings.Contains(errs, "upgraded") {
+		t.Errorf("said again on the next command: %q", errs)
 	}
 	for _, phase := range []string{"mine", "env check", "repo image", "task layer", "runs", "total"} {
 		if !timingLine(phase, "-", "-", "-", "-").MatchString(out) {

@@ -13,6 +13,7 @@ import (
 	"curate/app"
 	"curate/pipeline"
 	"curate/pipeline/validate"
+	"curate/store"
 	"curate/workspace"
 )
 
@@ -44,6 +45,10 @@ func (e *Env) Workspace(ctx context.Context) (*workspace.Workspace, error) {
 	if err := checkConfig(ws); err != nil {
 		ws.Close()
 		return nil, err
+	}
+	if from := ws.Store.UpgradedFrom(); from > 0 {
+		fmt.Fprintf(e.Err, "curate: upgraded %s from schema %d to %d: a curate older than this one can no longer open it\n",
+			ws.Store.Path(), from, store.SchemaVersion())
 	}
 	if err := app.RecoverOnOpen(ctx, ws, e.Err); err != nil {
 		ws.Close()

@@ -179,7 +179,17 @@ func SchemaVersion() int { return len(migrations) }
 // migrate applies every migration past the stored version, each in its own
 // transaction together with the version bump.
 func (s *Store) migrate(ctx context.Context) error {
-	return migrateTo(ctx, s.wdb, len(migrations), s.root)
+	var v int
+	if err := s.wdb.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if err := migrateTo(ctx, s.wdb, len(migrations), s.root); err != nil {
+		return err
+	}
+	if v > 0 && v < len(migrations) {
+		s.upgradedFrom = v
+	}
+	return nil
 }
 
 func migrateTo(ctx context.Context, db *sql.DB, target int, root string) error {

@@ -29,7 +29,15 @@ type Store struct {
 	// folder): task dirs inside it are stored relative to it, so a moved
 	// workspace keeps its tasks. "" for a database outside a workspace.
 	root string
+	// upgradedFrom is the schema version Open found when it migrated an
+	// existing database (0: new, or already current).
+	upgradedFrom int
 }
+
+// UpgradedFrom is the schema version this Open migrated the database from
+// (0 when it was new or already current): an older curate cannot open it
+// now, which the CLI says once.
+func (s *Store) UpgradedFrom() int { return s.upgradedFrom }
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
