@@ -36,15 +36,18 @@ type CampaignOptions struct {
 // CampaignEvent is one step of one repository: mine, env_check, build or
 // validate, with its counts.
 type CampaignEvent struct {
-	Repo    string `json:"repo"`
-	Step    string `json:"step"`
-	Mined   int    `json:"mined,omitempty"`
-	Built   int    `json:"built,omitempty"`
-	Already int    `json:"already,omitempty"` // built or validated by an earlier run
-	Refused int    `json:"refused,omitempty"` // the build refused them (see curate list)
-	Valid   int    `json:"valid,omitempty"`
-	Invalid int    `json:"invalid,omitempty"`
-	Detail  string `json:"detail,omitempty"`
+	Repo  string `json:"repo"`
+	Step  string `json:"step"`
+	Mined int    `json:"mined,omitempty"`
+	// Rejected are mined PRs the candidate filter turned away (curate
+	// funnel says why).
+	Rejected int    `json:"rejected,omitempty"`
+	Built    int    `json:"built,omitempty"`
+	Already  int    `json:"already,omitempty"` // built or validated by an earlier run
+	Refused  int    `json:"refused,omitempty"` // the build refused them (see curate list)
+	Valid    int    `json:"valid,omitempty"`
+	Invalid  int    `json:"invalid,omitempty"`
+	Detail   string `json:"detail,omitempty"`
 }
 
 // RunCampaign runs the campaign; it returns the repositories it covered.
@@ -67,7 +70,13 @@ func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions
 			emit(CampaignEvent{Repo: clone, Step: "mine", Detail: "no merged PR found"})
 			continue
 		}
-		emit(CampaignEvent{Repo: repo, Step: "mine", Mined: len(res.Tasks)})
+		rejected := 0
+		for _, t := range res.Tasks {
+			if t.Status == pipeline.StatusRejected {
+				rejected++
+			}
+		}
+		emit(CampaignEvent{Repo: repo, Step: "mine", Mined: len(res.Tasks), Rejected: rejected})
 		if !slices.Contains(repos, repo) { // two paths to one clone
 			repos = append(repos, repo)
 		}

@@ -39,6 +39,7 @@ func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
 			steps[e.Step]++
 			n := steps[e.Step]
 			sum.Mined += e.Mined
+			sum.Rejected += e.Rejected
 			sum.Built += e.Built
 			sum.Already += e.Already
 			sum.Refused += e.Refused
@@ -54,8 +55,12 @@ func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
 		repos, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Validate: vo, Event: event})
 		mu.Lock()
 		defer mu.Unlock()
-		return fmt.Sprintf("campaign of %d repositories: %d PRs mined, %d built (%d before), %d refused, %d valid, %d invalid",
-			len(repos), sum.Mined, sum.Built, sum.Already, sum.Refused, sum.Valid, sum.Invalid), err
+		what := fmt.Sprintf("%d repositories", len(repos))
+		if len(repos) == 1 {
+			what = "1 repository"
+		}
+		return fmt.Sprintf("campaign of %s: %d PRs mined (%d rejected by the filter), %d built (%d before), %d refused, %d valid, %d invalid",
+			what, sum.Mined, sum.Rejected, sum.Built, sum.Already, sum.Refused, sum.Valid, sum.Invalid), err
 	}
 }
 
@@ -71,6 +76,7 @@ func CampaignEventLine(e CampaignEvent) string {
 	switch e.Step {
 	case "mine":
 		add(e.Mined, "PRs mined")
+		add(e.Rejected, "rejected by the filter (curate funnel)")
 	case "build":
 		add(e.Built, "built")
 		add(e.Already, "built before")
