@@ -136,11 +136,7 @@ func (d *DockerRunner) Answers(ctx context.Context) error {
 
 // Labels returns the labels every object of this workspace carries.
 func (d *DockerRunner) Labels(kind string, extra map[string]string) map[string]string {
-	l := map[string]string{LabelManaged: "true", LabelWorkspace: d.workspace, LabelKind: kind}
-	for k, v := range extra {
-		l[k] = v
-	}
-	return l
+	return EnvLabels(d.workspace, kind, extra)
 }
 
 // ImageTag is the tag of the environment image of a digest in a workspace.
