@@ -3,6 +3,7 @@ package validate
 import (
 	"archive/tar"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,3 +80,21 @@ func LabelLine(labels map[string]string) string {
 
 // BaseImageOf is the image a Dockerfile's first FROM names ("" if none).
 func BaseImageOf(dockerfile string) string { return baseImageOf(dockerfile) }
+
+// TarStream is the tar archive files writes, as a stream (the writer's
+// error ends it).
+func TarStream(files func(*tar.Writer) error) *io.PipeReader {
+	pr, pw := io.Pipe()
+	go func() {
+		tw := tar.NewWriter(pw)
+		err := files(tw)
+		if err == nil {
+			err = tw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	return pr
+}
+
+// AddFile adds a regular file of data to tw.
+func AddFile(tw *tar.Writer, name string, data []byte) error { return addFile(tw, name, data) }

@@ -30,7 +30,7 @@ func (r *Runner) buildBase(ctx context.Context, out io.Writer) (string, error) {
 	defer os.RemoveAll(root)
 	df := "FROM scratch\nADD rootfs.tar /\n" + strings.Join(validate.BaseImageConfig(o), "\n") + "\n"
 	return r.buildContext(ctx, pipeline.TimeRepoImage, validate.DefaultBaseImage, "Dockerfile", func(tw *tar.Writer) error {
-		if err := addBytes(tw, "Dockerfile", []byte(df)); err != nil {
+		if err := validate.AddFile(tw, "Dockerfile", []byte(df)); err != nil {
 			return err
 		}
 		// The root file system as one tar file: ADD unpacks it with its
@@ -57,12 +57,4 @@ func (r *Runner) buildBase(ctx context.Context, out io.Writer) (string, error) {
 		_, err = io.CopyN(tw, tmp, size)
 		return err
 	}, nil, false, out)
-}
-
-func addBytes(tw *tar.Writer, name string, data []byte) error {
-	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
-		return err
-	}
-	_, err := tw.Write(data)
-	return err
 }

@@ -158,15 +158,7 @@ func (r *Runner) buildContext(ctx context.Context, phase, local, dockerfile stri
 
 // writeContext unpacks what files writes into dir.
 func writeContext(dir string, files func(*tar.Writer) error) error {
-	pr, pw := io.Pipe()
-	go func() {
-		tw := tar.NewWriter(pw)
-		err := files(tw)
-		if err == nil {
-			err = tw.Close()
-		}
-		pw.CloseWithError(err)
-	}()
+	pr := validate.TarStream(files)
 	defer pr.Close()
 	tr := tar.NewReader(pr)
 	for {

@@ -3,6 +3,7 @@ package kube
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"strconv"
 	"strings"
@@ -26,6 +27,8 @@ const (
 	BuildKitName     = "curate-buildkitd"
 	BuildKitSelector = "app.kubernetes.io/name=" + BuildKitName
 	BuildKitPort     = 1234
+	// AnnotationBuildKitPort on the pod says where buildkitd listens.
+	AnnotationBuildKitPort = "curate.buildkit-port"
 	// DefaultBuildKitImage is the upstream image of the client's version.
 	DefaultBuildKitImage = "docker.io/moby/buildkit:v0.34.2"
 )
@@ -52,9 +55,11 @@ func (r *Runner) InstallBuildKit(ctx context.Context, image string, out io.Write
 	ns := r.cfg.Namespace
 	host, _, _ := strings.Cut(r.cfg.Registry, "/")
 	hostNet := loopbackRegistry(host)
-	listen := "0.0.0.0"
+	listen, port := "0.0.0.0", BuildKitPort
 	if hostNet {
-		listen = "127.0.0.1"
+		// On the node's network each namespace's buildkitd needs a port of
+		// its own (two on one node would clash on 1234).
+		listen, port = "127.0.0.1", hostNetworkPort(ns)
 	}
 	labels := map[string]string{"app.kubernetes.io/name": BuildKitName}
 	meta := metav1.ObjectMeta{Name: BuildKitName, Namespace: ns, Labels: labels}
@@ -67,16 +72,17 @@ func (r *Runner) InstallBuildKit(ctx context.Context, image string, out io.Write
 		// The state is the pod's own (an emptyDir): two pods never share it.
 		Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
 		Template: corev1.PodTemplateSpec{
-			ObjectMeta: metav1.ObjectMeta{Labels: labels, Annotations: map[string]string{"curate.buildkit-config": BuildKitConfig(r.cfg.Registry)}},
+			ObjectMeta: metav1.ObjectMeta{Labels: labels, Annotations: map[string]string{
+				"curate.buildkit-config": BuildKitConfig(r.cfg.Registry), AnnotationBuildKitPort: strconv.Itoa(port)}},
 			Spec: corev1.PodSpec{
 				HostNetwork:                  hostNet,
 				AutomountServiceAccountToken: new(bool),
 				Containers: []corev1.Container{{
 					Name: "buildkitd", Image: image,
-					Args: []string{"--addr", fmt.Sprintf("tcp://%s:%d", listen, BuildKitPort), "--config", "/etc/buildkit/buildkitd.toml",
+					Args: []string{"--addr", fmt.Sprintf("tcp://%s:%d", listen, port), "--config", "/etc/buildkit/buildkitd.toml",
 						"--oci-worker-net=host", "--oci-worker-snapshotter=overlayfs"},
 					SecurityContext: &corev1.SecurityContext{Privileged: &privileged},
-					Ports:           []corev1.ContainerPort{{Name: "buildkit", ContainerPort: BuildKitPort}},
+					Ports:           []corev1.ContainerPort{{Name: "buildkit", ContainerPort: int32(port)}},
 					VolumeMounts: []corev1.VolumeMount{
 						{Name: "state", MountPath: "/var/lib/buildkit"},
 						{Name: "config", MountPath: "/etc/buildkit"},
@@ -91,12 +97,20 @@ func (r *Runner) InstallBuildKit(ctx context.Context, image string, out io.Write
 		},
 	}}
 	svc := &corev1.Service{ObjectMeta: meta, Spec: corev1.ServiceSpec{Selector: labels,
-		Ports: []corev1.ServicePort{{Name: "buildkit", Port: BuildKitPort, TargetPort: intstr.FromInt32(BuildKitPort)}}}}
+		Ports: []corev1.ServicePort{{Name: "buildkit", Port: BuildKitPort, TargetPort: intstr.FromInt(port)}}}}
 	if err := r.applyBuildKit(ctx, cm, dep, svc); err != nil {
 		return validate.Infra(err)
 	}
 	fmt.Fprintf(out, "buildkitd: deployment %s/%s from %s (host network: %v)\n", ns, BuildKitName, image, hostNet)
 	return r.waitBuildKit(ctx, out)
+}
+
+// hostNetworkPort is the port of a namespace's buildkitd on the node's
+// network: 20000-29999, from a hash of the namespace.
+func hostNetworkPort(namespace string) int {
+	h := fnv.New32a()
+	h.Write([]byte(namespace))
+	return 20000 + int(h.Sum32()%10000)
 }
 
 // applyBuildKit creates the objects, or updates those that exist.

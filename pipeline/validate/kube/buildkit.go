@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -72,10 +73,13 @@ func (r *Runner) forwardBuildKit(ctx context.Context) (string, chan struct{}, er
 	if err != nil {
 		return "", nil, validate.Infra(fmt.Errorf("find buildkitd in namespace %s: %w", r.cfg.Namespace, err))
 	}
-	pod := ""
+	pod, port := "", BuildKitPort
 	for _, p := range pods.Items {
 		if p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil && podReady(&p) {
 			pod = p.Name
+			if n, err := strconv.Atoi(p.Annotations[AnnotationBuildKitPort]); err == nil {
+				port = n
+			}
 			break
 		}
 	}
@@ -90,7 +94,7 @@ func (r *Runner) forwardBuildKit(ctx context.Context) (string, chan struct{}, er
 	dialer := spdy.NewDialer(upgrader, &http.Client{Transport: transport}, http.MethodPost, url)
 	stop, ready := make(chan struct{}), make(chan struct{})
 	var errs strings.Builder
-	fw, err := portforward.NewOnAddresses(dialer, []string{"127.0.0.1"}, []string{fmt.Sprintf("0:%d", BuildKitPort)}, stop, ready, io.Discard, &errs)
+	fw, err := portforward.NewOnAddresses(dialer, []string{"127.0.0.1"}, []string{fmt.Sprintf("0:%d", port)}, stop, ready, io.Discard, &errs)
 	if err != nil {
 		return "", nil, validate.Infra(fmt.Errorf("port forward to %s: %w", pod, err))
 	}
