@@ -100,9 +100,6 @@ func Open(cfg Config, docker *validate.DockerRunner, workspace string) (*Runner,
 	if cfg.Registry == "" {
 		return nil, fmt.Errorf("kubernetes: no registry set ([kubernetes] registry): the cluster pulls task images from it")
 	}
-	if (cfg.Builder == BuilderBuildKit) != (docker == nil) {
-		return nil, fmt.Errorf("kubernetes: builder %q and a Docker engine given: %v", cfg.Builder, docker != nil)
-	}
 	return newRunner(rc, cfg, docker, workspace)
 }
 
@@ -169,7 +166,7 @@ func (r *Runner) Ping(ctx context.Context) error {
 // image, then it is pushed to the registry; or, with builder =
 // "buildkit", buildkitd builds and pushes it. The reference is by digest.
 func (r *Runner) Image(ctx context.Context, taskDir string, out io.Writer) (string, bool, error) {
-	if r.docker == nil {
+	if r.cfg.Builder == BuilderBuildKit {
 		return r.buildKitImage(ctx, taskDir, out)
 	}
 	local, built, err := r.docker.Image(ctx, taskDir, out)
@@ -184,7 +181,7 @@ func (r *Runner) Image(ctx context.Context, taskDir string, out io.Writer) (stri
 // local engine when missing and pushed (bytes sent), or with builder =
 // "buildkit" built and pushed by buildkitd (bytes not counted: 0).
 func (r *Runner) Publish(ctx context.Context, taskDir string, out io.Writer) (string, int64, error) {
-	if r.docker == nil {
+	if r.cfg.Builder == BuilderBuildKit {
 		ref, _, err := r.buildKitImage(ctx, taskDir, out)
 		return ref, 0, err
 	}
