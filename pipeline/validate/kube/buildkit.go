@@ -9,12 +9,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-logr/logr"
 	bkclient "github.com/moby/buildkit/client"
 	"github.com/tonistiigi/fsutil"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/portforward"
 	"k8s.io/client-go/transport/spdy"
+	"k8s.io/klog/v2"
 
 	"curate/pipeline/validate"
 )
@@ -31,7 +33,7 @@ const (
 type buildkitConn struct {
 	once sync.Once
 	cli  *bkclient.Client
-	stop chan struct{} // ends the port forward; nil without one
+	stop context.CancelFunc // ends the port forward; nil without one
 	err  error
 }
 
@@ -60,7 +62,7 @@ func (r *Runner) closeBuildKit() {
 		r.bk.cli.Close()
 	}
 	if r.bk.stop != nil {
-		close(r.bk.stop)
+		r.bk.stop()
 	}
 }
 
@@ -68,7 +70,7 @@ func (r *Runner) closeBuildKit() {
 // namespace (the one `curate env buildkit install` made) through the API
 // server, so curate reaches it from outside the cluster with the
 // kubeconfig alone.
-func (r *Runner) forwardBuildKit(ctx context.Context) (string, chan struct{}, error) {
+func (r *Runner) forwardBuildKit(ctx context.Context) (string, context.CancelFunc, error) {
 	pods, err := r.cs.CoreV1().Pods(r.cfg.Namespace).List(ctx, metav1.ListOptions{LabelSelector: BuildKitSelector})
 	if err != nil {
 		return "", nil, validate.Infra(fmt.Errorf("find buildkitd in namespace %s: %w", r.cfg.Namespace, err))
@@ -92,10 +94,14 @@ func (r *Runner) forwardBuildKit(ctx context.Context) (string, chan struct{}, er
 	}
 	url := r.cs.CoreV1().RESTClient().Post().Resource("pods").Namespace(r.cfg.Namespace).Name(pod).SubResource("portforward").URL()
 	dialer := spdy.NewDialer(upgrader, &http.Client{Transport: transport}, http.MethodPost, url)
-	stop, ready := make(chan struct{}), make(chan struct{})
+	ready := make(chan struct{})
 	var errs strings.Builder
-	fw, err := portforward.NewOnAddresses(dialer, []string{"127.0.0.1"}, []string{fmt.Sprintf("0:%d", port)}, stop, ready, io.Discard, &errs)
+	// The forward's own logger is silenced: it logs the end of every
+	// connection (an EOF when the build client closes) as an error.
+	fctx, stop := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
+	fw, err := portforward.NewOnAddressesWithContext(fctx, dialer, []string{"127.0.0.1"}, []string{fmt.Sprintf("0:%d", port)}, ready, io.Discard, &errs)
 	if err != nil {
+		stop()
 		return "", nil, validate.Infra(fmt.Errorf("port forward to %s: %w", pod, err))
 	}
 	failed := make(chan error, 1)
@@ -103,14 +109,15 @@ func (r *Runner) forwardBuildKit(ctx context.Context) (string, chan struct{}, er
 	select {
 	case <-ready:
 	case err := <-failed:
+		stop()
 		return "", nil, validate.Infra(fmt.Errorf("port forward to %s: %v %s", pod, err, errs.String()))
 	case <-ctx.Done():
-		close(stop)
+		stop()
 		return "", nil, ctx.Err()
 	}
 	ports, err := fw.GetPorts()
 	if err != nil || len(ports) == 0 {
-		close(stop)
+		stop()
 		return "", nil, validate.Infra(fmt.Errorf("port forward to %s: no local port (%v)", pod, err))
 	}
 	return fmt.Sprintf("tcp://127.0.0.1:%d", ports[0].Local), stop, nil
