@@ -3,7 +3,8 @@
 # tests: etcd (Debian etcd-server), the control plane and a kubelet built
 # from the k8s.io/kubernetes module once per version (build-kube.sh), a
 # containerd instance of its own (Docker's is left alone), the bridge CNI
-# plugin, and a registry (Debian docker-registry) on 127.0.0.1:5000.
+# plugin, and a registry (Debian docker-registry) on 127.0.0.1:5000 holding
+# buildkitd's image (build-buildkit.sh).
 # Everything lives under $CURATE_KUBE_DIR; .ci/stop-kube.sh removes it all.
 # Prints the admin kubeconfig's path last. Idempotent: a cluster that
 # answers is left as it is.
@@ -123,7 +124,8 @@ start apiserver "$bin/kube-apiserver" --advertise-address=127.0.0.1 --bind-addre
   --kubelet-certificate-authority="$P/ca.crt" --kubelet-preferred-address-types=Hostname,InternalIP \
   --service-account-issuer=https://kubernetes.default.svc --service-account-key-file="$P/sa.pub" \
   --service-account-signing-key-file="$P/sa.key" \
-  --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction,ResourceQuota
+  --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction,ResourceQuota \
+  --allow-privileged=true
 wait_for apiserver 90 sh -c "[ \"\$(curl -s ${A[*]} https://127.0.0.1:6443/readyz)\" = ok ]"
 step "kube-apiserver"
 
@@ -208,6 +210,10 @@ S="$K/containerd/containerd.sock"
 wait_for containerd 30 ctr -a "$S" version
 docker save curate-kube/pause:1 | ctr -a "$S" -n k8s.io images import - >/dev/null
 step "registry, containerd, pause image"
+# buildkitd's image in the registry, for the tests of [kubernetes] builder =
+# "buildkit" (each installs it into its namespace): built once per version.
+bash "$here/build-buildkit.sh" >/dev/null
+step "buildkitd image"
 
 cat > "$K/kubelet.yaml" <<KL
 apiVersion: kubelet.config.k8s.io/v1beta1

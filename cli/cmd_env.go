@@ -23,7 +23,7 @@ func newEnvCmd(env *Env) *cobra.Command {
   curate env check acme/calc
   curate env prune --unused`,
 	}
-	cmd.AddCommand(newEnvBootstrapCmd(env), newEnvPruneCmd(env), newEnvCheckCmd(env), newEnvAcceptCmd(env), newEnvPushCmd(env))
+	cmd.AddCommand(newEnvBootstrapCmd(env), newEnvPruneCmd(env), newEnvCheckCmd(env), newEnvAcceptCmd(env), newEnvPushCmd(env), newEnvBuildKitCmd(env))
 	return cmd
 }
 

@@ -95,6 +95,8 @@ func TestValidateBuiltDemoTasks(t *testing.T) {
 	// The same tasks on a Kubernetes cluster, reusing the images built
 	// above: the same verdicts, rewards, FAIL_TO_PASS and PASS_TO_PASS.
 	t.Run("kubernetes", func(t *testing.T) { sameOnKubernetes(t, root, runs) })
+	// And built by BuildKit in the cluster, with no local engine.
+	t.Run("buildkit", func(t *testing.T) { sameWithBuildKit(t, root, base, runs) })
 }
 
 // sameOnKubernetes validates the workspace's tasks on the test cluster
@@ -107,6 +109,17 @@ func sameOnKubernetes(t *testing.T, root string, onDocker []pipeline.Run) {
 	if err := json.Unmarshal([]byte(out), &runs); err != nil {
 		t.Fatalf("exit %d: %v\n%s\n%s", code, err, out, errs)
 	}
+	sameVerdicts(t, onDocker, runs, code, errs)
+	if left := c.Leftovers(t); len(left) > 0 {
+		t.Errorf("left in the namespace: %v", left)
+	}
+	t.Logf("%d runs agree with the Docker engine's", len(runs))
+}
+
+// sameVerdicts compares each cluster run with the Docker engine's: the
+// same outcome, reward, FAIL_TO_PASS and PASS_TO_PASS, every run made.
+func sameVerdicts(t *testing.T, onDocker, runs []pipeline.Run, code int, errs string) {
+	t.Helper()
 	type verdict struct {
 		Outcome    pipeline.Outcome
 		Reward     string
@@ -138,8 +151,4 @@ func sameOnKubernetes(t *testing.T, root string, onDocker []pipeline.Run) {
 	if len(want) > 0 || code != 0 {
 		t.Errorf("exit %d; runs not made on kubernetes: %v\n%s", code, want, errs)
 	}
-	if left := c.Leftovers(t); len(left) > 0 {
-		t.Errorf("left in the namespace: %v", left)
-	}
-	t.Logf("%d runs agree with the Docker engine's", len(runs))
 }

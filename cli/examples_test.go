@@ -19,7 +19,7 @@ var exampleNeeds = map[string]string{
 	"curate import": "source files", "curate import harbor": "source files", "curate import swebench": "source files",
 	"curate import manifest": "source files", "curate runs cancel": "a running validation", "curate repo edit": "an editor",
 	"curate export": "a validated selection (cmd_select_test.go exports)", "curate init": "a new folder",
-	"curate runs": "a validation run", "curate runs show": "a validation run", "curate env push": "a Kubernetes cluster's registry", "curate edit": "an editor and a validated task (cmd_edit_test.go edits one)",
+	"curate runs": "a validation run", "curate runs show": "a validation run", "curate env push": "a Kubernetes cluster's registry", "curate env buildkit install": "a Kubernetes cluster", "curate edit": "an editor and a validated task (cmd_edit_test.go edits one)",
 }
 
 // Every command's Example runs as printed in the demo workspace, in the

@@ -36,6 +36,14 @@ type KubernetesConfig struct {
 	// it and nothing else. An address, not a name: a NetworkPolicy allows
 	// addresses, and a pod without DNS cannot resolve one.
 	EgressProxy string `toml:"egress_proxy"`
+	// Builder builds task images: "docker" (default), the local engine,
+	// which pushes them; or "buildkit", a buildkitd in the cluster, which
+	// pushes them itself (no local engine needed).
+	Builder string `toml:"builder"`
+	// BuildKitAddr is buildkitd's address for builder = "buildkit", such as
+	// "tcp://buildkitd.ci:1234" ("" = a port forward through the API
+	// server to the one `curate env buildkit install` made in Namespace).
+	BuildKitAddr string `toml:"buildkit_addr"`
 }
 
 // quantity is a Kubernetes resource quantity such as "500m", "2" or "1Gi".
@@ -71,6 +79,12 @@ func (c *Config) validateKubernetes() error {
 	}
 	if k.CPUs < 0 {
 		return c.Errorf("kubernetes.cpus", "%v: want a number > 0 (0 or absent: [docker] cpus)", k.CPUs)
+	}
+	if k.Builder != "" && k.Builder != "docker" && k.Builder != "buildkit" {
+		return c.Errorf("kubernetes.builder", "%q: want \"docker\" or \"buildkit\"", k.Builder)
+	}
+	if a := k.BuildKitAddr; a != "" && !strings.HasPrefix(a, "tcp://") && !strings.HasPrefix(a, "unix://") {
+		return c.Errorf("kubernetes.buildkit_addr", "%q: want tcp://host:port or unix:///path", a)
 	}
 	if k.EgressProxy != "" {
 		host, port, err := net.SplitHostPort(k.EgressProxy)

@@ -33,3 +33,23 @@ func TestKubernetesConfig(t *testing.T) {
 		}
 	}
 }
+
+// [kubernetes] builder and buildkit_addr: read, and wrong values refused
+// naming the line.
+func TestKubernetesBuilderConfig(t *testing.T) {
+	cfg, err := ParseConfig("curate.toml", []byte("[kubernetes]\nbuilder = \"buildkit\"\nbuildkit_addr = \"tcp://buildkitd.ci:1234\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Kube.Builder != "buildkit" || cfg.Kube.BuildKitAddr != "tcp://buildkitd.ci:1234" {
+		t.Errorf("parsed %+v", cfg.Kube)
+	}
+	for text, want := range map[string]string{
+		"[kubernetes]\nbuilder = \"kaniko\"\n":               "curate.toml:2:1: kubernetes.builder: \"kaniko\": want \"docker\" or \"buildkit\"",
+		"[kubernetes]\nbuildkit_addr = \"buildkitd:1234\"\n": "curate.toml:2:1: kubernetes.buildkit_addr: \"buildkitd:1234\": want tcp://host:port",
+	} {
+		if _, err := ParseConfig("curate.toml", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", text, err, want)
+		}
+	}
+}

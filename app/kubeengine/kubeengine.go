@@ -41,20 +41,26 @@ func Config(ws *workspace.Workspace) kube.Config {
 	return kube.Config{Kubeconfig: kc, Context: k.Context, Namespace: k.Namespace,
 		Registry: k.Registry, PullSecret: k.PullSecret, Requests: k.Requests, Limits: lim,
 		Caps:        app.WorkspaceCaps(ws.Config.Docker.CapsConfig),
-		TaskNetwork: ws.Config.Docker.TaskNetwork, EgressProxy: k.EgressProxy}
+		TaskNetwork: ws.Config.Docker.TaskNetwork, EgressProxy: k.EgressProxy,
+		Builder: k.Builder, BuildKitAddr: k.BuildKitAddr}
 }
 
 // Open connects to the workspace's cluster, with the local Docker engine
-// building the images it pushes.
+// building the images it pushes, or none with builder = "buildkit".
 func Open(ctx context.Context, ws *workspace.Workspace, warn io.Writer) (*kube.Runner, error) {
-	dockers, err := app.OpenRunners(ctx, ws, app.DockerHosts(ws, nil)[:1], warn)
-	if err != nil {
-		return nil, fmt.Errorf("kubernetes engine: images are built by a Docker engine: %w", err)
+	var d *validate.DockerRunner
+	if ws.Config.Kube.Builder != kube.BuilderBuildKit {
+		dockers, err := app.OpenRunners(ctx, ws, app.DockerHosts(ws, nil)[:1], warn)
+		if err != nil {
+			return nil, fmt.Errorf("kubernetes engine: images are built by a Docker engine ([kubernetes] builder = \"buildkit\" builds them in the cluster): %w", err)
+		}
+		d = dockers[0]
 	}
-	d := dockers[0]
 	r, err := kube.Open(Config(ws), d, ws.Root)
 	if err != nil {
-		d.Close()
+		if d != nil {
+			d.Close()
+		}
 		return nil, err
 	}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -33,11 +33,7 @@ func Push(ctx context.Context, ws *workspace.Workspace, tasks []*pipeline.Task, 
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", t.ID, err)
 		}
-		local, _, err := r.LocalImage(ctx, dir, out)
-		if err != nil {
-			return res, fmt.Errorf("%s: %w", t.ID, err)
-		}
-		ref, n, err := r.Push(ctx, local, nil)
+		ref, n, err := r.Publish(ctx, dir, out)
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", t.ID, err)
 		}

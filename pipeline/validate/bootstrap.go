@@ -64,57 +64,31 @@ func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (boo
 			return false, infra("inspect %s: %w", o.Name, err)
 		}
 	}
-	if err := ensureDebootstrap(ctx, o.Log); err != nil {
+	root, err := MakeRootFS(ctx, o)
+	if err != nil {
 		return false, err
 	}
-	var sources []AptSource
-	if o.Mirror == "" {
-		o.Mirror = DebianMirror("/etc/apt/sources.list.d", "/etc/apt/sources.list")
-		sources = HostAptSources("/etc/apt/sources.list.d", "/etc/apt/sources.list", DefaultSuite)
-	}
-	parent := o.WorkDir
-	if parent == "" {
-		parent = os.TempDir()
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return false, fmt.Errorf("bootstrap: %w", err)
-	}
-	fmt.Fprintf(o.Log, "cache: %s (the root file system is made there and removed after the import)\n", parent)
-	root, err := os.MkdirTemp(parent, "rootfs-")
-	if err != nil {
-		return false, fmt.Errorf("bootstrap: %w", err)
-	}
 	defer os.RemoveAll(root)
-	args := []string{"--variant=minbase"}
-	if len(o.Packages) > 0 {
-		args = append(args, "--include="+strings.Join(o.Packages, ","))
-	}
-	args = append(args, DefaultSuite, root, o.Mirror)
-	fmt.Fprintf(o.Log, "debootstrap %s\n", strings.Join(args, " "))
-	cmd := exec.CommandContext(ctx, "debootstrap", args...)
-	cmd.Stdout, cmd.Stderr = o.Log, o.Log
-	if err := cmd.Run(); err != nil {
-		return false, fmt.Errorf("debootstrap %s from %s: %w (see output above)", DefaultSuite, o.Mirror, err)
-	}
-	// A mirror given by hand is used as given; the host's sources come with
-	// the host's mirror.
-	if sources != nil || o.Mirror == DebianMirror("/etc/apt/sources.list.d", "/etc/apt/sources.list") {
-		if err := writeAptSources(root, sources, func(s string) { fmt.Fprintln(o.Log, s) }); err != nil {
-			return false, fmt.Errorf("bootstrap: apt sources: %w", err)
-		}
-	}
-	// Slim the image: package caches are not needed at validation time.
-	for _, d := range []string{"var/cache/apt/archives", "var/lib/apt/lists"} {
-		entries, _ := os.ReadDir(filepath.Join(root, d))
-		for _, e := range entries {
-			if e.Type().IsRegular() {
-				os.Remove(filepath.Join(root, d, e.Name()))
-			}
-		}
-	}
 	fmt.Fprintf(o.Log, "importing %s into the engine as %s\n", root, o.Name)
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(tarRootFS(root, pw)) }()
+	changes := BaseImageConfig(o)
+	rc, err := cli.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, o.Name, image.ImportOptions{Changes: changes, Message: "curate env bootstrap"})
+	if err != nil {
+		pr.CloseWithError(err)
+		return false, infra("import %s: %w", o.Name, err)
+	}
+	defer rc.Close()
+	if err := readBuildStream(rc, io.Discard); err != nil {
+		return false, fmt.Errorf("import %s: %w", o.Name, err)
+	}
+	fmt.Fprintf(o.Log, "created %s\n", o.Name)
+	return true, nil
+}
+
+// BaseImageConfig is the configuration of a bootstrapped base image, as
+// Dockerfile instructions (ENV, CMD, LABEL) the import applies.
+func BaseImageConfig(o BootstrapOptions) []string {
 	changes := []string{
 		"ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 		"ENV LANG=C.UTF-8",
@@ -127,17 +101,69 @@ func Bootstrap(ctx context.Context, cli *client.Client, o BootstrapOptions) (boo
 	for k, v := range labels {
 		changes = append(changes, fmt.Sprintf("LABEL %s=%q", k, v))
 	}
-	rc, err := cli.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, o.Name, image.ImportOptions{Changes: changes, Message: "curate env bootstrap"})
+	return changes
+}
+
+// TarRootFS writes a root file system made by MakeRootFS as a tar stream.
+func TarRootFS(root string, w io.Writer) error { return tarRootFS(root, w) }
+
+// MakeRootFS makes a Debian root file system with debootstrap under
+// o.WorkDir (the caller removes it), with the host's apt sources and
+// without package caches.
+func MakeRootFS(ctx context.Context, o BootstrapOptions) (string, error) {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if err := ensureDebootstrap(ctx, o.Log); err != nil {
+		return "", err
+	}
+	var sources []AptSource
+	if o.Mirror == "" {
+		o.Mirror = DebianMirror("/etc/apt/sources.list.d", "/etc/apt/sources.list")
+		sources = HostAptSources("/etc/apt/sources.list.d", "/etc/apt/sources.list", DefaultSuite)
+	}
+	parent := o.WorkDir
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("bootstrap: %w", err)
+	}
+	fmt.Fprintf(o.Log, "cache: %s (the root file system is made there and removed after the import)\n", parent)
+	root, err := os.MkdirTemp(parent, "rootfs-")
 	if err != nil {
-		pr.CloseWithError(err)
-		return false, infra("import %s: %w", o.Name, err)
+		return "", fmt.Errorf("bootstrap: %w", err)
 	}
-	defer rc.Close()
-	if err := readBuildStream(rc, io.Discard); err != nil {
-		return false, fmt.Errorf("import %s: %w", o.Name, err)
+	args := []string{"--variant=minbase"}
+	if len(o.Packages) > 0 {
+		args = append(args, "--include="+strings.Join(o.Packages, ","))
 	}
-	fmt.Fprintf(o.Log, "created %s\n", o.Name)
-	return true, nil
+	args = append(args, DefaultSuite, root, o.Mirror)
+	fmt.Fprintf(o.Log, "debootstrap %s\n", strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, "debootstrap", args...)
+	cmd.Stdout, cmd.Stderr = o.Log, o.Log
+	if err := cmd.Run(); err != nil {
+		os.RemoveAll(root)
+		return "", fmt.Errorf("debootstrap %s from %s: %w (see output above)", DefaultSuite, o.Mirror, err)
+	}
+	// A mirror given by hand is used as given; the host's sources come with
+	// the host's mirror.
+	if sources != nil || o.Mirror == DebianMirror("/etc/apt/sources.list.d", "/etc/apt/sources.list") {
+		if err := writeAptSources(root, sources, func(s string) { fmt.Fprintln(o.Log, s) }); err != nil {
+			os.RemoveAll(root)
+			return "", fmt.Errorf("bootstrap: apt sources: %w", err)
+		}
+	}
+	// Slim the image: package caches are not needed at validation time.
+	for _, d := range []string{"var/cache/apt/archives", "var/lib/apt/lists"} {
+		entries, _ := os.ReadDir(filepath.Join(root, d))
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				os.Remove(filepath.Join(root, d, e.Name()))
+			}
+		}
+	}
+	return root, nil
 }
 
 // ensureBase makes the default base image when a Dockerfile starts FROM

@@ -136,11 +136,7 @@ func (d *DockerRunner) Answers(ctx context.Context) error {
 
 // Labels returns the labels every object of this workspace carries.
 func (d *DockerRunner) Labels(kind string, extra map[string]string) map[string]string {
-	l := map[string]string{LabelManaged: "true", LabelWorkspace: d.workspace, LabelKind: kind}
-	for k, v := range extra {
-		l[k] = v
-	}
-	return l
+	return EnvLabels(d.workspace, kind, extra)
 }
 
 // ImageTag is the tag of the environment image of a digest in a workspace.
@@ -242,15 +238,7 @@ var vanishedLayerRe = regexp.MustCompile(`failed to get digest sha256:[0-9a-f]+|
 
 // buildOnce is one build; it returns the tail of the build output.
 func (d *DockerRunner) buildOnce(ctx context.Context, tag string, labels map[string]string, box buildBox, dockerfile string, files func(*tar.Writer) error, out io.Writer) ([]byte, error) {
-	pr, pw := io.Pipe()
-	go func() {
-		tw := tar.NewWriter(pw)
-		err := files(tw)
-		if err == nil {
-			err = tw.Close()
-		}
-		pw.CloseWithError(err)
-	}()
+	pr := TarStream(files)
 	opts := build.ImageBuildOptions{
 		Tags:        []string{tag},
 		Labels:      labels,

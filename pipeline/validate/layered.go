@@ -10,8 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,7 +18,6 @@ import (
 	"github.com/docker/docker/api/types/image"
 
 	"curate/pipeline"
-	"curate/pipeline/envgen"
 	"curate/pipeline/validate/parse"
 )
 
@@ -118,19 +115,8 @@ func (d *DockerRunner) layeredImage(ctx context.Context, envDir, tag string, l *
 	if out != nil {
 		fmt.Fprintf(out, "curate: task layer on %s (network: %s)\n", envTag, map[bool]string{true: "install", false: "none"}[l.Network])
 	}
-	// The labels go in as one LABEL line: the builder's Labels option
-	// makes a container per label, seconds of a task layer's build.
-	pre := ""
-	if l.Network {
-		pre = "ARG " + envgen.PackageCacheArg + "\n" // an ARG ends at FROM: the layer's own steps install through the cache too
-	}
-	df := "FROM " + envTag + "\n" + pre + l.Task + labelLine(d.Labels("env", map[string]string{LabelEnvImage: envTag, LabelLayer: "task"}))
-	err := d.build(ctx, pipeline.TimeTaskLayer, tag, nil, cfg, network, taskDockerfile, func(tw *tar.Writer) error {
-		if err := addFile(tw, taskDockerfile, []byte(df)); err != nil {
-			return err
-		}
-		return writeTreeFunc(tw, envDir, "", func(rel string) bool { return l.TaskFiles[rel] || isParent(rel, l.TaskFiles) })
-	}, out)
+	name, files := TaskContext(envDir, l, envTag, d.Labels("env", map[string]string{LabelEnvImage: envTag, LabelLayer: "task"}))
+	err := d.build(ctx, pipeline.TimeTaskLayer, tag, nil, cfg, network, name, files, out)
 	if err != nil {
 		return "", false, err
 	}
@@ -163,29 +149,8 @@ func (d *DockerRunner) repoImage(ctx context.Context, envDir, envTag string, l *
 	if out != nil {
 		fmt.Fprintf(out, "curate: building repository environment %s\n", envTag)
 	}
-	df := l.Env + labelLine(d.Labels("env", map[string]string{LabelLayer: "repo"}))
-	return d.build(ctx, pipeline.TimeRepoImage, envTag, nil, cfg, "", envDockerfile, func(tw *tar.Writer) error {
-		if err := addFile(tw, envDockerfile, []byte(df)); err != nil {
-			return err
-		}
-		return writeTreeFunc(tw, envDir, "", func(rel string) bool { return rel != "Dockerfile" && !l.TaskFiles[rel] })
-	}, out)
-}
-
-// labelLine is one Dockerfile LABEL instruction setting labels, in key
-// order.
-func labelLine(labels map[string]string) string {
-	keys := make([]string, 0, len(labels))
-	for k := range labels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteString("\nLABEL")
-	for _, k := range keys {
-		fmt.Fprintf(&b, " %s=%s", k, strconv.Quote(labels[k]))
-	}
-	return b.String() + "\n"
+	name, files := RepoContext(envDir, l, d.Labels("env", map[string]string{LabelLayer: "repo"}))
+	return d.build(ctx, pipeline.TimeRepoImage, envTag, nil, cfg, "", name, files, out)
 }
 
 // isParent reports whether dir is a folder holding one of files.

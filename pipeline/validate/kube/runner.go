@@ -37,6 +37,12 @@ type Config struct {
 	// egress_proxy, "IP:port" (netpolicy.go).
 	TaskNetwork string
 	EgressProxy string
+	// Builder is who builds task images: BuilderDocker ("" too), the
+	// local engine, or BuilderBuildKit, buildkitd in the cluster
+	// (bkimage.go) at BuildKitAddr ("" = through a port forward to the
+	// one `curate env buildkit install` made in Namespace).
+	Builder      string
+	BuildKitAddr string
 }
 
 // Labels on every object the runner makes; values are label-safe (the
@@ -53,7 +59,10 @@ const (
 // Runner is a validate.Runner on a Kubernetes cluster.
 type Runner struct {
 	cs        kubernetes.Interface
-	docker    *validate.DockerRunner
+	rest      *rest.Config
+	docker    *validate.DockerRunner // nil with builder = "buildkit"
+	wsPath    string                 // the workspace, as image tags hash it
+	bk        buildkitConn
 	cfg       Config
 	host      string
 	workspace string // label value
@@ -69,8 +78,8 @@ type Runner struct {
 }
 
 // Open connects to the cluster of cfg. Images are built by docker (the
-// local engine) and pushed to cfg.Registry; workspace labels what it
-// makes.
+// local engine; nil with builder = "buildkit") and pushed to
+// cfg.Registry; workspace labels what it makes.
 func Open(cfg Config, docker *validate.DockerRunner, workspace string) (*Runner, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	if cfg.Kubeconfig != "" {
@@ -101,7 +110,7 @@ func newRunner(rc *rest.Config, cfg Config, docker *validate.DockerRunner, works
 		return nil, validate.Infra(fmt.Errorf("kubernetes client: %w", err))
 	}
 	return &Runner{
-		cs: cs, docker: docker, cfg: cfg, workspace: WorkspaceLabel(workspace),
+		cs: cs, rest: rc, docker: docker, cfg: cfg, workspace: WorkspaceLabel(workspace), wsPath: workspace,
 		host:   "kubernetes " + rc.Host + "/" + cfg.Namespace,
 		pushed: map[string]string{}, locks: map[string]*sync.Mutex{},
 	}, nil
@@ -123,8 +132,15 @@ func (r *Runner) Namespace() string { return r.cfg.Namespace }
 // Clientset exposes the client (tests and checks).
 func (r *Runner) Clientset() kubernetes.Interface { return r.cs }
 
-// Close releases the Docker client.
-func (r *Runner) Close() error { return r.docker.Close() }
+// Close releases the Docker client, or the BuildKit client and its port
+// forward.
+func (r *Runner) Close() error {
+	r.closeBuildKit()
+	if r.docker == nil {
+		return nil
+	}
+	return r.docker.Close()
+}
 
 // Answers implements validate.Checker: the API server is ready.
 func (r *Runner) Answers(ctx context.Context) error {
@@ -147,8 +163,12 @@ func (r *Runner) Ping(ctx context.Context) error {
 }
 
 // Image implements validate.Runner: the local engine builds the task's
-// image, then it is pushed to the registry; the reference is by digest.
+// image, then it is pushed to the registry; or, with builder =
+// "buildkit", buildkitd builds and pushes it. The reference is by digest.
 func (r *Runner) Image(ctx context.Context, taskDir string, out io.Writer) (string, bool, error) {
+	if r.cfg.Builder == BuilderBuildKit {
+		return r.buildKitImage(ctx, taskDir, out)
+	}
 	local, built, err := r.docker.Image(ctx, taskDir, out)
 	if err != nil {
 		return "", built, err
@@ -157,7 +177,17 @@ func (r *Runner) Image(ctx context.Context, taskDir string, out io.Writer) (stri
 	return ref, built, err
 }
 
-// LocalImage is the task's image on the local engine, built when missing.
-func (r *Runner) LocalImage(ctx context.Context, taskDir string, out io.Writer) (string, bool, error) {
-	return r.docker.Image(ctx, taskDir, out)
+// Publish makes sure the registry holds the task's image: built on the
+// local engine when missing and pushed (bytes sent), or with builder =
+// "buildkit" built and pushed by buildkitd (bytes not counted: 0).
+func (r *Runner) Publish(ctx context.Context, taskDir string, out io.Writer) (string, int64, error) {
+	if r.cfg.Builder == BuilderBuildKit {
+		ref, _, err := r.buildKitImage(ctx, taskDir, out)
+		return ref, 0, err
+	}
+	local, _, err := r.docker.Image(ctx, taskDir, out)
+	if err != nil {
+		return "", 0, err
+	}
+	return r.Push(ctx, local, nil)
 }

@@ -24,6 +24,10 @@ const DefaultKubeconfig = "/var/tmp/curate-kube/admin.kubeconfig"
 // Registry is the CI cluster's registry.
 const Registry = "127.0.0.1:5000"
 
+// BuildKitImage is buildkitd's image .ci/build-buildkit.sh puts in the CI
+// registry (start-kube.sh calls it).
+const BuildKitImage = Registry + "/curate-buildkitd:v0.34.2"
+
 // Cluster is a test's namespace on a cluster.
 type Cluster struct {
 	Kubeconfig string
@@ -120,7 +124,9 @@ func (c *Cluster) Leftovers(t testing.TB) []string {
 	for _, o := range jobs.Items {
 		out = append(out, "job/"+o.Name)
 	}
-	pods, err := c.CS.CoreV1().Pods(c.Namespace).List(ctx, metav1.ListOptions{})
+	// Every pod but buildkitd's (`curate env buildkit install`), which is
+	// the namespace's builder, not a run's.
+	pods, err := c.CS.CoreV1().Pods(c.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "app.kubernetes.io/name!=curate-buildkitd"})
 	if err != nil {
 		t.Fatal(err)
 	}
