@@ -25,8 +25,8 @@ def curate_cpu(b):
     return out
 def verdicts(b, ids):
     env = {"DOCKER_HOST": f"unix://{M}/m53{b}/docker.sock", "PATH": "/usr/bin:/bin"}
-    tasks = {t["id"]: t for t in json.loads(subprocess.run([f"{M}/curate-new" if b == "new" else f"{M}/curate-old", "list", "--json"], cwd=f"{M}/ws-{b}", capture_output=True, text=True, env=env).stdout)}
-    runs = json.loads(subprocess.run([f"{M}/curate-{b}", "runs", "--json"], cwd=f"{M}/ws-{b}", capture_output=True, text=True, env=env).stdout or "[]")
+    tasks = {t["id"]: t for t in json.loads(subprocess.run([f"{M}/curate-new" if b == "new" else f"{M}/curate-old.keep", "list", "--json"], cwd=f"{M}/ws-{b}", capture_output=True, text=True, env=env).stdout)}
+    runs = json.loads(subprocess.run([f"{M}/curate-new" if b == "new" else f"{M}/curate-old.keep", "runs", "--json"], cwd=f"{M}/ws-{b}", capture_output=True, text=True, env=env).stdout or "[]")
     gold = {}
     for r in runs:  # newest first
         if r["mode"] == "gold" and r["task_id"] not in gold: gold[r["task_id"]] = r
@@ -44,6 +44,7 @@ for b in ("old", "new"):
         if "end" not in m: continue
         s, e = float(m["start"]), float(m["end"])
         ids = m.get("ids", "").split()
+        if not ids: continue  # no qualifying PR: replaced, per the protocol
         v = verdicts(b, ids)
         cpu = engine_at(b, e) - engine_at(b, s) + cc.get(repo, 0)
         res.setdefault(repo, {})[b] = dict(wall=e - s, cpu=cpu, valid=sum(1 for x in v.values() if x[0] == "valid"), v=v)
@@ -63,6 +64,10 @@ for repo, r in res.items():
     for i in o["v"]:
         if o["v"][i] != n["v"].get(i):
             diffs.append(f"{i}: old {o['v'][i]} new {n['v'].get(i)}")
+for repo, r in res.items():
+    if "new" in r and "old" not in r:
+        n = r["new"]
+        print(f"new only (the previous binary's run is next session's): {repo}: {len(n['v'])} PRs, {n['valid']} valid, {n['cpu']:.0f} CPU-s, {n['cpu'] / n['valid']:.0f} per valid task" if n['valid'] else f"new only: {repo}: {len(n['v'])} PRs, 0 valid, {n['cpu']:.0f} CPU-s")
 tot = lambda b: (sum(r[b]["cpu"] for r in res.values() if "old" in r and "new" in r), sum(r[b]["valid"] for r in res.values() if "old" in r and "new" in r))
 (co, vo), (cn, vn) = tot("old"), tot("new")
 print(f"\npooled: old {co:.0f} CPU-s / {vo} valid = {co / max(vo, 1):.0f}; new {cn:.0f} / {vn} = {cn / max(vn, 1):.0f}; ratio {(cn / max(vn, 1)) / (co / max(vo, 1)):.2f}")
