@@ -70,6 +70,7 @@ var adviceKinds = map[string]adviceKind{
 	"repo show %s --json":                    {"parse", "names a repository whose env check failed; the demo has none"},
 	"env accept %s":                          {"parse", "needs a failed env check (Docker)"},
 	"env accept":                             {"mention", "the Repos screen's key names its CLI twin"},
+	"env buildkit install":                   {"parse", "installs buildkitd into a Kubernetes cluster"},
 }
 
 // suggestions are the advice strings in curate's product code (string
