@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# drive2.sh old|new N REPO...: drive.sh over the repositories given, stopping
+# drive2.sh old|new N REPO...: over the repositories given (the run of 11:58 UTC
+# had them in the order of throughput-held-out.md's table, by language), stopping
 # before the next when $M/stop-old|new exists; the yield sequence of e2e/yield.go (mine --preset none,
 # newest N PRs changing tests and code since 2024-01-01, env check, build,
 # validate nop,oracle,gold at concurrency 2) for each clone, with the binary's
