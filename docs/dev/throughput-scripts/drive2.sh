@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# drive2.sh old|new N REPO...: over the repositories given (the run of 11:58 UTC
-# had them in the order of throughput-held-out.md's table, by language), stopping
+# drive2.sh old|new N REPO...: over the repositories given (the run of 11:58 UTC:
+# 3 samber/lo jd/tenacity pillarjs/path-to-regexp bitflags/bitflags apache/commons-cli
+# michaelrsweet/mxml spf13/cast arrow-py/arrow validatorjs/validator.js
+# rust-itertools/itertools apache/commons-codec yhirose/cpp-peglib), stopping
 # before the next when $M/stop-old|new exists; the yield sequence of e2e/yield.go (mine --preset none,
 # newest N PRs changing tests and code since 2024-01-01, env check, build,
 # validate nop,oracle,gold at concurrency 2) for each clone, with the binary's
