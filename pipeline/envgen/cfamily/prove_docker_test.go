@@ -53,8 +53,8 @@ func TestCbuildReadsAutomakeSerialLinesInDocker(t *testing.T) {
 // scripts still run.
 func TestCitestRunsTheCIsProveInDocker(t *testing.T) {
 	out := runCbuild(t, map[string]string{
-		"Makefile":   "all: hello\nhello: hello.c\n\t$(CC) -o $@ $<\n",
-		"hello.c":    "#include <stdio.h>\nint main(int argc, char **argv) { printf(\"hello %s\\n\", argc > 1 ? argv[1] : \"world\"); return 0; }\n",
+		"Makefile": "all: hello\nhello: hello.c\n\t$(CC) -o $@ $<\n",
+		"hello.c":  "#include <stdio.h>\nint main(int argc, char **argv) { printf(\"hello %s\\n\", argc > 1 ? argv[1] : \"world\"); return 0; }\n",
 		"t/001-hello.t": "use Test::More tests => 2;\nis(`./hello`, \"hello world\\n\", 'greets the world');\n" +
 			"is(`./hello you`, \"hello them\\n\", 'greets a name');\n",
 		"t/002-dies.t": "use Test::More tests => 3;\nok(-x './hello', 'built');\ndie 'no fixture';\n",
