@@ -32,6 +32,7 @@ type Engine struct {
 	dir    string
 	cgroup string
 	bridge string
+	pool   string // 10.240.N.: its networks' addresses, so teardown finds their bridges
 	cmd    *exec.Cmd
 	exited chan struct{}
 }
@@ -71,11 +72,13 @@ func StartEngine(t testing.TB) *Engine {
 	if len(e.bridge) > 15 {
 		e.bridge = e.bridge[:15]
 	}
-	subnet := freeSubnet()
-	if subnet == "" {
+	n := freeSubnet()
+	if n == 0 {
 		os.RemoveAll(dir)
 		fail("no free 10.231.x.0/24 subnet for its bridge")
 	}
+	subnet := fmt.Sprintf("10.231.%d.1/24", n)
+	e.pool = fmt.Sprintf("10.240.%d.", n)
 	for _, args := range [][]string{{"link", "add", e.bridge, "type", "bridge"}, {"addr", "add", subnet, "dev", e.bridge}, {"link", "set", e.bridge, "up"}} {
 		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
 			exec.Command("ip", "link", "del", e.bridge).Run()
@@ -90,6 +93,11 @@ func StartEngine(t testing.TB) *Engine {
 	e.cmd = exec.Command(dockerd,
 		"--data-root", filepath.Join(dir, "data"), "--exec-root", filepath.Join(dir, "exec"),
 		"--pidfile", filepath.Join(dir, "docker.pid"), "-H", e.Host,
+		// Networks curate makes on it (the egress network) come from a
+		// pool of its own: a killed engine's network bridges stay in the
+		// host's namespace, and from Docker's default pools they would
+		// exhaust the machine engine's pools over many runs.
+		"--default-address-pool", "base="+e.pool+"0/24,size=27",
 		"--bridge="+e.bridge, "--iptables=false", "--ip6tables=false", "--ip-masq=false", "--cgroup-parent="+e.cgroup)
 	e.cmd.Stdout, e.cmd.Stderr = log, log
 	e.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -190,19 +198,37 @@ func (e *Engine) teardown() {
 	}
 	os.RemoveAll(e.dir)
 	exec.Command("ip", "link", "del", e.bridge).Run()
+	for _, b := range bridgesIn(e.pool) {
+		exec.Command("ip", "link", "del", b).Run()
+	}
 }
 
-// freeSubnet picks 10.231.N.1/24 for a test engine's bridge, one that no
-// route of the machine covers.
-func freeSubnet() string {
+// freeSubnet picks N for a test engine's bridge (10.231.N.1/24) and
+// network pool (10.240.N.0/24), both covered by no route of the machine.
+func freeSubnet() int {
 	out, _ := exec.Command("ip", "-4", "route", "show", "table", "all").Output()
 	for n := 1 + os.Getpid()%200; n < 255; n++ {
-		prefix := fmt.Sprintf("10.231.%d.", n)
-		if !bytes.Contains(out, []byte(prefix)) && !bytes.Contains(out, []byte("10.0.0.0/8")) && !bytes.Contains(out, []byte("10.231.0.0/16")) {
-			return prefix + "1/24"
+		bridge, pool := fmt.Sprintf("10.231.%d.", n), fmt.Sprintf("10.240.%d.", n)
+		if !bytes.Contains(out, []byte(bridge)) && !bytes.Contains(out, []byte(pool)) && !bytes.Contains(out, []byte("10.0.0.0/8")) &&
+			!bytes.Contains(out, []byte("10.231.0.0/16")) && !bytes.Contains(out, []byte("10.240.0.0/16")) {
+			return n
 		}
 	}
-	return ""
+	return 0
+}
+
+// bridgesIn are the Docker network bridges (br-...) holding an address
+// that starts with prefix.
+func bridgesIn(prefix string) []string {
+	out, _ := exec.Command("ip", "-o", "-4", "addr", "show").Output()
+	var names []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 3 && strings.HasPrefix(f[1], "br-") && strings.HasPrefix(f[3], prefix) {
+			names = append(names, f[1])
+		}
+	}
+	return names
 }
 
 // processes are the pids whose command line names this engine's dir (its
