@@ -154,9 +154,13 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	if why != "" {
 		p.Note("%s", why)
 	}
+	noCov, why := coverageOff(tree)
+	if why != "" {
+		p.Note("%s", why)
+	}
 	p.Test = envgen.Runner{
 		Command: "if python -c 'import pytest' 2>/dev/null; then " +
-			"python -m pytest -rA -p no:cacheprovider -o junit_family=xunit1 --junitxml=/logs/verifier/junit.xml " + capW + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
+			"python -m pytest -rA -p no:cacheprovider -o junit_family=xunit1 --junitxml=/logs/verifier/junit.xml " + capW + noCov + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
 			"else python -m unittest -v " + args + " 2>&1 | tee /logs/verifier/unittest.txt; fi; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `{ grep -q '<testcase' /logs/verifier/junit.xml 2>/dev/null || grep -Eq '^Ran [1-9][0-9]* tests? in' /logs/verifier/unittest.txt 2>/dev/null; }`,
 		LogFormat: "pytest",
