@@ -52,16 +52,37 @@ func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
 			}
 			progress.report(e.Step, n, total, e.Repo+": "+CampaignEventLine(e))
 		}
-		repos, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Validate: vo, Event: event})
+		_, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Validate: vo, Event: event})
 		mu.Lock()
 		defer mu.Unlock()
-		what := fmt.Sprintf("%d repositories", len(repos))
-		if len(repos) == 1 {
-			what = "1 repository"
-		}
-		return fmt.Sprintf("campaign of %s: %d PRs mined (%d rejected by the filter), %d built (%d before), %d refused, %d valid, %d invalid",
-			what, sum.Mined, sum.Rejected, sum.Built, sum.Already, sum.Refused, sum.Valid, sum.Invalid), err
+		return campaignSummary(sum), err
 	}
+}
+
+// campaignSummary is a finished campaign's line, short enough for the
+// jobs list at 80 columns (its WHAT column names the repositories): the
+// verdicts first, so a narrow screen cuts the least telling counts, and
+// counts that are zero and only qualify another (rejected, built before,
+// refused) left out.
+func campaignSummary(sum CampaignEvent) string {
+	built := fmt.Sprintf("%d built", sum.Built)
+	if sum.Already > 0 {
+		built += fmt.Sprintf(" (%d before)", sum.Already)
+	}
+	if sum.Refused > 0 {
+		built = strings.TrimSuffix(built, ")")
+		if sum.Already > 0 {
+			built += ", "
+		} else {
+			built += " ("
+		}
+		built += fmt.Sprintf("%d refused)", sum.Refused)
+	}
+	mined := fmt.Sprintf("%d mined", sum.Mined)
+	if sum.Rejected > 0 {
+		mined += fmt.Sprintf(", %d rejected", sum.Rejected)
+	}
+	return fmt.Sprintf("%d valid, %d invalid · %s · %s", sum.Valid, sum.Invalid, built, mined)
 }
 
 // CampaignEventLine is an event's counts in words (the CLI's line, the

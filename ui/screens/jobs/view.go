@@ -42,7 +42,7 @@ func (s *Model) View() string {
 			line = "  " + s.stateStyle(j, line)
 		}
 		b.WriteString(frame.Truncate(line, s.w) + "\n")
-		b.WriteString(frame.Truncate("      "+s.detail(j), s.w) + "\n")
+		b.WriteString(frame.Truncate("    "+s.detail(j), s.w) + "\n")
 	}
 	for i := to - from; i < n; i++ {
 		b.WriteString("\n\n")
