@@ -50,7 +50,10 @@ func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
 			if e.Step == "validate" {
 				total = 0
 			}
-			progress.report(e.Step, n, total, e.Repo+": "+CampaignEventLine(e))
+			if progress != nil {
+				line := CampaignEventLine(e)
+				progress(Progress{Stage: e.Step, Done: n, Total: total, Item: e.Repo + ": " + line, Repo: e.Repo})
+			}
 		}
 		_, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Validate: vo, Event: event})
 		mu.Lock()

@@ -20,6 +20,9 @@ type Progress struct {
 	Stage       string
 	Done, Total int
 	Item        string
+	// Repo is the repository Item is of, in an operation over several
+	// (a campaign): the Repos screen shows each one's step.
+	Repo string
 }
 
 // ProgressFunc receives Progress; it must be cheap and safe for

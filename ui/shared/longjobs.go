@@ -50,6 +50,9 @@ type LongJob struct {
 	// Waiting says how many of a batch's runs wait for the cluster's
 	// capacity ("" when none): shown, not counted as failures.
 	Waiting string
+	// Repos is, in a job over several repositories (a campaign), each
+	// one's latest step and what it did ("build: 3 built").
+	Repos map[string]string
 }
 
 // Progress records how far the job has got; a new stage restarts the

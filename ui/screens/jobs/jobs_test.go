@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -109,5 +110,21 @@ func TestJobWaitingForTheCluster(t *testing.T) {
 	j.Runs, j.What, j.Waiting = true, "2 task(s) · nop,oracle", "1 waiting for the cluster"
 	if v := uitest.Plain(s.View()); !strings.Contains(v, "1 waiting for the cluster") || !strings.Contains(v, "running") {
 		t.Errorf("list:\n%s", v)
+	}
+}
+
+// A job over several repositories keeps each one's latest step, from
+// progress reported on the job's goroutines, for the Repos screen.
+func TestProgressKeepsEachRepositorysStep(t *testing.T) {
+	s := New(uitest.Context(t, "dark", nil))
+	r := &jobRun{job: s.ctx.Long.Add("campaign", 0, func() {}), notify: make(chan struct{}, 1), done: make(chan finishedMsg, 1)}
+	s.runs[r.job.ID] = r
+	r.report(app.Progress{Stage: "mine", Done: 1, Item: "acme/calc: 4 PRs mined", Repo: "acme/calc"})
+	r.report(app.Progress{Stage: "mine", Done: 2, Item: "acme/mathx: 2 PRs mined", Repo: "acme/mathx"})
+	r.report(app.Progress{Stage: "build", Done: 1, Item: "acme/calc: 3 built", Repo: "acme/calc"})
+	s.Update(r.wait(r.job.ID)())
+	want := map[string]string{"acme/calc": "build: 3 built", "acme/mathx": "mine: 2 PRs mined"}
+	if fmt.Sprint(r.job.Repos) != fmt.Sprint(want) || r.job.Item != "acme/calc: 3 built" {
+		t.Errorf("repos %v item %q, want %v", r.job.Repos, r.job.Item, want)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,13 +47,15 @@ type jobRun struct {
 	done   chan finishedMsg
 	mu     sync.Mutex
 	latest app.Progress
+	repos  map[string]string // each repository's latest step, for LongJob.Repos
 }
 
 // Messages of the jobs list.
 type (
 	progressMsg struct {
-		id int
-		p  app.Progress
+		id    int
+		p     app.Progress
+		repos map[string]string // a copy of jobRun.repos, nil when none
 	}
 	finishedMsg struct {
 		id      int
@@ -143,6 +147,12 @@ func (s *Model) startSaying(name, what string, refresh bool, w work, say tea.Cmd
 func (r *jobRun) report(p app.Progress) {
 	r.mu.Lock()
 	r.latest = p
+	if p.Repo != "" {
+		if r.repos == nil {
+			r.repos = map[string]string{}
+		}
+		r.repos[p.Repo] = p.Stage + ": " + strings.TrimPrefix(p.Item, p.Repo+": ")
+	}
 	r.mu.Unlock()
 	select {
 	case r.notify <- struct{}{}:
@@ -160,8 +170,9 @@ func (r *jobRun) wait(id int) tea.Cmd {
 			time.Sleep(progressEvery)
 			r.mu.Lock()
 			p := r.latest
+			repos := maps.Clone(r.repos)
 			r.mu.Unlock()
-			return progressMsg{id, p}
+			return progressMsg{id, p, repos}
 		}
 	}
 }
@@ -175,6 +186,9 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		r.job.Progress(m.p.Stage, m.p.Done, m.p.Total, m.p.Item)
+		if m.repos != nil {
+			r.job.Repos = m.repos
+		}
 		return r.wait(m.id)
 	case finishedMsg:
 		r := s.runs[m.id]
@@ -258,4 +272,4 @@ func (s *Model) Shutdown() {
 
 // ProgressFor is the message a job's progress arrives in; benchmarks and
 // tests deliver it directly.
-func ProgressFor(id int, p app.Progress) tea.Msg { return progressMsg{id, p} }
+func ProgressFor(id int, p app.Progress) tea.Msg { return progressMsg{id: id, p: p} }

@@ -315,3 +315,26 @@ func TestReposRebuildKeyRerunsFailures(t *testing.T) {
 		t.Errorf("after the rerun: valid %d failing %d", f.Valid, r.profile.Failing())
 	}
 }
+
+// TestReposShowACampaignsStep: while a campaign job works on a
+// repository, its row says the step and the detail what it did; once the
+// job ends, neither shows.
+func TestReposShowACampaignsStep(t *testing.T) {
+	s, x := newScreen(t, "dark", 80, 30)
+	j := s.ctx.Long.Add("campaign", 0, func() {})
+	j.Repos = map[string]string{"pallets/click": "build: 3 built, 1 built before"}
+	x.Press(t, "down")
+	v := uitest.Plain(s.View())
+	for _, want := range []string{"pallets/click ⟳ build", fmt.Sprintf("campaign (job %d, J shows it): build: 3 built, 1 built before", j.ID)} {
+		if !strings.Contains(v, want) {
+			t.Errorf("%q not on screen:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "spf13/cobra ⟳") {
+		t.Errorf("a repository the campaign does not work on is marked:\n%s", v)
+	}
+	s.ctx.Long.Finish(j, "done", nil)
+	if v := uitest.Plain(s.View()); strings.Contains(v, "⟳") || strings.Contains(v, "campaign (job") {
+		t.Errorf("a finished campaign still shows:\n%s", v)
+	}
+}

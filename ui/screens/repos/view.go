@@ -72,7 +72,11 @@ func (s *Model) table(b *strings.Builder) {
 		}
 		cells := []string{fmt.Sprint(f.Mined), fmt.Sprint(f.Built), env, fmt.Sprint(f.Nop0), fmt.Sprint(f.Oracle1),
 			fmt.Sprint(f.FailToPass), fmt.Sprint(f.Valid), fmt.Sprint(p.Failing())}
-		line := "  " + frame.PadRight(frame.CleanLine(p.Repo), nameW)
+		name := frame.CleanLine(p.Repo)
+		if _, step := s.campaignStep(p.Repo); step != "" {
+			name += " ⟳ " + strings.SplitN(step, ":", 2)[0]
+		}
+		line := "  " + frame.PadRight(frame.Truncate(name, nameW), nameW)
 		for j, c := range funnelCols {
 			line += frame.PadLeft(cells[j], c.w)
 		}
@@ -116,6 +120,9 @@ func (s *Model) detail(b *strings.Builder, p *app.RepoProfile) {
 	}
 	if f := p.Funnel; f.NotValidated > 0 || f.Unbuilt > 0 {
 		b.WriteString(st.Muted.Render(frame.Truncate(fmt.Sprintf("not validated %d · not built yet %d", f.NotValidated, f.Unbuilt), w)) + "\n")
+	}
+	if id, step := s.campaignStep(p.Repo); step != "" {
+		b.WriteString(st.Accent.Render(frame.Truncate(frame.CleanLine(fmt.Sprintf("campaign (job %d, J shows it): %s", id, step)), w)) + "\n")
 	}
 	if s.jobLine != "" {
 		line := s.jobLine
@@ -199,4 +206,15 @@ func (s *Model) envFailures(b *strings.Builder, p *app.RepoProfile) {
 	if !c.FailuresAccepted && c.Error == "" {
 		b.WriteString(st.Accent.Render(frame.Truncate(s.ctx.Keys.Get("repo_accept_env").Help().Key+" accepts them as known failures (they fail for the environment, not the code)", w)) + "\n")
 	}
+}
+
+// campaignStep is the step a running campaign job is at for repo (its
+// latest event) and the job's number, or "" when none works on it.
+func (s *Model) campaignStep(repo string) (int, string) {
+	for _, j := range s.ctx.Long.All() {
+		if step := j.Repos[repo]; step != "" && j.Active() {
+			return j.ID, step
+		}
+	}
+	return 0, ""
 }
