@@ -202,7 +202,13 @@ func (java) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 // so the PR's patches apply.
 func guavaFlavorStep(mvn string) string {
 	repo := "$HOME/.m2/repository/com/google/guava/guava"
-	return `{ ` + mvn + ` -q dependency:list -DincludeGroupIds=com.google.guava -DincludeArtifactIds=guava -DoutputFile=/tmp/curate-guava.txt -DappendOutput=true >/dev/null 2>&1; ` +
+	// The listing needs the dependency plugin from the registry: through
+	// curate-step, like every step that downloads (a bare mvn has no proxy
+	// on curate's own builds, and the swap was silently skipped there while
+	// a build with open network made it). A listing that fails still only
+	// skips the swap.
+	list := envgen.RegistryStep(MavenCentral, MavenMissing, mvn+` -q dependency:list -DincludeGroupIds=com.google.guava -DincludeArtifactIds=guava -DoutputFile=/tmp/curate-guava.txt -DappendOutput=true`)
+	return `{ ` + list + ` >/dev/null 2>&1; ` +
 		`v=$(sed -n -E 's/.*com\.google\.guava:guava:jar:([0-9.]+)-android:.*/\1/p' /tmp/curate-guava.txt 2>/dev/null | sort -V | tail -n1); rm -f /tmp/curate-guava.txt; ` +
 		`if [ -n "$v" ]; then ` + envgen.RegistryStep(MavenCentral, MavenMissing, mvn+` dependency:get -Dartifact=com.google.guava:guava:$v-jre -Dtransitive=false`) + ` && ` +
 		`cp "` + repo + `/$v-jre/guava-$v-jre.jar" "` + repo + `/$v-android/guava-$v-android.jar" && ` +

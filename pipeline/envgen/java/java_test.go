@@ -2,6 +2,7 @@ package java
 
 import (
 	"curate/pipeline/envgen"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -43,6 +44,17 @@ func TestJavaMavenPlan(t *testing.T) {
 		if !strings.Contains(install, want) {
 			t.Errorf("install lacks %q: %q", want, install)
 		}
+	}
+	// The listing downloads the dependency plugin: through curate-step,
+	// or curate's own builds (no direct network; the JVM reads no proxy
+	// variable) skip the swap. Seen on square/javapoet #994 (merge
+	// c9925e48): valid when built with open network, oracle_failed
+	// "IllegalAccessError: failed to access class
+	// com.google.common.collect.MoreCollectors" when built by curate on
+	// the local engine, its build log saying "No plugin found for prefix
+	// 'dependency'".
+	if !regexp.MustCompile(`curate-step "[^"]*" '[^']*' mvn [^;]*-q dependency:list `).MatchString(install) {
+		t.Errorf("the guava listing does not run through curate-step: %q", install)
 	}
 	if !strings.Contains(strings.Join(p.ToolchainSteps, "\n"), "update-ca-certificates -f") {
 		t.Errorf("the Java trust store is not rebuilt from the CA bundle: %q", p.ToolchainSteps)
