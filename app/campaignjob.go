@@ -35,6 +35,13 @@ func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
 			progress.report("validate", n, 0, r.TaskID+" "+r.Mode)
 		}
 		event := func(e CampaignEvent) {
+			if e.Waiting { // shown as the job's item, not counted as a step done
+				mu.Lock()
+				n := steps[e.Step]
+				mu.Unlock()
+				progress.report(e.Step, n, len(clones), e.Repo+": "+CampaignEventLine(e))
+				return
+			}
 			mu.Lock()
 			steps[e.Step]++
 			n := steps[e.Step]
