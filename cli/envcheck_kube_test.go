@@ -48,6 +48,7 @@ func TestEnvCheckOnKubernetes(t *testing.T) {
 			"\n\ndef test_percent_wrong():\n    assert fmt_percent(0.5) == 'half'\n",
 	})
 	ws := checkWorkspace(t, base, "scope = \"all\"\n")
+	start := time.Now()
 	if code, _, errs := mineAndCheck(t, ws, py.Path); code != 1 {
 		t.Fatalf("local env check: exit %d, want 1 (a failed check)\n%s", code, errs)
 	}
@@ -56,9 +57,11 @@ func TestEnvCheckOnKubernetes(t *testing.T) {
 		t.Fatalf("local check %+v: want 7/9 with 2 failing tests", local)
 	}
 	appendKubeConfig(t, ws, c)
+	tookLocal, start := time.Since(start), time.Now()
 
 	code, out, errs := cli(t, "-w", ws, "env", "check", "--engine", "kubernetes", "acme/calc")
 	onCluster := envCheckRecord(t, ws)
+	t.Logf("the local check took %s, the check on the cluster %s", tookLocal.Round(time.Second), time.Since(start).Round(time.Second))
 	if code != 1 || !strings.Contains(out, "ok   api") || !strings.Contains(out, "failed 7/9") {
 		t.Errorf("env check --engine kubernetes: exit %d, want 1 with the cluster's lines and the failed check\n%s%s", code, out, errs)
 	}
