@@ -126,7 +126,7 @@ func newEnvPruneCmd(env *Env) *cobra.Command {
 
 func newEnvCheckCmd(env *Env) *cobra.Command {
 	var host, at, engine string
-	var asJSON, verbose bool
+	var asJSON, verbose, clusterOnly bool
 	cmd := &cobra.Command{
 		Use:   "check [OWNER/NAME...]",
 		Short: "Build each repository's environment image at its snapshot and run the whole suite in it (pass/total; over 80% passes)",
@@ -142,12 +142,13 @@ With --engine kubernetes the cluster of curate.toml [kubernetes] is checked
 first (API, namespace, registry, nodes, network policy); when it passes,
 each repository's check runs there as a Job, as validation runs do (the
 same caps, waiting for the cluster, cancel, recovery), its image built
-locally and pushed, or by buildkitd with builder = "buildkit". With no
-repositories mined or named only the cluster is checked. The result is
-recorded as a local check's is.`,
+locally and pushed, or by buildkitd with builder = "buildkit". With
+--cluster, or no repositories mined or named, only the cluster is
+checked. The result is recorded as a local check's is.`,
 		Example: `  curate env check acme/calc
   curate env check --at snapshot:HEAD acme/calc --json
-  curate env check --engine kubernetes acme/calc`,
+  curate env check --engine kubernetes acme/calc
+  curate env check --engine kubernetes --cluster`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			ws, err := env.Workspace(ctx)
@@ -155,9 +156,15 @@ recorded as a local check's is.`,
 				return err
 			}
 			var cluster []kubeengine.CheckLine
-			if engine == kubeengine.Name {
+			switch {
+			case clusterOnly && (engine != kubeengine.Name || len(args) > 0):
+				return fmt.Errorf("--cluster checks the cluster alone: it goes with --engine %s and no repository", kubeengine.Name)
+			case engine == kubeengine.Name:
 				// The repositories' Jobs need a cluster that works.
-				if cluster, err = kubeCheck(ctx, env, ws, asJSON); err != nil {
+				if cluster, err = kubeCheck(ctx, env, ws, asJSON); err != nil || clusterOnly {
+					if err == nil && asJSON {
+						err = writeJSON(env.Out, cluster)
+					}
 					return err
 				}
 			}
@@ -204,6 +211,7 @@ recorded as a local check's is.`,
 	cmd.Flags().StringVar(&at, "at", "", "pin the snapshot first: snapshot:REV (default: the recorded one, else the default branch tip)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print each repository's state as JSON")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "stream the image build and the suite's output to stderr")
+	cmd.Flags().BoolVar(&clusterOnly, "cluster", false, "with --engine kubernetes: check the cluster only, no repository")
 	cmd.Flags().StringVar(&engine, "engine", "docker", "kubernetes: check the [kubernetes] cluster (API, namespace, registry, nodes, network policy), then run the repositories' checks there as Jobs")
 	return cmd
 }
