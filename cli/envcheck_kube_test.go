@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -89,18 +88,18 @@ func envCheckStopped(t *testing.T, c *kubetest.Cluster, ws string, last *app.Env
 	if _, err := quotas.Create(ctx, q, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	cmd, stdout, done := startCLIStdout(t, "-w", ws, "env", "check", "--engine", "kubernetes", "acme/calc")
+	cmd, stderr, done := startCheck(t, ws)
 	waitUntil(t, "the check to say it waits", done, func() bool {
-		return strings.Contains(stdout.String(), "acme/calc  waiting for the cluster: FailedCreate") && strings.Contains(stdout.String(), "exceeded quota: no-pods")
+		return strings.Contains(stderr.String(), "acme/calc  waiting for the cluster: FailedCreate") && strings.Contains(stderr.String(), "exceeded quota: no-pods")
 	})
 	if err := quotas.Delete(ctx, q.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the check's pod to run", done, func() bool { return runningPods(c) == 1 })
+	waitRunningPods(t, c, cmd, done, 1)
 	cmd.Process.Signal(syscall.SIGINT)
 	<-done
 	if cmd.ProcessState.Success() {
-		t.Errorf("a cancelled check exited 0\n%s", stdout.String())
+		t.Errorf("a cancelled check exited 0\n%s", stderr.String())
 	}
 	if left := c.Leftovers(t); len(left) > 0 {
 		t.Errorf("left in the namespace after the cancel: %v", left)
@@ -109,8 +108,8 @@ func envCheckStopped(t *testing.T, c *kubetest.Cluster, ws string, last *app.Env
 		t.Errorf("a cancelled check changed the record:\n%+v\nwant %+v", now, last)
 	}
 
-	cmd, _, done = startCLIStdout(t, "-w", ws, "env", "check", "--engine", "kubernetes", "acme/calc")
-	waitUntil(t, "the check's pod to run", done, func() bool { return runningPods(c) == 1 })
+	cmd, _, done = startCheck(t, ws)
+	waitRunningPods(t, c, cmd, done, 1)
 	cmd.Process.Signal(syscall.SIGKILL)
 	<-done
 	if left := c.Leftovers(t); len(left) == 0 {
@@ -172,20 +171,6 @@ func envCheckRecord(t *testing.T, ws string) *app.EnvCheck {
 	return st.EnvCheck
 }
 
-// runningPods counts the namespace's running pods.
-func runningPods(c *kubetest.Cluster) int {
-	pods, err := c.CS.CoreV1().Pods(c.Namespace).List(context.Background(), metav1.ListOptions{})
-	n := 0
-	if err == nil {
-		for _, p := range pods.Items {
-			if p.Status.Phase == corev1.PodRunning {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // waitUntil polls cond for up to 3 minutes; it fails when the process
 // whose end closes done ends first.
 func waitUntil(t *testing.T, what string, done chan struct{}, cond func() bool) {
@@ -202,19 +187,13 @@ func waitUntil(t *testing.T, what string, done chan struct{}, cond func() bool) 
 	}
 }
 
-// startCLIStdout starts curate ARGS with its stdout in a buffer; done
-// closes when it has ended.
-func startCLIStdout(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer, chan struct{}) {
+// startCheck starts `curate env check --engine kubernetes --json acme/calc`
+// (its waiting lines then go to stderr); done closes when it has ended.
+func startCheck(t *testing.T, ws string) (*exec.Cmd, *syncBuffer, chan struct{}) {
 	t.Helper()
-	var stdout syncBuffer
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "CURATE_TEST_AS_CLI=1")
-	cmd.Stdout = &stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := startCLIStderr(t, "-w", ws, "env", "check", "--engine", "kubernetes", "--json", "acme/calc")
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
 	t.Cleanup(func() { cmd.Process.Kill(); <-done })
-	return cmd, &stdout, done
+	return cmd, stderr, done
 }
