@@ -12,8 +12,8 @@ func TestEnvCheckRunIDNamesItsProcess(t *testing.T) {
 	if id := envCheckRunID(); !envCheckAlive(id) {
 		t.Errorf("%s: this process's check counted as dead", id)
 	}
-	if envCheckRunID() == envCheckRunID() {
-		t.Error("two executions got one id")
+	if a, b := envCheckRunID(), envCheckRunID(); a == b {
+		t.Errorf("two executions got one id: %s", a)
 	}
 	for _, id := range []string{"envcheck-" + strconv.Itoa(1<<30) + "-0a1b2c3d", "envcheck-x-0a", "run-20261129-1", ""} {
 		if envCheckAlive(id) {
