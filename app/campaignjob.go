@@ -23,45 +23,19 @@ type CampaignFunc func(ctx context.Context, clones []string, mine gitmine.Option
 // each validation run as it ends.
 func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
 	return func(ctx context.Context, clones []string, mine gitmine.Options, progress ProgressFunc) (string, error) {
-		var mu sync.Mutex
-		var sum CampaignEvent
-		steps := map[string]int{}
+		tally := &campaignTally{clones: len(clones), progress: progress, steps: map[string]int{}}
 		vo := o
 		vo.OnDone = func(r *pipeline.Run) {
-			mu.Lock()
-			steps["run"]++
-			n := steps["run"]
-			mu.Unlock()
+			tally.mu.Lock()
+			tally.steps["run"]++
+			n := tally.steps["run"]
+			tally.mu.Unlock()
 			progress.report("validate", n, 0, r.TaskID+" "+r.Mode)
 		}
-		event := func(e CampaignEvent) {
-			if e.Waiting { // shown as the job's item, not counted as a step done
-				mu.Lock()
-				n := steps[e.Step]
-				mu.Unlock()
-				progress.report(e.Step, n, len(clones), e.Repo+": "+CampaignEventLine(e))
-				return
-			}
-			mu.Lock()
-			steps[e.Step]++
-			n := steps[e.Step]
-			sum.Mined += e.Mined
-			sum.Rejected += e.Rejected
-			sum.Built += e.Built
-			sum.Already += e.Already
-			sum.Refused += e.Refused
-			sum.Valid += e.Valid
-			sum.Invalid += e.Invalid
-			mu.Unlock()
-			total := len(clones)
-			if e.Step == "validate" {
-				total = 0
-			}
-			progress.report(e.Step, n, total, e.Repo+": "+CampaignEventLine(e))
-		}
-		repos, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Validate: vo, Event: event})
-		mu.Lock()
-		defer mu.Unlock()
+		repos, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Validate: vo, Event: tally.event})
+		tally.mu.Lock()
+		defer tally.mu.Unlock()
+		sum := tally.sum
 		what := fmt.Sprintf("%d repositories", len(repos))
 		if len(repos) == 1 {
 			what = "1 repository"
@@ -69,6 +43,37 @@ func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
 		return fmt.Sprintf("campaign of %s: %d PRs mined (%d rejected by the filter), %d built (%d before), %d refused, %d valid, %d invalid",
 			what, sum.Mined, sum.Rejected, sum.Built, sum.Already, sum.Refused, sum.Valid, sum.Invalid), err
 	}
+}
+
+// campaignTally turns a campaign's events into the job's progress (stage
+// = step, done = the step's repositories so far) and its summary.
+type campaignTally struct {
+	clones   int
+	progress ProgressFunc
+	mu       sync.Mutex
+	sum      CampaignEvent
+	steps    map[string]int
+}
+
+func (c *campaignTally) event(e CampaignEvent) {
+	c.mu.Lock()
+	if !e.Waiting { // a wait is the job's current item, not a step done
+		c.steps[e.Step]++
+		c.sum.Mined += e.Mined
+		c.sum.Rejected += e.Rejected
+		c.sum.Built += e.Built
+		c.sum.Already += e.Already
+		c.sum.Refused += e.Refused
+		c.sum.Valid += e.Valid
+		c.sum.Invalid += e.Invalid
+	}
+	n := c.steps[e.Step]
+	c.mu.Unlock()
+	total := c.clones
+	if e.Step == "validate" {
+		total = 0
+	}
+	c.progress.report(e.Step, n, total, e.Repo+": "+CampaignEventLine(e))
 }
 
 // CampaignEventLine is an event's counts in words (the CLI's line, the
