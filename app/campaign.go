@@ -48,6 +48,9 @@ type CampaignEvent struct {
 	Valid    int    `json:"valid,omitempty"`
 	Invalid  int    `json:"invalid,omitempty"`
 	Detail   string `json:"detail,omitempty"`
+	// Waiting: the step waits for the engine's capacity (Detail says why);
+	// not a step's end.
+	Waiting bool `json:"waiting,omitempty"`
 }
 
 // RunCampaign runs the campaign; it returns the repositories it covered.
@@ -120,7 +123,14 @@ func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string,
 	if len(vo.Hosts) > 0 {
 		host = vo.Hosts[0]
 	}
-	states, err := CheckEnvironments(ctx, ws, EnvCheckOptions{Repos: []string{repo}, Host: host})
+	// The check runs on the campaign's engine: with --engine kubernetes a
+	// Job on the cluster, like the validation runs.
+	states, err := CheckEnvironments(ctx, ws, EnvCheckOptions{Repos: []string{repo}, Host: host, Engine: vo.Engine,
+		Waiting: func(repo, why string) {
+			if why != "" {
+				emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "waiting for the cluster: " + why, Waiting: true})
+			}
+		}})
 	if err != nil {
 		return fmt.Errorf("env check %s: %w", repo, err)
 	}

@@ -23,42 +23,19 @@ type CampaignFunc func(ctx context.Context, clones []string, mine gitmine.Option
 // each validation run as it ends.
 func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
 	return func(ctx context.Context, clones []string, mine gitmine.Options, progress ProgressFunc) (string, error) {
-		var mu sync.Mutex
-		var sum CampaignEvent
-		steps := map[string]int{}
+		tally := &campaignTally{clones: len(clones), progress: progress, steps: map[string]int{}}
 		vo := o
 		vo.OnDone = func(r *pipeline.Run) {
-			mu.Lock()
-			steps["run"]++
-			n := steps["run"]
-			mu.Unlock()
+			tally.mu.Lock()
+			tally.steps["run"]++
+			n := tally.steps["run"]
+			tally.mu.Unlock()
 			progress.report("validate", n, 0, r.TaskID+" "+r.Mode)
 		}
-		event := func(e CampaignEvent) {
-			mu.Lock()
-			steps[e.Step]++
-			n := steps[e.Step]
-			sum.Mined += e.Mined
-			sum.Rejected += e.Rejected
-			sum.Built += e.Built
-			sum.Already += e.Already
-			sum.Refused += e.Refused
-			sum.Valid += e.Valid
-			sum.Invalid += e.Invalid
-			mu.Unlock()
-			total := len(clones)
-			if e.Step == "validate" {
-				total = 0
-			}
-			if progress != nil {
-				line := CampaignEventLine(e)
-				progress(Progress{Stage: e.Step, Done: n, Total: total, Item: e.Repo + ": " + line, Repo: e.Repo})
-			}
-		}
-		_, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Validate: vo, Event: event})
-		mu.Lock()
-		defer mu.Unlock()
-		return campaignSummary(sum), err
+		_, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Validate: vo, Event: tally.event})
+		tally.mu.Lock()
+		defer tally.mu.Unlock()
+		return campaignSummary(tally.sum), err
 	}
 }
 
@@ -86,6 +63,39 @@ func campaignSummary(sum CampaignEvent) string {
 		mined += fmt.Sprintf(", %d rejected", sum.Rejected)
 	}
 	return fmt.Sprintf("%d valid, %d invalid · %s · %s", sum.Valid, sum.Invalid, built, mined)
+}
+
+// campaignTally turns a campaign's events into the job's progress (stage
+// = step, done = the step's repositories so far) and its summary.
+type campaignTally struct {
+	clones   int
+	progress ProgressFunc
+	mu       sync.Mutex
+	sum      CampaignEvent
+	steps    map[string]int
+}
+
+func (c *campaignTally) event(e CampaignEvent) {
+	c.mu.Lock()
+	if !e.Waiting { // a wait is the job's current item, not a step done
+		c.steps[e.Step]++
+		c.sum.Mined += e.Mined
+		c.sum.Rejected += e.Rejected
+		c.sum.Built += e.Built
+		c.sum.Already += e.Already
+		c.sum.Refused += e.Refused
+		c.sum.Valid += e.Valid
+		c.sum.Invalid += e.Invalid
+	}
+	n := c.steps[e.Step]
+	c.mu.Unlock()
+	total := c.clones
+	if e.Step == "validate" {
+		total = 0
+	}
+	if c.progress != nil {
+		c.progress(Progress{Stage: e.Step, Done: n, Total: total, Item: e.Repo + ": " + CampaignEventLine(e), Repo: e.Repo})
+	}
 }
 
 // CampaignEventLine is an event's counts in words (the CLI's line, the

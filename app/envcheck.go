@@ -22,9 +22,15 @@ import (
 // EnvCheckOptions say which repositories to check and where.
 type EnvCheckOptions struct {
 	Repos []string // "" or none = every repository with mined candidates
-	Host  string   // engine; "" = the environment's
-	At    string   // snapshot revision (snapshot:REV) to pin first; "" = the recorded one
-	Log   io.Writer
+	Host  string   // Docker engine; "" = the environment's
+	// Engine names a registered engine other than Docker ("kubernetes"):
+	// each check is one of its runs there; "" or "docker" = Host.
+	Engine string
+	At     string // snapshot revision (snapshot:REV) to pin first; "" = the recorded one
+	Log    io.Writer
+	// Waiting hears that a repository's check waits for the engine's
+	// capacity (a cluster's quota or full nodes: why), "" once it runs.
+	Waiting func(repo, why string)
 }
 
 // CheckEnvironments builds each repository's environment image at its
@@ -61,18 +67,25 @@ func CheckEnvironments(ctx context.Context, ws *workspace.Workspace, o EnvCheckO
 		repos = append(repos, r)
 	}
 	sort.Strings(repos)
-	runners, err := OpenRunners(ctx, ws, []string{o.Host}, o.Log)
+	if len(repos) == 0 {
+		return nil, nil // nothing mined: no engine to open
+	}
+	runner, closeRunner, err := openEnvChecker(ctx, ws, o.Engine, o.Host, o.Log)
 	if err != nil {
 		return nil, err
 	}
-	runner := runners[0]
-	defer runner.Close()
+	defer closeRunner()
 	var out []*RepoState
 	for _, repo := range repos {
 		// The check's image build and suite run are metered and stored
 		// even when the check fails: the machine spent them.
 		meter := &validate.Meter{}
-		st, err := checkRepo(validate.WithMeter(ctx, meter), ws, runner, repo, rev, byRepo[repo], o.Log)
+		waiting := func(why string) {
+			if o.Waiting != nil {
+				o.Waiting(repo, why)
+			}
+		}
+		st, err := checkRepo(validate.WithMeter(ctx, meter), ws, runner, repo, rev, byRepo[repo], o.Log, waiting)
 		times := meter.Times()
 		for i := range times {
 			times[i].Repo, times[i].At = repo, time.Now()
@@ -90,8 +103,9 @@ func CheckEnvironments(ctx context.Context, ws *workspace.Workspace, o EnvCheckO
 
 // checkRepo runs one repository's check and records it; a check that
 // cannot run (no PR mirrors, the image does not build) is recorded as
-// failed with its reason, not returned as an error.
-func checkRepo(ctx context.Context, ws *workspace.Workspace, runner *validate.DockerRunner, repo, rev string, tasks []*pipeline.Task, log io.Writer) (*RepoState, error) {
+// failed with its reason, not returned as an error; a cancelled one is
+// not recorded.
+func checkRepo(ctx context.Context, ws *workspace.Workspace, runner envChecker, repo, rev string, tasks []*pipeline.Task, log io.Writer, waiting func(string)) (*RepoState, error) {
 	st, err := repoSnapshot(ctx, ws, repo, tasks[0].SourcePath, rev)
 	if err != nil {
 		return nil, err
@@ -99,6 +113,9 @@ func checkRepo(ctx context.Context, ws *workspace.Workspace, runner *validate.Do
 	check := &EnvCheck{Snapshot: st.Snapshot, At: time.Now().UTC()}
 	st.EnvCheck = check
 	fail := func(format string, args ...any) (*RepoState, error) {
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // stopped, not failed: the last record stands
+		}
 		check.Error = fmt.Sprintf(format, args...)
 		return st, saveRepoState(ws, st)
 	}
@@ -165,12 +182,16 @@ func checkRepo(ctx context.Context, ws *workspace.Workspace, runner *validate.Do
 	streamed := &cappedBuffer{max: validate.MaxTestLog}
 	start := time.Now()
 	res, err := runner.Exec(rctx, validate.ExecSpec{TaskDir: suite, Image: img, Config: tc, KeepTestLog: true,
-		Labels: map[string]string{"curate.envcheck": repo}}, validate.Output{Stdout: teeTo(log, streamed)})
+		Labels: map[string]string{validate.LabelRun: envCheckRunID(), "curate.envcheck": repo}},
+		validate.Output{Stdout: teeTo(log, streamed), Waiting: waiting})
 	if res != nil {
 		validate.RecordTime(ctx, pipeline.TimeEnvCheck, time.Since(start), res.CPU, res.CPUMeasured)
 	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // cancelled: the last record stands
+	}
 	switch {
-	case err != nil && ctx.Err() == nil && rctx.Err() != nil:
+	case err != nil && rctx.Err() != nil:
 		check.TimedOut = true
 		res = &validate.ExecResult{TestLog: streamed.Bytes(), HasTestLog: true, TestExit: -1}
 	case err != nil:

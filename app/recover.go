@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"time"
 
 	"curate/internal/scratch"
@@ -21,7 +22,7 @@ var ScratchKinds = map[string]scratch.Recoverer{
 	"build":    nil,
 	"mirror":   nil,
 	"apply":    nil,
-	"envcheck": nil,
+	"envcheck": nil, // RecoverOnOpen counts these: their engines are swept
 }
 
 // RecoverOnOpen runs whenever a command opens the workspace: it replays
@@ -43,7 +44,12 @@ func RecoverOnOpen(ctx context.Context, ws *workspace.Workspace, log io.Writer) 
 	}
 	// Scratch folders of a killed curate: a staged export is finished
 	// (its files were all written), the rest is removed.
-	n, err := scratch.Sweep(ws.TmpPath(), ScratchKinds)
+	// An environment check's folder left by a dead curate means its
+	// container or Job may be left too: the engines are swept below.
+	killedChecks := 0
+	kinds := maps.Clone(ScratchKinds)
+	kinds["envcheck"] = func(string) error { killedChecks++; return nil }
+	n, err := scratch.Sweep(ws.TmpPath(), kinds)
 	if err != nil {
 		fmt.Fprintf(log, "note: %v; it stays until the cause is fixed\n", err)
 	} else if n > 0 {
@@ -62,7 +68,7 @@ func RecoverOnOpen(ctx context.Context, ws *workspace.Workspace, log io.Writer) 
 	for _, r := range inFlight {
 		orphaned = orphaned || !ProcessAlive(r.PID)
 	}
-	if !orphaned {
+	if !orphaned && killedChecks == 0 {
 		return nil // the common case: no engine is contacted
 	}
 	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)

@@ -185,7 +185,8 @@ func RecoverInterrupted(ctx context.Context, ws *workspace.Workspace, runners []
 }
 
 // sweepOrphans removes, on each engine, the run containers of runs that
-// are not in flight in a live process.
+// are not in flight in a live process, and those of environment checks
+// whose process died.
 func sweepOrphans(ctx context.Context, ws *workspace.Workspace, runners []validate.Runner) int {
 	inFlight, err := ws.Store.RunsByOutcome(ctx, pipeline.OutcomePending, pipeline.OutcomeRunning)
 	if err != nil {
@@ -200,7 +201,7 @@ func sweepOrphans(ctx context.Context, ws *workspace.Workspace, runners []valida
 	n := 0
 	for _, r := range runners {
 		if rm, ok := r.(orphanRemover); ok {
-			k, _ := rm.RemoveOrphanContainers(ctx, func(id string) bool { return live[id] })
+			k, _ := rm.RemoveOrphanContainers(ctx, func(id string) bool { return live[id] || envCheckAlive(id) })
 			n += k
 		}
 	}

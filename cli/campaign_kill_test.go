@@ -29,8 +29,9 @@ func TestCampaignKilledAndStartedAgain(t *testing.T) {
 	campaignKilledAndStartedAgain(t, nil)
 }
 
-// The same on the cluster (--engine kubernetes): the runs are the
-// cluster's Jobs, and nothing of the campaign is left in the namespace.
+// The same on the cluster (--engine kubernetes): the environment checks
+// and the runs are the cluster's Jobs, and nothing of the campaign is
+// left in the namespace.
 func TestCampaignOnKubernetesKilledAndStartedAgain(t *testing.T) {
 	campaignKilledAndStartedAgain(t, kubetest.Require(t))
 }
@@ -44,10 +45,12 @@ func campaignKilledAndStartedAgain(t *testing.T, c *kubetest.Cluster) {
 	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	args := []string{"-w", ws, "campaign", py.Path, gr.Path, "--preset", "none", "--no-env-check", "--concurrency", "1", "--json"}
+	args := []string{"-w", ws, "campaign", py.Path, gr.Path, "--preset", "none", "--concurrency", "1", "--json"}
 	if c != nil {
 		appendKubeConfig(t, ws, c)
 		args = append(args, "--engine", "kubernetes")
+	} else {
+		args = append(args, "--no-env-check") // the local check has tests of its own
 	}
 	finished := func() []pipeline.Run {
 		_, out, _ := cli(t, "-w", ws, "runs", "--json")
@@ -122,6 +125,12 @@ func campaignKilledAndStartedAgain(t *testing.T, c *kubetest.Cluster) {
 	}
 	if left := c.Leftovers(t); len(left) > 0 {
 		t.Errorf("left in the namespace: %v", left)
+	}
+	for _, repo := range []string{"acme/calc", "acme/mathx"} {
+		_, out, _ := cli(t, "-w", ws, "repo", "show", repo, "--json")
+		if !strings.Contains(out, `"image": "`+c.Registry+"/curate-repo@sha256:") {
+			t.Errorf("%s: the environment check did not run on the cluster:\n%s", repo, out)
+		}
 	}
 	_, out, _ = cli(t, "-w", ws, "runs", "--json")
 	var runs []pipeline.Run

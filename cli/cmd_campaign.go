@@ -79,7 +79,7 @@ repository and step; --json prints each as a JSON object.`,
 	cmd.Flags().BoolVar(&noEnvCheck, "no-env-check", false, "skip the environment checks (auto then builds each PR at its merge commit)")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "containers at once on each engine (default: [docker] concurrency)")
 	cmd.Flags().StringArrayVar(&hosts, "docker-host", nil, "Docker engine to use (repeat to spread runs over several)")
-	cmd.Flags().StringVar(&engine, "engine", "docker", "where the validation runs go: docker, or kubernetes (curate.toml [kubernetes]; images are built and checked on the local engine)")
+	cmd.Flags().StringVar(&engine, "engine", "docker", "where the environment checks and validation runs go: docker, or kubernetes (curate.toml [kubernetes])")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print each step as a JSON object, one per line")
 	return cmd
 }

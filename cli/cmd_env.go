@@ -126,7 +126,7 @@ func newEnvPruneCmd(env *Env) *cobra.Command {
 
 func newEnvCheckCmd(env *Env) *cobra.Command {
 	var host, at, engine string
-	var asJSON, verbose bool
+	var asJSON, verbose, clusterOnly bool
 	cmd := &cobra.Command{
 		Use:   "check [OWNER/NAME...]",
 		Short: "Build each repository's environment image at its snapshot and run the whole suite in it (pass/total; over 80% passes)",
@@ -136,27 +136,61 @@ the whole test suite in it. The result is recorded per repository; build
 --at auto mirrors a repository's PRs only when its check passed (or its
 failing tests were accepted as known failures with env accept), and
 validate names a repository whose check failed before any run starts. A
-failed check lists its failing tests with their first error line.`,
+failed check lists its failing tests with their first error line.
+
+With --engine kubernetes the cluster of curate.toml [kubernetes] is checked
+first (API, namespace, registry, nodes, network policy); when it passes,
+each repository's check runs there as a Job, as validation runs do (the
+same caps, waiting for the cluster, cancel, recovery), its image built
+locally and pushed, or by buildkitd with builder = "buildkit". With
+--cluster, or no repositories mined or named, only the cluster is
+checked. The result is recorded as a local check's is.`,
 		Example: `  curate env check acme/calc
-  curate env check --at snapshot:HEAD acme/calc --json`,
+  curate env check --at snapshot:HEAD acme/calc --json
+  curate env check --engine kubernetes acme/calc
+  curate env check --engine kubernetes --cluster`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			ws, err := env.Workspace(ctx)
 			if err != nil {
 				return err
 			}
-			if engine == kubeengine.Name {
-				return kubeCheck(ctx, env, ws, asJSON)
+			var cluster []kubeengine.CheckLine
+			switch {
+			case clusterOnly && (engine != kubeengine.Name || len(args) > 0):
+				return fmt.Errorf("--cluster checks the cluster alone: it goes with --engine %s and no repository", kubeengine.Name)
+			case engine == kubeengine.Name:
+				// The repositories' Jobs need a cluster that works.
+				if cluster, err = kubeCheck(ctx, env, ws, asJSON); err != nil || clusterOnly {
+					if err == nil && asJSON {
+						err = writeJSON(env.Out, cluster)
+					}
+					return err
+				}
 			}
 			var log io.Writer
 			if verbose {
 				log = env.Err
 			}
-			states, err := app.CheckEnvironments(ctx, ws, app.EnvCheckOptions{Repos: args, Host: host, At: at, Log: log})
+			waitOut := env.Out // a check the cluster cannot take yet says so; not a failure
+			if asJSON {
+				waitOut = env.Err
+			}
+			states, err := app.CheckEnvironments(ctx, ws, app.EnvCheckOptions{Repos: args, Host: host, Engine: engine, At: at, Log: log,
+				Waiting: func(repo, why string) {
+					if why != "" {
+						fmt.Fprintln(waitOut, sanitize.Line(repo+"  waiting for the cluster: "+why))
+					}
+				}})
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			switch {
+			case asJSON && cluster != nil && len(states) == 0:
+				return writeJSON(env.Out, cluster)
+			case asJSON && cluster != nil:
+				return writeJSON(env.Out, map[string]any{"cluster": cluster, "repos": states})
+			case asJSON:
 				return writeJSON(env.Out, states)
 			}
 			failed := 0
@@ -177,6 +211,7 @@ failed check lists its failing tests with their first error line.`,
 	cmd.Flags().StringVar(&at, "at", "", "pin the snapshot first: snapshot:REV (default: the recorded one, else the default branch tip)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print each repository's state as JSON")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "stream the image build and the suite's output to stderr")
-	cmd.Flags().StringVar(&engine, "engine", "docker", "kubernetes: check the [kubernetes] cluster instead (API, namespace, registry, nodes, network policy)")
+	cmd.Flags().BoolVar(&clusterOnly, "cluster", false, "with --engine kubernetes: check the cluster only, no repository")
+	cmd.Flags().StringVar(&engine, "engine", "docker", "kubernetes: check the [kubernetes] cluster (API, namespace, registry, nodes, network policy), then run the repositories' checks there as Jobs")
 	return cmd
 }

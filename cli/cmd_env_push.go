@@ -58,14 +58,13 @@ pods run.`,
 	return cmd
 }
 
-// kubeCheck prints `curate env check --engine kubernetes`.
-func kubeCheck(ctx context.Context, env *Env, ws *workspace.Workspace, asJSON bool) error {
+// kubeCheck checks the [kubernetes] cluster (`curate env check --engine
+// kubernetes`), printing a line per check unless asJSON; a failed check
+// is an exit error (printed as JSON first when asJSON).
+func kubeCheck(ctx context.Context, env *Env, ws *workspace.Workspace, asJSON bool) ([]kubeengine.CheckLine, error) {
 	lines, err := kubeengine.Check(ctx, ws)
 	if err != nil {
-		return err
-	}
-	if asJSON {
-		return writeJSON(env.Out, lines)
+		return nil, err
 	}
 	bad := 0
 	for _, l := range lines {
@@ -73,10 +72,17 @@ func kubeCheck(ctx context.Context, env *Env, ws *workspace.Workspace, asJSON bo
 		if !l.OK {
 			mark, bad = "FAIL", bad+1
 		}
-		fmt.Fprintf(env.Out, "%s %-15s %s\n", mark, l.What, sanitize.Line(l.Note))
+		if !asJSON {
+			fmt.Fprintf(env.Out, "%s %-15s %s\n", mark, l.What, sanitize.Line(l.Note))
+		}
 	}
 	if bad > 0 {
-		return exitError{code: 1, msg: fmt.Sprintf("%d kubernetes check(s) failed", bad)}
+		if asJSON {
+			if err := writeJSON(env.Out, lines); err != nil {
+				return nil, err
+			}
+		}
+		return nil, exitError{code: 1, msg: fmt.Sprintf("%d kubernetes check(s) failed", bad)}
 	}
-	return nil
+	return lines, nil
 }

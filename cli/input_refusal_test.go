@@ -31,6 +31,8 @@ func TestStrangeInputIsRefused(t *testing.T) {
 		{"PR number -5", []string{"import", "swebench", "--strict", row("neg.jsonl", `, "pull_number": -5`)}, "pull_number -5"},
 		{"duplicate quota key", []string{"select", "--quota", "language=go:min=1,min=5"}, "min is given twice"},
 		{"env check at merge", []string{"env", "check", "--at", "merge", "acme/calc"}, "the check runs at a snapshot"},
+		{"env check --cluster on docker", []string{"env", "check", "--cluster"}, "--cluster checks the cluster alone: it goes with --engine kubernetes"},
+		{"env check --cluster with a repo", []string{"env", "check", "--cluster", "--engine", "kubernetes", "acme/calc"}, "and no repository"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -175,15 +175,26 @@ func addFile(tw *tar.Writer, name string, data []byte) error {
 // environment/ folder exists (building it when not) and returns its tag;
 // the environment check runs the whole suite in it.
 func (d *DockerRunner) RepoImage(ctx context.Context, envDir string, out io.Writer) (string, error) {
-	l, ok, err := ReadLayers(envDir)
+	l, err := RepoLayers(envDir)
 	if err != nil {
-		return "", &BuildError{Msg: err.Error()}
-	}
-	if !ok {
-		return "", &BuildError{Msg: envDir + "/Dockerfile has no task-layer marker: rebuild the task"}
+		return "", err
 	}
 	tag := RepoImageTag(d.workspace, l.Key)
 	return tag, d.repoImage(ctx, envDir, tag, l, nil, out)
+}
+
+// RepoLayers are the layers of a task's environment/ folder that has a
+// repository environment image (the task-layer marker); a build error
+// when it has none.
+func RepoLayers(envDir string) (*Layers, error) {
+	l, ok, err := ReadLayers(envDir)
+	if err != nil {
+		return nil, &BuildError{Msg: err.Error()}
+	}
+	if !ok {
+		return nil, &BuildError{Msg: envDir + "/Dockerfile has no task-layer marker: rebuild the task"}
+	}
+	return l, nil
 }
 
 // SuiteReport is the per-test report of a run that kept its test log:
