@@ -44,16 +44,21 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	// rebuilds the crate the patches touch.
 	args := rustTestArgs(tree, tests.Files)
 	pkgs := packageArgs(args)
+	features := rustTestFeatures(tree, tests.Files)
 	compile := strings.TrimSpace("cargo test --no-run " + strings.Join(pkgs, " "))
 	p.Install = []string{
 		envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch"),
-		envgen.RegistryStep(CratesIO, CargoMissing, compile),
+		warmCompile(compile, features),
 	}
 	if !tree.Has("Cargo.lock") {
 		p.Tool("curate-cargo-lock", cargoLockSh)
 		p.Install = append([]string{envgen.RegistryStep(CratesIO, CargoMissing, "curate-cargo-lock")}, p.Install...)
 	}
-	p.Note("crates fetched (cargo fetch) and tests compiled (%s) at image build", compile)
+	if len(features) > 0 {
+		p.Note("crates fetched (cargo fetch) and tests compiled (%s %s, the runs' features; without them when that fails) at image build", compile, featuresArg(features))
+	} else {
+		p.Note("crates fetched (cargo fetch) and tests compiled (%s) at image build", compile)
+	}
 	if len(pkgs) > 0 {
 		p.Note("workspace: only the packages the PR's tests are in are compiled and tested (%s); other members (benchmarks, fuzz crates) never stop the build", strings.Join(pkgs, " "))
 	}
@@ -63,8 +68,8 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	p.AfterBug = []string{"cargo fetch --offline >/dev/null 2>&1 || " + envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch")}
 	p.RefetchOn = []string{"Cargo.toml", "Cargo.lock"}
 	p.BuildTimeoutSec = 1800
-	if features := rustTestFeatures(tree, tests.Files); len(features) > 0 {
-		args = append(args, "--features "+envgen.ShellQuote(strings.Join(features, ",")))
+	if len(features) > 0 {
+		args = append(args, featuresArg(features))
 		p.Note("features the PR's tests are gated on (#[cfg(feature = ...)]): %s", strings.Join(features, ", "))
 	}
 	// CARGO_NET_OFFLINE reaches the cargo a test runs itself too (trybuild,
@@ -82,6 +87,10 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		}
 		check = "grep -Eq " + envgen.ShellQuote(`^test .* \.\.\. ok$|^ +Running (`+strings.Join(alts, "|")+`) `) + " /logs/verifier/cargo-test.txt"
 		p.Note("harness = false test targets (their own main(), one test each, passed when they exit 0): %s", strings.Join(bare, ", "))
+	}
+	if warm := trybuildWarm(tree, args); warm != "" {
+		p.Install = append(p.Install, warm)
+		p.Note("the run's trybuild tests run once at image build (results dropped), so trybuild's scratch crate is compiled there and not in every run")
 	}
 	p.Test = envgen.Runner{
 		Command:   "CARGO_NET_OFFLINE=true cargo test --offline --no-fail-fast " + strings.Join(args, " ") + " 2>&1 | tee /logs/verifier/cargo-test.txt; test ${PIPESTATUS[0]} -eq 0",
