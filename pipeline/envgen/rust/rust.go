@@ -128,11 +128,9 @@ func rustTestArgs(tree *envgen.Tree, files []string) []string {
 			pkgs = append(pkgs, "-p "+envgen.ShellQuote(pkg))
 		}
 		var t string
-		switch {
-		case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 1:
-			t = "--test " + envgen.ShellQuote(strings.TrimSuffix(path.Base(rel), ".rs"))
-		case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 2 && (path.Base(rel) == "main.rs" || path.Base(rel) == "mod.rs"):
-			t = "--test " + envgen.ShellQuote(path.Base(path.Dir(rel)))
+		switch name := testTargetName(rel); {
+		case name != "":
+			t = "--test " + envgen.ShellQuote(name)
 		case strings.HasPrefix(rel, "tests/"):
 			// A helper module of some test target: every test target.
 			t = "--tests"

@@ -74,12 +74,13 @@ func trybuildWarm(tree *envgen.Tree, args []string) string {
 }
 
 // testTargetName is the integration test target a file under a crate's
-// folder is (tests/NAME.rs or tests/NAME/main.rs), "" for any other.
+// folder is (tests/NAME.rs, or tests/NAME/main.rs or mod.rs), "" for any
+// other.
 func testTargetName(rel string) string {
 	switch {
-	case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 1 && path.Ext(rel) == ".rs":
+	case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 1:
 		return strings.TrimSuffix(path.Base(rel), ".rs")
-	case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 2 && path.Base(rel) == "main.rs":
+	case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 2 && (path.Base(rel) == "main.rs" || path.Base(rel) == "mod.rs"):
 		return path.Base(path.Dir(rel))
 	}
 	return ""
