@@ -48,16 +48,16 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	compile := strings.TrimSpace("cargo test --no-run " + strings.Join(pkgs, " "))
 	p.Install = []string{
 		envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch"),
-		warmCompile(compile, features),
+		envgen.RegistryStep(CratesIO, CargoMissing, compile),
 	}
 	if !tree.Has("Cargo.lock") {
 		p.Tool("curate-cargo-lock", cargoLockSh)
 		p.Install = append([]string{envgen.RegistryStep(CratesIO, CargoMissing, "curate-cargo-lock")}, p.Install...)
 	}
-	if len(features) > 0 {
-		p.Note("crates fetched (cargo fetch) and tests compiled (%s %s, the runs' features; without them when that fails) at image build", compile, featuresArg(features))
-	} else {
-		p.Note("crates fetched (cargo fetch) and tests compiled (%s) at image build", compile)
+	p.Note("crates fetched (cargo fetch) and tests compiled (%s) at image build", compile)
+	if warm := featuresWarm(compile, features); warm != "" {
+		p.Install = append(p.Install, warm)
+		p.Note("and compiled again with the tests' features (%s %s), so a run does not rebuild the dependencies they turn on", compile, featuresArg(features))
 	}
 	if len(pkgs) > 0 {
 		p.Note("workspace: only the packages the PR's tests are in are compiled and tested (%s); other members (benchmarks, fuzz crates) never stop the build", strings.Join(pkgs, " "))

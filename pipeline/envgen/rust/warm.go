@@ -12,22 +12,22 @@ func featuresArg(features []string) string {
 	return "--features " + envgen.ShellQuote(strings.Join(features, ","))
 }
 
-// warmCompile is the image's compile of the test targets. Its build
-// artifacts are what the runs reuse, so it compiles with the features
-// test.sh passes: compiled without them, every run rebuilt the
-// dependencies those features turn on. A compile with the features
-// that fails (a feature the repository does not yet have at the image's
-// revision) does not fail the image: the plain compile stands in, as
-// before, and the runs report what does not build.
-func warmCompile(compile string, features []string) string {
-	plain := envgen.RegistryStep(CratesIO, CargoMissing, compile)
+// featuresWarm compiles the test targets again with the features
+// test.sh passes, after the plain compile: compiled only without them,
+// every run rebuilt the dependencies those features turn on. The plain
+// compile stays first and unchanged: a repository image is planned from
+// its environment check's tests and shared by tasks whose runs pass no
+// features (or others), which its artifacts serve. A featured compile
+// that fails (a feature the repository does not have at the image's
+// revision) does not fail the image; the runs compile what it would have.
+// "" without features.
+func featuresWarm(compile string, features []string) string {
 	if len(features) == 0 {
-		return plain
+		return ""
 	}
 	warm := compile + " " + featuresArg(features)
-	return "{ " + warm + " && echo " + envgen.ShellQuote("curate: warmed: "+warm+" (the tests' features)") + "; } || { echo " +
-		envgen.ShellQuote("curate: note: the warm-up with the tests' features failed; the plain compile instead ("+compile+"), so the runs compile the featured build") +
-		"; " + plain + "; }"
+	return warm + " >/tmp/curate-warm.log 2>&1 && echo " + envgen.ShellQuote("curate: warmed: "+warm+" (the tests' features)") +
+		" || { tail -n 20 /tmp/curate-warm.log; echo " + envgen.ShellQuote("curate: note: the warm-up with the tests' features failed ("+warm+"): the runs compile that build") + "; }; rm -f /tmp/curate-warm.log"
 }
 
 // trybuildWarm runs, at image build, the test targets of the run that
