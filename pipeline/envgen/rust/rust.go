@@ -44,6 +44,7 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	// rebuilds the crate the patches touch.
 	args := rustTestArgs(tree, tests.Files)
 	pkgs := packageArgs(args)
+	features := rustTestFeatures(tree, tests.Files)
 	compile := strings.TrimSpace("cargo test --no-run " + strings.Join(pkgs, " "))
 	p.Install = []string{
 		envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch"),
@@ -54,6 +55,10 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		p.Install = append([]string{envgen.RegistryStep(CratesIO, CargoMissing, "curate-cargo-lock")}, p.Install...)
 	}
 	p.Note("crates fetched (cargo fetch) and tests compiled (%s) at image build", compile)
+	if warm := featuresWarm(compile, features); warm != "" {
+		p.Install = append(p.Install, warm)
+		p.Note("and compiled again with the tests' features (%s %s), so a run does not rebuild the dependencies they turn on", compile, featuresArg(features))
+	}
 	if len(pkgs) > 0 {
 		p.Note("workspace: only the packages the PR's tests are in are compiled and tested (%s); other members (benchmarks, fuzz crates) never stop the build", strings.Join(pkgs, " "))
 	}
@@ -63,8 +68,8 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 	p.AfterBug = []string{"cargo fetch --offline >/dev/null 2>&1 || " + envgen.RegistryStep(CratesIO, CargoMissing, "cargo fetch")}
 	p.RefetchOn = []string{"Cargo.toml", "Cargo.lock"}
 	p.BuildTimeoutSec = 1800
-	if features := rustTestFeatures(tree, tests.Files); len(features) > 0 {
-		args = append(args, "--features "+envgen.ShellQuote(strings.Join(features, ",")))
+	if len(features) > 0 {
+		args = append(args, featuresArg(features))
 		p.Note("features the PR's tests are gated on (#[cfg(feature = ...)]): %s", strings.Join(features, ", "))
 	}
 	// CARGO_NET_OFFLINE reaches the cargo a test runs itself too (trybuild,
@@ -82,6 +87,10 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		}
 		check = "grep -Eq " + envgen.ShellQuote(`^test .* \.\.\. ok$|^ +Running (`+strings.Join(alts, "|")+`) `) + " /logs/verifier/cargo-test.txt"
 		p.Note("harness = false test targets (their own main(), one test each, passed when they exit 0): %s", strings.Join(bare, ", "))
+	}
+	if warm := trybuildWarm(tree, args); warm != "" {
+		p.Install = append(p.Install, warm)
+		p.Note("the run's trybuild tests run once at image build (results dropped), so trybuild's scratch crate is compiled there and not in every run")
 	}
 	p.Test = envgen.Runner{
 		Command:   "CARGO_NET_OFFLINE=true cargo test --offline --no-fail-fast " + strings.Join(args, " ") + " 2>&1 | tee /logs/verifier/cargo-test.txt; test ${PIPESTATUS[0]} -eq 0",
@@ -119,11 +128,9 @@ func rustTestArgs(tree *envgen.Tree, files []string) []string {
 			pkgs = append(pkgs, "-p "+envgen.ShellQuote(pkg))
 		}
 		var t string
-		switch {
-		case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 1:
-			t = "--test " + envgen.ShellQuote(strings.TrimSuffix(path.Base(rel), ".rs"))
-		case strings.HasPrefix(rel, "tests/") && strings.Count(rel, "/") == 2 && (path.Base(rel) == "main.rs" || path.Base(rel) == "mod.rs"):
-			t = "--test " + envgen.ShellQuote(path.Base(path.Dir(rel)))
+		switch name := testTargetName(rel); {
+		case name != "":
+			t = "--test " + envgen.ShellQuote(name)
 		case strings.HasPrefix(rel, "tests/"):
 			// A helper module of some test target: every test target.
 			t = "--tests"
