@@ -110,3 +110,18 @@ func TestCuratePipAsOfDate(t *testing.T) {
 		t.Errorf("passed %v, calls %q, want %q, output:\n%s", ok, calls, want, out)
 	}
 }
+
+// A dated revision's requirement the index has dropped since is said in
+// the log and left out, the rest installed: an HTTP client's PR #863
+// (merge 6a4062a8, 2012-09-22) lists the nose plugin rudolf2, which PyPI
+// no longer has, and its build stopped at "curate: deps_missing: rudolf2".
+// Undated, a requirement no index has still fails the build (above).
+func TestCuratePipDatedLeavesOutDroppedProjects(t *testing.T) {
+	out, ok, calls := runCuratePip(t, "nose\nrudolf2\npytest\n", "", "rudolf2", "CURATE_UPLOADED_PRIOR_TO=2020-10-05T00:00:00Z")
+	if !ok || strings.Contains(out, "deps_missing") || !strings.Contains(out, "not on the package index") || !strings.Contains(out, ": rudolf2; the rest installed") {
+		t.Errorf("passed %v, output:\n%s", ok, out)
+	}
+	if got := strings.Join(calls, "|"); !strings.Contains(got, "before=2020-10-05T00:00:00Z nose|") || !strings.Contains(got, "before=2020-10-05T00:00:00Z pytest") {
+		t.Errorf("pip calls %q: nose and pytest not installed one by one as of the date", calls)
+	}
+}
