@@ -19,7 +19,7 @@ others keep their date (one requirement that needs a compiler must not
 bring today's pytest to a suite written against an older one). One the
 index no longer has at all is said in the log and left out.
 """
-import csv, os, re, subprocess, sys, urllib.error, urllib.request
+import csv, os, re, subprocess, sys, tempfile, urllib.error, urllib.request
 
 UNREACHABLE = re.compile(sys.argv[2] if len(sys.argv) > 2 else r"NewConnectionError|Max retries exceeded|SSLError|CERTIFICATE_VERIFY_FAILED|ProxyError|Temporary failure in name resolution", re.I)
 MISSING = re.compile(r"No matching distribution found for ([^\s;]+)")
@@ -100,7 +100,7 @@ def debian(reqs, why):
         sys.exit(1)
 
 
-def main():
+def install():
     reqs = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
     if not reqs:
         return
@@ -155,6 +155,41 @@ def main():
         print("curate: note: not on the package index %s now, in no release before %s nor today's: %s; the rest installed" % (INDEX, BEFORE, " ".join(gone)))
     if failed:
         print("curate: note: these requirements did not install (conflicts or build failures), the rest did: %s" % " ".join(failed))
+
+
+def runner_starts():
+    """Whether the installed pytest runs a one-line test, and its output."""
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "test_curate_runner.py"), "w") as f:
+        f.write("def test_runner():\n    assert True\n")
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", d], cwd=d,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode == 0, p.stdout
+
+
+def check_runner():
+    """A pytest pinned by an old revision can be older than the interpreter
+    and not start at all (pytest 2.3.4 on Python 3.9: INTERNALERROR before
+    any test); then pytest and its installed plugins move to the releases
+    of the resolution date, said in the log."""
+    if not BEFORE or subprocess.run([sys.executable, "-c", "import pytest"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+        return
+    ok, out = runner_starts()
+    if ok:
+        return
+    from importlib import metadata
+    plugins = sorted({n for n in (name(d.metadata["Name"] or "") for d in metadata.distributions()) if n.startswith("pytest-")})
+    last = ([l for l in out.splitlines() if l.strip()] or ["no output"])[-1].strip()[:200]
+    print("curate: note: the installed pytest does not run a test on this Python (%s): pytest%s as of %s instead" %
+          (last, "".join(" " + p for p in plugins), BEFORE))
+    pip(["--upgrade", "pytest"] + plugins)
+    if not runner_starts()[0]:
+        print("curate: note: pytest still does not run a test here")
+
+
+def main():
+    install()
+    check_runner()
 
 
 main()

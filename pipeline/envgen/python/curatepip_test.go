@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -23,6 +24,8 @@ if "--uploaded-prior-to" in args:
     before = args[i + 1]
     del args[i:i + 2]
 reqs = [a for a in args if not a.startswith("-") and a not in ("install", "off")]
+if "--upgrade" in args:
+    open(os.environ["FAKE_PIP_LOG"] + ".upgraded", "w").close()
 with open(os.environ["FAKE_PIP_LOG"], "a") as f:
     f.write(("before=%s " % before if before else "") + " ".join(reqs) + "\n")
 fail = False
@@ -52,8 +55,11 @@ func runCuratePip(t *testing.T, reqs, broken, missing string, env ...string) (st
 		t.Fatal("python3 is needed: the task images run curate-pip.py with it")
 	}
 	dir := t.TempDir()
-	for rel, body := range map[string]string{"fake/pip/__init__.py": "", "fake/pip/__main__.py": fakePip,
-		"curate-pip.py": pipHelper, "requirements.txt": reqs} {
+	files := map[string]string{"fake/pip/__init__.py": "", "fake/pip/__main__.py": fakePip, "curate-pip.py": pipHelper, "requirements.txt": reqs}
+	if slices.Contains(env, "FAKE_PYTEST=old") {
+		files["fake/pytest/__init__.py"], files["fake/pytest/__main__.py"] = "", fakeOldPytest
+	}
+	for rel, body := range files {
 		p := filepath.Join(dir, rel)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
@@ -123,5 +129,28 @@ func TestCuratePipDatedLeavesOutDroppedProjects(t *testing.T) {
 	}
 	if got := strings.Join(calls, "|"); !strings.Contains(got, "before=2020-10-05T00:00:00Z nose|") || !strings.Contains(got, "before=2020-10-05T00:00:00Z pytest") {
 		t.Errorf("pip calls %q: nose and pytest not installed one by one as of the date", calls)
+	}
+}
+
+// fakeOldPytest is a pytest pinned by a revision of 2014 (2.3.4) that
+// does not start on the image's Python until pip upgrades it.
+const fakeOldPytest = `import os, sys
+if not os.path.exists(os.environ["FAKE_PIP_LOG"] + ".upgraded"):
+    print("INTERNALERROR> AssertionError")
+    sys.exit(3)
+`
+
+// A pinned pytest that does not run a test on the image's Python moves,
+// with its plugins, to the releases of the resolution date, said in the
+// log: an HTTP client's PR #2148 (merge 3eb69be8, 2014-07-27) pins
+// pytest==2.3.4 and py==1.4.12 in requirements.txt, and no release of that
+// pytest runs on Python 3.9.
+func TestCuratePipOldRunnerMovesToTheDate(t *testing.T) {
+	out, ok, calls := runCuratePip(t, "py==1.4.12\npytest==2.3.4\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2020-10-05T00:00:00Z", "FAKE_PYTEST=old")
+	if !ok || !strings.Contains(out, "the installed pytest does not run a test on this Python (INTERNALERROR> AssertionError): pytest") || strings.Contains(out, "still does not run") {
+		t.Errorf("passed %v, output:\n%s", ok, out)
+	}
+	if len(calls) != 2 || !strings.HasPrefix(calls[1], "before=2020-10-05T00:00:00Z pytest") {
+		t.Errorf("pip calls %q, want the pins, then pytest again as of the date", calls)
 	}
 }
