@@ -16,8 +16,11 @@ the versions the revision's tests were written against. A requirement
 that does not install that way (no release that old, or one that does not
 build here) is tried alone with today's releases, said in the log; the
 others keep their date (one requirement that needs a compiler must not
-bring today's pytest to a suite written against an older one). One the
-index no longer has at all is said in the log and left out.
+bring today's pytest to a suite written against an older one). With
+CURATE_INTERPRETER_RELEASED set too (a revision older than the image's
+Python), that date comes between the two: the oldest releases made for
+the interpreter. One the index no longer has at all is said in the log
+and left out.
 """
 import csv, os, re, subprocess, sys, tempfile, urllib.error, urllib.request
 
@@ -30,11 +33,15 @@ INDEX = os.environ.get("PIP_INDEX_URL") or "https://pypi.org/simple"
 
 
 BEFORE = os.environ.get("CURATE_UPLOADED_PRIOR_TO") or ""
+# The interpreter's release, when later than the revision: the date of
+# the oldest releases made for it.
+LATER = os.environ.get("CURATE_INTERPRETER_RELEASED") or ""
 
 
-def pip(args, dated=True):
-    if BEFORE and dated:
-        args = ["--uploaded-prior-to", BEFORE] + args
+def pip(args, dated=True, before=None):
+    when = before or BEFORE
+    if when and dated:
+        args = ["--uploaded-prior-to", when] + args
     p = subprocess.run([sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off"] + args,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sys.stdout.write(p.stdout)
@@ -136,6 +143,10 @@ def install():
     failed, gone = [], []
     for r in reqs:
         code, out = pip([r])
+        if code != 0 and BEFORE and LATER:
+            code, out = pip([r], before=LATER)
+            if code == 0:
+                print("curate: note: %s: no release uploaded before %s installs here; as of %s (the interpreter's release) instead" % (r, BEFORE, LATER))
         if code != 0 and BEFORE:
             code, out = pip([r], dated=False)
             if code == 0:
@@ -171,7 +182,7 @@ def check_runner():
     """A pytest pinned by an old revision can be older than the interpreter
     and not start at all (pytest 2.3.4 on Python 3.9: INTERNALERROR before
     any test); then pytest and its installed plugins move to the releases
-    of the resolution date, said in the log."""
+    of the interpreter's date (else the revision's), said in the log."""
     if not BEFORE or subprocess.run([sys.executable, "-c", "import pytest"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
         return
     ok, out = runner_starts()
@@ -181,8 +192,8 @@ def check_runner():
     plugins = sorted({n for n in (name(d.metadata["Name"] or "") for d in metadata.distributions()) if n.startswith("pytest-")})
     last = ([l for l in out.splitlines() if l.strip()] or ["no output"])[-1].strip()[:200]
     print("curate: note: the installed pytest does not run a test on this Python (%s): pytest%s as of %s instead" %
-          (last, "".join(" " + p for p in plugins), BEFORE))
-    pip(["--upgrade", "pytest"] + plugins)
+          (last, "".join(" " + p for p in plugins), LATER or BEFORE))
+    pip(["--upgrade", "pytest"] + plugins, before=LATER)
     if not runner_starts()[0]:
         print("curate: note: pytest still does not run a test here")
 

@@ -30,7 +30,7 @@ with open(os.environ["FAKE_PIP_LOG"], "a") as f:
     f.write(("before=%s " % before if before else "") + " ".join(reqs) + "\n")
 fail = False
 for r in reqs:
-    if before and r in os.environ.get("FAKE_PIP_TOO_OLD", "").split():
+    if before and before < os.environ.get("FAKE_PIP_BUILDS_FROM", "9") and r in os.environ.get("FAKE_PIP_TOO_OLD", "").split():
         print("error: metadata-generation-failed (%s needs a compiler this image lacks)" % r)
         sys.exit(1)
 for r in reqs:
@@ -143,14 +143,29 @@ if not os.path.exists(os.environ["FAKE_PIP_LOG"] + ".upgraded"):
 // A pinned pytest that does not run a test on the image's Python moves,
 // with its plugins, to the releases of the resolution date, said in the
 // log: an HTTP client's PR #2148 (merge 3eb69be8, 2014-07-27) pins
-// pytest==2.3.4 and py==1.4.12 in requirements.txt, and no release of that
-// pytest runs on Python 3.9.
+// pytest==2.3.4 and py==1.4.12 in requirements.txt, and that pytest does
+// not run on Python 3.9 (released 2020-10-05).
 func TestCuratePipOldRunnerMovesToTheDate(t *testing.T) {
-	out, ok, calls := runCuratePip(t, "py==1.4.12\npytest==2.3.4\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2020-10-05T00:00:00Z", "FAKE_PYTEST=old")
+	out, ok, calls := runCuratePip(t, "py==1.4.12\npytest==2.3.4\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2014-07-27T13:59:08Z",
+		"CURATE_INTERPRETER_RELEASED=2020-10-05T00:00:00Z", "FAKE_PYTEST=old")
 	if !ok || !strings.Contains(out, "the installed pytest does not run a test on this Python (INTERNALERROR> AssertionError): pytest") || strings.Contains(out, "still does not run") {
 		t.Errorf("passed %v, output:\n%s", ok, out)
 	}
-	if len(calls) != 2 || !strings.HasPrefix(calls[1], "before=2020-10-05T00:00:00Z pytest") {
+	if len(calls) != 2 || calls[0] != "before=2014-07-27T13:59:08Z py==1.4.12 pytest==2.3.4" || !strings.HasPrefix(calls[1], "before=2020-10-05T00:00:00Z pytest") {
 		t.Errorf("pip calls %q, want the pins, then pytest again as of the date", calls)
+	}
+}
+
+// A requirement that does not install as of an old revision's date is
+// tried as of the interpreter's release before today's: the same PR
+// #2931's coverage and Flask, dated 2015, are sdists whose build needs
+// setuptools>=40.8.0 (2019), and today's Flask 3 and Werkzeug 3 then came
+// in beside the dated httpbin 0.4 it was written for.
+func TestCuratePipInterpreterDateBeforeToday(t *testing.T) {
+	out, ok, calls := runCuratePip(t, "pytest\ncoverage\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2015-12-16T15:20:26Z",
+		"CURATE_INTERPRETER_RELEASED=2020-10-05T00:00:00Z", "FAKE_PIP_TOO_OLD=coverage", "FAKE_PIP_BUILDS_FROM=2019-02-01")
+	want := []string{"before=2015-12-16T15:20:26Z pytest coverage", "before=2015-12-16T15:20:26Z pytest", "before=2015-12-16T15:20:26Z coverage", "before=2020-10-05T00:00:00Z coverage"}
+	if !ok || strings.Join(calls, "|") != strings.Join(want, "|") || !strings.Contains(out, "coverage: no release uploaded before 2015-12-16T15:20:26Z installs here; as of 2020-10-05T00:00:00Z (the interpreter's release) instead") {
+		t.Errorf("passed %v, calls %q, want %q, output:\n%s", ok, calls, want, out)
 	}
 }

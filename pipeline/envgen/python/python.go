@@ -120,10 +120,13 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	p.Files = map[string]string{"requirements.txt": strings.Join(list, "\n") + "\n", "curate-pip.py": pipHelper, "pydeb.csv": pyDebianTable}
 	pipStep := envgen.CacheEnv("python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + envgen.ShellQuote(envgen.UnreachableRe))
-	if asOf, why := pyResolutionDate(tree.Date, p.Toolchain.Version); why != "" {
+	if asOf, later, why := pyResolutionDates(tree.Date, p.Toolchain.Version); why != "" {
 		// No lockfile: as of the revision, the versions its tests were
 		// written against (today's pytest or a dependency's new major
 		// breaks old suites); curate-pip falls back to today's.
+		if later != "" {
+			pipStep = "CURATE_INTERPRETER_RELEASED=" + later + " " + pipStep
+		}
 		pipStep = "CURATE_UPLOADED_PRIOR_TO=" + asOf + " " + pipStep
 		p.Note("requirements resolved as of %s (pip --uploaded-prior-to; %s), today's versions when that fails", asOf, why)
 	}
