@@ -1,6 +1,7 @@
 package python
 
 import (
+	"curate/pipeline/envgen"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,6 +32,7 @@ with open(os.environ["FAKE_PIP_LOG"], "a") as f:
 fail = False
 for r in reqs:
     if before and before < os.environ.get("FAKE_PIP_BUILDS_FROM", "9") and r in os.environ.get("FAKE_PIP_TOO_OLD", "").split():
+        print("      FileNotFoundError: [Errno 2] No such file or directory: '%s/version.py'" % r)
         print("error: metadata-generation-failed (%s needs a compiler this image lacks)" % r)
         sys.exit(1)
 for r in reqs:
@@ -68,7 +70,7 @@ func runCuratePip(t *testing.T, reqs, broken, missing string, env ...string) (st
 	}
 	index := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
 	defer index.Close()
-	cmd := exec.Command("python3", filepath.Join(dir, "curate-pip.py"), filepath.Join(dir, "requirements.txt"))
+	cmd := exec.Command("python3", filepath.Join(dir, "curate-pip.py"), filepath.Join(dir, "requirements.txt"), envgen.UnreachableRe)
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+filepath.Join(dir, "fake"), "PIP_INDEX_URL="+index.URL+"/simple",
 		"FAKE_PIP_LOG="+filepath.Join(dir, "calls"), "FAKE_PIP_BROKEN="+broken, "FAKE_PIP_MISSING="+missing)
 	cmd.Env = append(cmd.Env, env...)
@@ -160,12 +162,16 @@ func TestCuratePipOldRunnerMovesToTheDate(t *testing.T) {
 // tried as of the interpreter's release before today's: the same PR
 // #2931's coverage and Flask, dated 2015, are sdists whose build needs
 // setuptools>=40.8.0 (2019), and today's Flask 3 and Werkzeug 3 then came
-// in beside the dated httpbin 0.4 it was written for.
+// in beside the dated httpbin 0.4 it was written for. A test runner's PR
+// #6197 (merge 19a15a94, 2019-11-15) asks for numpy, whose sdist of that
+// date fails with "FileNotFoundError: ... 'numpy/version.py'": the build
+// stopped at "curate: deps_unreachable" (FileNotFoundError holds
+// "enotfound", node's ENOTFOUND without case).
 func TestCuratePipInterpreterDateBeforeToday(t *testing.T) {
-	out, ok, calls := runCuratePip(t, "pytest\ncoverage\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2015-12-16T15:20:26Z",
-		"CURATE_INTERPRETER_RELEASED=2020-10-05T00:00:00Z", "FAKE_PIP_TOO_OLD=coverage", "FAKE_PIP_BUILDS_FROM=2019-02-01")
-	want := []string{"before=2015-12-16T15:20:26Z pytest coverage", "before=2015-12-16T15:20:26Z pytest", "before=2015-12-16T15:20:26Z coverage", "before=2020-10-05T00:00:00Z coverage"}
-	if !ok || strings.Join(calls, "|") != strings.Join(want, "|") || !strings.Contains(out, "coverage: no release uploaded before 2015-12-16T15:20:26Z installs here; as of 2020-10-05T00:00:00Z (the interpreter's release) instead") {
+	out, ok, calls := runCuratePip(t, "pytest\nnumpy\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2019-11-15T21:19:48Z",
+		"CURATE_INTERPRETER_RELEASED=2020-10-05T00:00:00Z", "FAKE_PIP_TOO_OLD=numpy", "FAKE_PIP_BUILDS_FROM=2020-01-01")
+	want := []string{"before=2019-11-15T21:19:48Z pytest numpy", "before=2019-11-15T21:19:48Z pytest", "before=2019-11-15T21:19:48Z numpy", "before=2020-10-05T00:00:00Z numpy"}
+	if !ok || strings.Join(calls, "|") != strings.Join(want, "|") || !strings.Contains(out, "numpy: no release uploaded before 2019-11-15T21:19:48Z installs here; as of 2020-10-05T00:00:00Z (the interpreter's release) instead") {
 		t.Errorf("passed %v, calls %q, want %q, output:\n%s", ok, calls, want, out)
 	}
 }
