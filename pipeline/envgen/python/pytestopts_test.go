@@ -60,3 +60,25 @@ func TestPytestOverrideOnlyWhereItExists(t *testing.T) {
 		}
 	}
 }
+
+// pytest runs the PR's modules its python_files names: a test runner's PR
+// #5631 (merge ec4ca59b, 2019-07-23) changed testing/python/integration.py,
+// a module by tox.ini's "python_files = test_*.py *_test.py
+// testing/*/*.py"; taken for a helper, it sent pytest to the whole
+// testing/ folder. Without the setting, a helper still does.
+func TestPytestTargetsFollowPythonFiles(t *testing.T) {
+	files := map[string]string{"setup.py": "", "src/_pytest/compat.py": "", "testing/test_main.py": "", "testing/python/integration.py": "",
+		"tox.ini": "[tox]\nenvlist = py37\n\n[pytest]\nminversion = 2.0\npython_files = test_*.py *_test.py testing/*/*.py\npython_classes = Test Acceptance\n"}
+	for _, c := range []struct {
+		ini, want string
+	}{{files["tox.ini"], "'testing/python/integration.py'"}, {"", "'testing' "}} {
+		files["tox.ini"] = c.ini
+		p, err := envgen.LanguageFor("python").Plan(envgen.MapTree("o/n", files), envgen.Tests{Files: []string{"testing/python/integration.py"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(p.Test.Command, "--junitxml=/logs/verifier/junit.xml "+c.want) {
+			t.Errorf("tox.ini %q: test command %q, want pytest on %s", c.ini, p.Test.Command, c.want)
+		}
+	}
+}

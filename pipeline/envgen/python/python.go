@@ -147,7 +147,7 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	p.Install = append(p.Install, "python -c 'import pytest' 2>/dev/null || echo 'curate: note: pytest is not importable: unittest runs the tests'")
 
-	files, why := pyTestTargets(tree, tests.Files)
+	files, why := pyTestTargets(tree, tests.Files, pytestPythonFiles(tree, pp))
 	if why != "" {
 		p.Note("%s", why)
 	}
@@ -175,15 +175,15 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 const pytestOverrideIni = `ini=$(python -c 'import pytest; print("--override-ini=junit_family=xunit1" if int(pytest.__version__.split(".")[0]) >= 3 else "")'); `
 
 // pyTestTargets are what pytest runs for the PR's test files: its test
-// modules; when it changed only helpers or data (conftest.py, a helper
+// modules (by pytest's default names or the project's python_files); when it changed only helpers or data (conftest.py, a helper
 // module, tests/data/x.json), pytest's collection of the package that
 // holds them: the nearest folder above each with test modules in it (a
 // data folder holds none, and pytest on it collects nothing).
-func pyTestTargets(tree *envgen.Tree, files []string) ([]string, string) {
+func pyTestTargets(tree *envgen.Tree, files, pythonFiles []string) ([]string, string) {
 	var mods []string
 	dirs := map[string]bool{}
 	for _, f := range files {
-		if isPyTestModule(f) {
+		if isPyTestModule(f) || (strings.HasSuffix(f, ".py") && matchesPythonFiles(pythonFiles, f)) {
 			mods = append(mods, f)
 			continue
 		}

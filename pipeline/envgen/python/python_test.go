@@ -134,7 +134,7 @@ func TestPyPlanLayoutAndTargets(t *testing.T) {
 	// A data folder holds no test module: pytest collects the package
 	// above it (pytest on tests/data alone collects nothing).
 	helpers := envgen.MapTree("o/r", map[string]string{"tests/conftest.py": "", "tests/data/x.json": "", "tests/test_n.py": ""})
-	if got, why := pyTestTargets(helpers, []string{"tests/conftest.py", "tests/data/x.json"}); !reflect.DeepEqual(got, []string{"tests"}) || why == "" {
+	if got, why := pyTestTargets(helpers, []string{"tests/conftest.py", "tests/data/x.json"}, nil); !reflect.DeepEqual(got, []string{"tests"}) || why == "" {
 		t.Errorf("helpers only: %v", got)
 	}
 }
