@@ -30,7 +30,8 @@ func TestPytestOverrideOnlyWhereItExists(t *testing.T) {
 		python, _ := exec.LookPath("python3")
 		files := map[string]string{
 			"fake/pytest/__init__.py": "__version__ = " + `"` + version + `"` + "\n",
-			"fake/pytest/__main__.py": "import os, sys\nopen(os.environ['ARGS_LOG'], 'w').write('\\n'.join(sys.argv[1:]))\n",
+			"fake/pytest/__main__.py": "import os, sys\nopen(os.environ['ARGS_LOG'], 'w').write('\\n'.join(sys.argv[1:]))\n" +
+				"open(os.environ['ARGS_LOG'] + '.env', 'w').write(os.environ.get('PYTHONDONTWRITEBYTECODE', ''))\n",
 		}
 		for rel, body := range files {
 			os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
@@ -44,7 +45,8 @@ func TestPytestOverrideOnlyWhereItExists(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := exec.Command("bash", "-c", strings.ReplaceAll(p.Test.Command, "/logs/verifier", filepath.Join(dir, "logs")))
-		cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "bin")+":"+os.Getenv("PATH"), "PYTHONPATH="+filepath.Join(dir, "fake"), "ARGS_LOG="+filepath.Join(dir, "args"))
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "bin")+":"+os.Getenv("PATH"), "PYTHONPATH="+filepath.Join(dir, "fake"), "ARGS_LOG="+filepath.Join(dir, "args"),
+			"PYTHONDONTWRITEBYTECODE=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("pytest %s: %v\n%s", version, err, out)
 		}
@@ -57,6 +59,14 @@ func TestPytestOverrideOnlyWhereItExists(t *testing.T) {
 		}
 		if strings.Join(got, " ") != want || !strings.Contains(string(args), "test_n.py") {
 			t.Errorf("pytest %s got the arguments %q, want the override %q and the test path", version, args, want)
+		}
+		// A test runner's PR #5555 (merge b1928f87, 2019-07-04): its new
+		// test_xfail_handling removes the __pycache__ pytest writes, and
+		// failed in both states with "py.error.ENOENT: [No such file or
+		// directory]: remove(.../__pycache__)" under the image's
+		// PYTHONDONTWRITEBYTECODE=1.
+		if env, _ := os.ReadFile(filepath.Join(dir, "args.env")); len(env) != 0 {
+			t.Errorf("pytest %s ran with PYTHONDONTWRITEBYTECODE=%s: no bytecode written", version, env)
 		}
 	}
 }

@@ -157,7 +157,7 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Note("%s", why)
 	}
 	p.Test = envgen.Runner{
-		Command: "if python -c 'import pytest' 2>/dev/null; then " + pytestOverrideIni +
+		Command: pyTestEnv + "if python -c 'import pytest' 2>/dev/null; then " + pytestOverrideIni +
 			"python -m pytest -rA -p no:cacheprovider $ini --junitxml=/logs/verifier/junit.xml " + capW + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
 			"else python -m unittest -v " + args + " 2>&1 | tee /logs/verifier/unittest.txt; fi; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `{ grep -q '<testcase' /logs/verifier/junit.xml 2>/dev/null || grep -Eq '^Ran [1-9][0-9]* tests? in' /logs/verifier/unittest.txt 2>/dev/null; }`,
@@ -167,6 +167,11 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	ciconfig.AptPackages(p, tree)
 	return p, nil
 }
+
+// pyTestEnv: the image writes no bytecode (PYTHONDONTWRITEBYTECODE), the
+// tests run as the project's CI runs them, with it: a test runner's own
+// tests remove the __pycache__ its assertion rewriting writes.
+const pyTestEnv = "unset PYTHONDONTWRITEBYTECODE; "
 
 // pytestOverrideIni sets $ini to the junit_family override when the
 // image's pytest has -o (pytest 3.0 on): a revision's dated pytest may be
