@@ -198,7 +198,19 @@ def check_runner():
         print("curate: note: pytest still does not run a test here")
 
 
+def dated_setuptools():
+    """The venv's setuptools as of the resolution date (no older than the
+    interpreter): today's has no pkg_resources, which code of earlier years
+    imports (a test runner of 2019 checks its minversion with it)."""
+    if not BEFORE:
+        return
+    code, _ = pip(["--force-reinstall", "--no-deps", "setuptools"], before=LATER)
+    if code == 0:
+        print("curate: note: setuptools as of %s (today's has no pkg_resources)" % (LATER or BEFORE))
+
+
 def main():
+    dated_setuptools()
     install()
     check_runner()
 

@@ -109,11 +109,11 @@ func TestCuratePipLoosensUninstallablePins(t *testing.T) {
 // filterwarnings = error turned into "Error while loading plugin anyio").
 func TestCuratePipAsOfDate(t *testing.T) {
 	out, ok, calls := runCuratePip(t, "pytest>=7\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2024-03-05T10:11:12Z")
-	if !ok || len(calls) != 1 || calls[0] != "before=2024-03-05T10:11:12Z pytest>=7" || !strings.Contains(out, "resolved as of 2024-03-05T10:11:12Z") {
+	if !ok || len(calls) != 2 || calls[1] != "before=2024-03-05T10:11:12Z pytest>=7" || !strings.Contains(out, "resolved as of 2024-03-05T10:11:12Z") {
 		t.Errorf("passed %v, calls %q, output:\n%s", ok, calls, out)
 	}
 	out, ok, calls = runCuratePip(t, "pytest>=7\nrsloop>=0.1.30\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2024-03-05T10:11:12Z", "FAKE_PIP_TOO_OLD=rsloop>=0.1.30")
-	want := []string{"before=2024-03-05T10:11:12Z pytest>=7 rsloop>=0.1.30", "before=2024-03-05T10:11:12Z pytest>=7", "before=2024-03-05T10:11:12Z rsloop>=0.1.30", "rsloop>=0.1.30"}
+	want := []string{"before=2024-03-05T10:11:12Z setuptools", "before=2024-03-05T10:11:12Z pytest>=7 rsloop>=0.1.30", "before=2024-03-05T10:11:12Z pytest>=7", "before=2024-03-05T10:11:12Z rsloop>=0.1.30", "rsloop>=0.1.30"}
 	if !ok || strings.Join(calls, "|") != strings.Join(want, "|") || !strings.Contains(out, "rsloop>=0.1.30: no release uploaded before 2024-03-05T10:11:12Z installs here; today's instead") {
 		t.Errorf("passed %v, calls %q, want %q, output:\n%s", ok, calls, want, out)
 	}
@@ -153,7 +153,7 @@ func TestCuratePipOldRunnerMovesToTheDate(t *testing.T) {
 	if !ok || !strings.Contains(out, "the installed pytest does not run a test on this Python (INTERNALERROR> AssertionError): pytest") || strings.Contains(out, "still does not run") {
 		t.Errorf("passed %v, output:\n%s", ok, out)
 	}
-	if len(calls) != 2 || calls[0] != "before=2014-07-27T13:59:08Z py==1.4.12 pytest==2.3.4" || !strings.HasPrefix(calls[1], "before=2020-10-05T00:00:00Z pytest") {
+	if len(calls) != 3 || calls[1] != "before=2014-07-27T13:59:08Z py==1.4.12 pytest==2.3.4" || !strings.HasPrefix(calls[2], "before=2020-10-05T00:00:00Z pytest") {
 		t.Errorf("pip calls %q, want the pins, then pytest again as of the date", calls)
 	}
 }
@@ -170,8 +170,24 @@ func TestCuratePipOldRunnerMovesToTheDate(t *testing.T) {
 func TestCuratePipInterpreterDateBeforeToday(t *testing.T) {
 	out, ok, calls := runCuratePip(t, "pytest\nnumpy\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2019-11-15T21:19:48Z",
 		"CURATE_INTERPRETER_RELEASED=2020-10-05T00:00:00Z", "FAKE_PIP_TOO_OLD=numpy", "FAKE_PIP_BUILDS_FROM=2020-01-01")
-	want := []string{"before=2019-11-15T21:19:48Z pytest numpy", "before=2019-11-15T21:19:48Z pytest", "before=2019-11-15T21:19:48Z numpy", "before=2020-10-05T00:00:00Z numpy"}
+	want := []string{"before=2020-10-05T00:00:00Z setuptools", "before=2019-11-15T21:19:48Z pytest numpy", "before=2019-11-15T21:19:48Z pytest", "before=2019-11-15T21:19:48Z numpy", "before=2020-10-05T00:00:00Z numpy"}
 	if !ok || strings.Join(calls, "|") != strings.Join(want, "|") || !strings.Contains(out, "numpy: no release uploaded before 2019-11-15T21:19:48Z installs here; as of 2020-10-05T00:00:00Z (the interpreter's release) instead") {
 		t.Errorf("passed %v, calls %q, want %q, output:\n%s", ok, calls, want, out)
+	}
+}
+
+// The venv's setuptools is the one of the resolution date, no older than
+// the interpreter: a test runner's PR #5262 (merge c8f7e50c, 2019-05-15)
+// checks its minversion with pkg_resources, which today's setuptools no
+// longer has, and every run stopped at "ModuleNotFoundError: No module
+// named 'pkg_resources'".
+func TestCuratePipSetuptoolsAsOfTheDate(t *testing.T) {
+	_, ok, calls := runCuratePip(t, "pytest\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2019-05-15T08:56:36Z", "CURATE_INTERPRETER_RELEASED=2020-10-05T00:00:00Z")
+	if !ok || len(calls) < 1 || calls[0] != "before=2020-10-05T00:00:00Z setuptools" {
+		t.Errorf("passed %v, pip calls %q, want setuptools as of Python 3.9's release first", ok, calls)
+	}
+	_, _, calls = runCuratePip(t, "pytest\n", "", "")
+	if calls[0] != "pytest" {
+		t.Errorf("undated pip calls %q, want the requirements only", calls)
 	}
 }
