@@ -33,7 +33,7 @@ func TestOldPythonRevisionValidates(t *testing.T) {
 // 2015, with one merged PR (#1).
 func oldPythonRepo(t *testing.T) string {
 	t.Helper()
-	return mergedPRRepo(t, "2015-12-16T15:20:", "", map[string]string{
+	return mergedPRRepo(t, "2015-12-16T15:20:", "https://git.example.org/acme/slugs.git", map[string]string{
 		"setup.py": "from setuptools import setup\n\nsetup(\n    name='slugs',\n    version='0.1',\n    py_modules=['slugs'],\n" +
 			"    classifiers=['Programming Language :: Python :: 2.7', 'Programming Language :: Python :: 3.4'],\n)\n",
 		"requirements.txt": "pytest\ncurate-dropped-since-2015-7c1e\n",
