@@ -39,7 +39,13 @@ func TestGopathEraRevisionValidates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds images")
 	}
-	for mode, run := range validateOnlyPR(t, gopathEraRepo(t), "gopath", "nop", "oracle") {
+	expectOK(t, validateOnlyPR(t, gopathEraRepo(t), "gopath", "nop", "oracle"))
+}
+
+// expectOK fails the test for each run whose outcome is not ok, with its log.
+func expectOK(t *testing.T, runs map[string]*pipeline.Run) {
+	t.Helper()
+	for mode, run := range runs {
 		if run.Outcome != pipeline.OutcomeOK {
 			log, _ := os.ReadFile(run.LogPath)
 			t.Errorf("%s: outcome %s (%s)\n%s", mode, run.Outcome, run.Detail, log)
@@ -77,25 +83,35 @@ func validateOnlyPR(t *testing.T, dir, name string, modes ...string) map[string]
 // January 2017, with one merged PR (#1).
 func gopathEraRepo(t *testing.T) string {
 	t.Helper()
-	dir, git, write := datedRepo(t, "2017-01-15T10:00:")
-	git("init", "-q", "-b", "main")
-	git("remote", "add", "origin", "https://git.example.org/mirrors/web-mirror.git")
-	write(map[string]string{
+	return mergedPRRepo(t, "2017-01-15T10:00:", "https://git.example.org/mirrors/web-mirror.git", map[string]string{
 		"term.go":      "package web\n\nimport (\n\t\"os\"\n\n\t\"github.com/mattn/go-isatty\"\n)\n\n// Colored says whether output goes to a terminal (Cygwin's too).\nfunc Colored() bool {\n\tfd := os.Stdout.Fd()\n\treturn isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)\n}\n",
 		"term_test.go": "package web\n\nimport \"testing\"\n\nfunc TestColoredPipe(t *testing.T) {\n\tif Colored() {\n\t\tt.Skip(\"a terminal\")\n\t}\n}\n",
-	})
-	git("add", "-A")
-	git("commit", "-q", "-m", "Initial web package")
-	git("checkout", "-q", "-b", "render")
-	write(map[string]string{
+	}, map[string]string{
 		"render/render.go": "// Package render writes responses.\npackage render\n\n// Status is the status line of code.\nfunc Status(code int) string {\n\tif code == 200 {\n\t\treturn \"200 OK\"\n\t}\n\treturn \"500 Internal Server Error\"\n}\n",
 		"web.go":           "package web\n\nimport \"github.com/acme/web/render\"\n\n// Status is the status line of code.\nfunc Status(code int) string { return render.Status(code) }\n",
 		"web_test.go":      "package web\n\nimport (\n\t\"testing\"\n\n\t\"github.com/acme/web/render\"\n)\n\nfunc TestStatus(t *testing.T) {\n\tif Status(200) != render.Status(200) || Status(200) != \"200 OK\" {\n\t\tt.Fatal(Status(200))\n\t}\n}\n",
-	})
+	}, "render", "Status lines from a render package")
+}
+
+// mergedPRRepo makes a repository whose commits are dated prefix+seconds:
+// the files of base on main, the PR's changes on branch, merged as PR #1
+// with --no-ff; origin is set when given.
+func mergedPRRepo(t *testing.T, prefix, origin string, base, change map[string]string, branch, subject string) string {
+	t.Helper()
+	dir, git, write := datedRepo(t, prefix)
+	git("init", "-q", "-b", "main")
+	if origin != "" {
+		git("remote", "add", "origin", origin)
+	}
+	write(base)
 	git("add", "-A")
-	git("commit", "-q", "-m", "Status lines from a render package")
+	git("commit", "-q", "-m", "Initial commit")
+	git("checkout", "-q", "-b", branch)
+	write(change)
+	git("add", "-A")
+	git("commit", "-q", "-m", subject)
 	git("checkout", "-q", "main")
-	git("merge", "-q", "--no-ff", "-m", "Merge pull request #1 from acme/render\n\nStatus lines", "render")
+	git("merge", "-q", "--no-ff", "-m", "Merge pull request #1 from acme/"+branch+"\n\n"+subject, branch)
 	return dir
 }
 

@@ -4,10 +4,12 @@ import "strings"
 
 // UnreachableRe matches output lines saying a registry could not be
 // reached at all (network, DNS, TLS trust), as pip, go, npm, cargo,
-// maven and curl word it.
+// maven and curl word it. It is matched without case, so node's error
+// codes must not follow a letter: "ModuleNotFoundError" and
+// "FileNotFoundError" hold "enotfound".
 const UnreachableRe = `x509:|certificate verify failed|CERTIFICATE_VERIFY_FAILED|SSLError|dial tcp|connection refused|no such host|` +
 	`i/o timeout|Temporary failure in name resolution|Network is unreachable|Could not resolve host|NewConnectionError|` +
-	`Max retries exceeded|ProxyError|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|Connection reset|Connection timed out|` +
+	`Max retries exceeded|ProxyError|(^|[^A-Za-z])(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN)|Connection reset|Connection timed out|` +
 	`unable to get local issuer certificate|PKIX path building failed|UnknownHostException`
 
 // compileRe matches compiler errors of steps that also build (cargo

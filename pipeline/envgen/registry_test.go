@@ -24,6 +24,13 @@ func TestStepScriptEvidence(t *testing.T) {
 		{`go: github.com/x/nope@v0.0.9: reading https://proxy.golang.org/github.com/x/nope/@v/v0.0.9.mod: 404 Not Found`,
 			"curate: deps_missing: github.com/x/nope@v0.0.9 (not on the Go module proxy (https://proxy.example))"},
 		{`something else broke`, "curate: deps_missing: a dependency (see the lines above) (not on the Go module proxy (https://proxy.example))"},
+		// A test runner's PR #6197 (merge 19a15a94, 2019-11-15): numpy's
+		// 2019 sdist failing to build is no registry out of reach, though
+		// "FileNotFoundError" holds "enotfound".
+		{`FileNotFoundError: [Errno 2] No such file or directory: 'numpy/version.py'`,
+			"curate: deps_missing: a dependency (see the lines above) (not on the Go module proxy (https://proxy.example))"},
+		{`npm ERR! request to https://registry.npmjs.org/x failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org`,
+			"curate: deps_unreachable: the Go module proxy (https://proxy.example) did not answer: npm ERR! request"},
 	} {
 		cmd := exec.Command("sh", "-c", envgen.RegistryStep("the Go module proxy ($GOPROXY)", golang.GoMissingSed, "sh -c 'echo \"$0\"; exit 1' "+envgen.ShellQuote(c.output)))
 		cmd.Env = append(os.Environ(), "GOPROXY=https://proxy.example", "PATH="+filepath.Dir(script)+":"+os.Getenv("PATH"))

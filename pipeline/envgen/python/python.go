@@ -120,13 +120,15 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	p.Files = map[string]string{"requirements.txt": strings.Join(list, "\n") + "\n", "curate-pip.py": pipHelper, "pydeb.csv": pyDebianTable}
 	pipStep := envgen.CacheEnv("python /usr/local/share/curate/curate-pip.py /usr/local/share/curate/requirements.txt " + envgen.ShellQuote(envgen.UnreachableRe))
-	if !tree.Date.IsZero() {
+	if asOf, later, why := pyResolutionDates(tree.Date, p.Toolchain.Version); why != "" {
 		// No lockfile: as of the revision, the versions its tests were
 		// written against (today's pytest or a dependency's new major
 		// breaks old suites); curate-pip falls back to today's.
-		date := tree.Date.UTC().Format("2006-01-02T15:04:05Z")
-		pipStep = "CURATE_UPLOADED_PRIOR_TO=" + date + " " + pipStep
-		p.Note("requirements resolved as of the revision's commit date %s (pip --uploaded-prior-to), today's versions when that fails", date)
+		if later != "" {
+			pipStep = "CURATE_INTERPRETER_RELEASED=" + later + " " + pipStep
+		}
+		pipStep = "CURATE_UPLOADED_PRIOR_TO=" + asOf + " " + pipStep
+		p.Note("requirements resolved as of %s (pip --uploaded-prior-to; %s), today's versions when that fails", asOf, why)
 	}
 	p.DepSteps = append([]string{pipStep}, p.DepSteps...)
 
@@ -145,7 +147,7 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	}
 	p.Install = append(p.Install, "python -c 'import pytest' 2>/dev/null || echo 'curate: note: pytest is not importable: unittest runs the tests'")
 
-	files, why := pyTestTargets(tree, tests.Files)
+	files, why := pyTestTargets(tree, tests.Files, pytestPythonFiles(tree, pp))
 	if why != "" {
 		p.Note("%s", why)
 	}
@@ -159,8 +161,8 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 		p.Note("%s", why)
 	}
 	p.Test = envgen.Runner{
-		Command: "if python -c 'import pytest' 2>/dev/null; then " +
-			"python -m pytest -rA -p no:cacheprovider -o junit_family=xunit1 --junitxml=/logs/verifier/junit.xml " + capW + noCov + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
+		Command: pyTestEnv + "if python -c 'import pytest' 2>/dev/null; then " + pytestOverrideIni +
+			"python -m pytest -rA -p no:cacheprovider $ini --junitxml=/logs/verifier/junit.xml " + capW + noCov + args + " 2>&1 | tee /logs/verifier/pytest.txt; " +
 			"else python -m unittest -v " + args + " 2>&1 | tee /logs/verifier/unittest.txt; fi; test ${PIPESTATUS[0]} -eq 0",
 		Check:     `{ grep -q '<testcase' /logs/verifier/junit.xml 2>/dev/null || grep -Eq '^Ran [1-9][0-9]* tests? in' /logs/verifier/unittest.txt 2>/dev/null; }`,
 		LogFormat: "pytest",
@@ -170,16 +172,27 @@ func (python) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	return p, nil
 }
 
+// pyTestEnv: the image writes no bytecode (PYTHONDONTWRITEBYTECODE), the
+// tests run as the project's CI runs them, with it: a test runner's own
+// tests remove the __pycache__ its assertion rewriting writes.
+const pyTestEnv = "unset PYTHONDONTWRITEBYTECODE; "
+
+// pytestOverrideIni sets $ini to the junit_family override when the
+// image's pytest has -o (pytest 3.0 on): a revision's dated pytest may be
+// 2.x, which stops at "unrecognized arguments: -o". The = form keeps
+// pytest 3.0's -o (nargs='*') from taking the test paths as more options.
+const pytestOverrideIni = `ini=$(python -c 'import pytest; print("--override-ini=junit_family=xunit1" if int(pytest.__version__.split(".")[0]) >= 3 else "")'); `
+
 // pyTestTargets are what pytest runs for the PR's test files: its test
-// modules; when it changed only helpers or data (conftest.py, a helper
+// modules (by pytest's default names or the project's python_files); when it changed only helpers or data (conftest.py, a helper
 // module, tests/data/x.json), pytest's collection of the package that
 // holds them: the nearest folder above each with test modules in it (a
 // data folder holds none, and pytest on it collects nothing).
-func pyTestTargets(tree *envgen.Tree, files []string) ([]string, string) {
+func pyTestTargets(tree *envgen.Tree, files, pythonFiles []string) ([]string, string) {
 	var mods []string
 	dirs := map[string]bool{}
 	for _, f := range files {
-		if isPyTestModule(f) {
+		if isPyTestModule(f) || (strings.HasSuffix(f, ".py") && matchesPythonFiles(pythonFiles, f)) {
 			mods = append(mods, f)
 			continue
 		}

@@ -125,7 +125,7 @@ func TestPyPlanLayoutAndTargets(t *testing.T) {
 	if !strings.Contains(p.Install[0], "pip install -q -e '.[test]'") {
 		t.Errorf("install %v", p.Install)
 	}
-	if !strings.Contains(p.Test.Command, "pytest -rA -p no:cacheprovider -o junit_family=xunit1 --junitxml=/logs/verifier/junit.xml 'tests/test_n.py' ") || !strings.Contains(p.Test.Command, "unittest -v") {
+	if !strings.Contains(p.Test.Command, "pytest -rA -p no:cacheprovider $ini --junitxml=/logs/verifier/junit.xml 'tests/test_n.py' ") || !strings.Contains(p.Test.Command, "unittest -v") {
 		t.Errorf("test command %q", p.Test.Command)
 	}
 	if p.Files["requirements.txt"] != "hypothesis\npytest\n" {
@@ -134,7 +134,7 @@ func TestPyPlanLayoutAndTargets(t *testing.T) {
 	// A data folder holds no test module: pytest collects the package
 	// above it (pytest on tests/data alone collects nothing).
 	helpers := envgen.MapTree("o/r", map[string]string{"tests/conftest.py": "", "tests/data/x.json": "", "tests/test_n.py": ""})
-	if got, why := pyTestTargets(helpers, []string{"tests/conftest.py", "tests/data/x.json"}); !reflect.DeepEqual(got, []string{"tests"}) || why == "" {
+	if got, why := pyTestTargets(helpers, []string{"tests/conftest.py", "tests/data/x.json"}, nil); !reflect.DeepEqual(got, []string{"tests"}) || why == "" {
 		t.Errorf("helpers only: %v", got)
 	}
 }
