@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -116,14 +117,18 @@ func MineGit(ctx context.Context, ws *workspace.Workspace, opt gitmine.Options, 
 		opt.OnPR = func(n int, pr *source.PR) { o.Progress.report("log", n, opt.Limit, pr.Repo+"#"+fmt.Sprint(pr.Number)) }
 	}
 	timer := startProcessTimer()
-	res, err := gitmine.MineAll(ctx, opt)
+	measured := map[*source.PR]bool{}
+	res, err := mineCandidates(ctx, opt, func(pr *source.PR) (bool, error) {
+		if fopt.Preset == "swesmith" && fc.SWESmith.MaxFileLines > 0 && !measured[pr] {
+			if err := gitmine.MeasureLines(ctx, opt.Path, []*source.PR{pr}); err != nil {
+				return false, err
+			}
+			measured[pr] = true
+		}
+		return isCandidate(fc, fopt, pr), nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	if fopt.Preset == "swesmith" && fc.SWESmith.MaxFileLines > 0 {
-		if err := gitmine.MeasureLines(ctx, opt.Path, res.PRs); err != nil {
-			return nil, err
-		}
 	}
 	switch o.IssuesFrom {
 	case "":
@@ -147,7 +152,7 @@ type GitHubMine struct {
 	Repo   string    // OWNER/NAME
 	APIURL string    // "" = api.github.com
 	Since  time.Time // only PRs merged on or after
-	Limit  int       // at most N PRs; 0 = all
+	Limit  int       // stop after N candidates; 0 = all
 	// MaxWait caps one wait the server asks for (0 = an hour); longer,
 	// the mine stops, keeping what it mined.
 	MaxWait time.Duration
@@ -204,7 +209,10 @@ func MineGitHub(ctx context.Context, ws *workspace.Workspace, o GitHubMine) (*Gi
 		return nil, err
 	}
 	res.Skipped = len(done)
-	err = m.Mine(ctx, github.Options{Owner: owner, Name: name, Since: o.Since, Limit: o.Limit, Done: done}, repo, func(pr *source.PR) error {
+	candidates := 0
+	// Limit counts candidates (see mineCandidates): the listing runs on
+	// until the callback has saved enough.
+	err = m.Mine(ctx, github.Options{Owner: owner, Name: name, Since: o.Since, Done: done}, repo, func(pr *source.PR) error {
 		if err := github.ResolveBases(ctx, clone, []*source.PR{pr}); err != nil {
 			return err
 		}
@@ -218,10 +226,24 @@ func MineGitHub(ctx context.Context, ws *workspace.Workspace, o GitHubMine) (*Gi
 			return err
 		}
 		res.Tasks = append(res.Tasks, saved...)
-		o.Progress.report("mine", len(res.Tasks), o.Limit, fmt.Sprintf("%s#%d", o.Repo, pr.Number))
+		for _, t := range saved {
+			if t.Status != pipeline.StatusRejected {
+				candidates++
+			}
+		}
+		o.Progress.report("mine", candidates, o.Limit, fmt.Sprintf("%s#%d", o.Repo, pr.Number))
 		done[pr.Number] = true
-		return github.SaveProgress(res.ProgressPath, o.Repo, done)
+		if err := github.SaveProgress(res.ProgressPath, o.Repo, done); err != nil {
+			return err
+		}
+		if o.Limit > 0 && candidates >= o.Limit {
+			return errEnough
+		}
+		return nil
 	})
+	if errors.Is(err, errEnough) {
+		err = nil
+	}
 	if err != nil {
 		if len(res.Tasks) > 0 {
 			notify(fmt.Sprintf("stopped after %d PRs; run the same command again to continue", len(res.Tasks)))

@@ -74,7 +74,7 @@ repository and step; --json prints each as a JSON object.`,
 	cmd.Flags().StringVar(&from, "from", "", "a file of clone paths, one per line (# comments)")
 	cmd.Flags().StringVar(&since, "since", "", "only PRs merged on or after this date (YYYY-MM-DD)")
 	cmd.Flags().StringVar(&until, "until", "", "only PRs merged on or before this date")
-	cmd.Flags().IntVar(&limit, "limit", 0, "at most N PRs per repository (0 = all)")
+	cmd.Flags().IntVar(&limit, "limit", 0, "stop after N candidates per repository (0 = all)")
 	cmd.Flags().StringVar(&preset, "preset", "", "candidate filter: taskgen, swesmith or none (default: [filter] preset)")
 	cmd.Flags().BoolVar(&noEnvCheck, "no-env-check", false, "skip the environment checks (auto then builds each PR at its merge commit)")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "containers at once on each engine (default: [docker] concurrency)")

@@ -28,7 +28,7 @@ type mineFlags struct {
 
 func (f *mineFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.since, "since", "", "only PRs merged on or after this date (2024-05-31 or RFC 3339)")
-	cmd.Flags().IntVar(&f.limit, "limit", 0, "mine at most N PRs (newest first)")
+	cmd.Flags().IntVar(&f.limit, "limit", 0, "stop after N candidates, newest first (the PRs rejected on the way are saved too)")
 	cmd.Flags().StringVar(&f.Preset, "preset", "", "candidate filter: taskgen, swesmith or none (default: [filter] preset in curate.toml, else taskgen)")
 	cmd.Flags().BoolVar(&f.NoRequireIssue, "no-require-issue", false, "taskgen: accept PRs without a linked issue")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the mined candidates as a JSON array")

@@ -47,8 +47,11 @@ func TestMineGitCommand(t *testing.T) {
 	}
 	code, out, _ = cli(t, "-w", ws, "mine", "git", hist, "--preset", "swesmith", "--json", "--limit", "3")
 	var tasks []map[string]any
-	if code != 0 || json.Unmarshal([]byte(out), &tasks) != nil || len(tasks) != 3 {
-		t.Fatalf("--json --limit 3: exit %d, %d tasks:\n%s", code, len(tasks), out)
+	if code != 0 || json.Unmarshal([]byte(out), &tasks) != nil || len(tasks) != 7 {
+		t.Fatalf("--json --limit 3: exit %d, %d tasks (want 7: the PRs down to the third candidate):\n%s", code, len(tasks), out)
+	}
+	if n := strings.Count(out, `"status":"candidate"`); n != 3 {
+		t.Errorf("--json --limit 3: %d candidates, want 3", n)
 	}
 	if countTasks(t, ws) != 8 {
 		t.Errorf("store has %d tasks, want 8", countTasks(t, ws))
@@ -198,5 +201,30 @@ func TestMineGitHubThenBuild(t *testing.T) {
 	code, _, errOut = cli(t, "-w", ws, "mine", "github", "acme/missing", "--api-url", f.URL)
 	if code == 0 || !strings.Contains(errOut, "not found (404)") {
 		t.Errorf("missing repo: %d %s", code, errOut)
+	}
+}
+
+// TestMineLimitCountsCandidates: --limit N stops after N candidates, not
+// N PRs. Found as a new user: a campaign with --limit 1 mined one PR, the
+// preset rejected it, and nothing was built ("1 mined, 1 rejected").
+func TestMineLimitCountsCandidates(t *testing.T) {
+	hist, err := fixtures.GitHistory(filepath.Join(t.TempDir(), "widgets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []string{"1", "2"} {
+		ws := newWorkspace(t)
+		code, out, errOut := cli(t, "-w", ws, "mine", "git", hist, "--limit", limit)
+		if code != 0 {
+			t.Fatalf("--limit %s: exit %d: %s", limit, code, errOut)
+		}
+		if !strings.Contains(out, ": "+limit+" candidates, ") {
+			t.Errorf("--limit %s: want %s candidates (the fixture has 2 among 8 PRs):\n%s", limit, limit, out)
+		}
+	}
+	ws := newWorkspace(t)
+	code, out, _ := cli(t, "-w", ws, "mine", "git", hist, "--limit", "5")
+	if code != 0 || !strings.Contains(out, "Mined 8 merged PRs") || !strings.Contains(out, "2 candidates, 6 rejected") {
+		t.Errorf("--limit 5 past the fixture's 2 candidates: want all 8 PRs mined:\n%s", out)
 	}
 }
