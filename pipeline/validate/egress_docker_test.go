@@ -155,12 +155,16 @@ func TestStaleEgressNetworkRemoved(t *testing.T) {
 	}
 	ownID, ownRule := stale("own", r.Workspace())
 	goneID, _ := stale("gone", filepath.Join(t.TempDir(), "deleted-workspace"))
+	// A test's runner labels its networks with a name, not a folder
+	// (found on a CI machine: "kube-test-TestTaskNetworkPolicy-14914" and
+	// "test-gopath-29278" outlived their killed tests).
+	namedID, _ := stale("named", "kube-test-"+t.Name())
 	liveID, liveRule := stale("live", t.TempDir())
 	dir := hostileBuildTask(t, testenv.BusyboxImage(t), "", "true", nil)
 	if _, _, err := r.Image(ctx, dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	for what, id := range map[string]string{"this workspace's": ownID, "a deleted workspace's": goneID} {
+	for what, id := range map[string]string{"this workspace's": ownID, "a deleted workspace's": goneID, "a test runner's": namedID} {
 		if _, err := r.Client().NetworkInspect(ctx, id, network.InspectOptions{}); err == nil {
 			t.Errorf("%s stale network is still there", what)
 		}

@@ -201,7 +201,8 @@ func (d *DockerRunner) closeEgress() {
 
 // removeStaleEgress removes egress networks, and their iptables rules,
 // whose curate process is gone (killed before Close): this workspace's,
-// and those of workspaces whose folder is gone (a test's, a deleted one),
+// and those of workspaces whose folder is gone (a test's, a deleted one)
+// or that name no folder (a test's runner, labelled with its test's name),
 // which no other curate would ever clean.
 func (d *DockerRunner) removeStaleEgress(ctx context.Context) {
 	mine := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelKind+"=egress"))
@@ -210,8 +211,8 @@ func (d *DockerRunner) removeStaleEgress(ctx context.Context) {
 		return
 	}
 	for _, n := range nets {
-		if ws := n.Labels[LabelWorkspace]; ws != d.workspace {
-			if _, err := os.Stat(ws); err == nil || !filepath.IsAbs(ws) {
+		if ws := n.Labels[LabelWorkspace]; ws != d.workspace && filepath.IsAbs(ws) {
+			if _, err := os.Stat(ws); err == nil {
 				continue // another workspace's, cleaned by its own curate
 			}
 		}
