@@ -48,8 +48,8 @@ type CampaignEvent struct {
 	Valid    int    `json:"valid,omitempty"`
 	Invalid  int    `json:"invalid,omitempty"`
 	Detail   string `json:"detail,omitempty"`
-	// Waiting: the step waits for the engine's capacity (Detail says why);
-	// not a step's end.
+	// Waiting: the step is under way (Detail says what it does or waits
+	// for: its tests, the cluster's capacity); not a step's end.
 	Waiting bool `json:"waiting,omitempty"`
 }
 
@@ -119,6 +119,13 @@ func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string,
 		}
 		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: fmt.Sprintf("checked again: %d PRs mined since the recorded check, whose tests it did not run", newer)})
 	}
+	if !hasCandidates(tasks, repo) {
+		// The check only decides where candidates build: with none it
+		// would cost minutes (a Java suite, twenty) for nothing.
+		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "skipped: no candidate to build (every PR mined was rejected by the filter: curate funnel)"})
+		return nil
+	}
+	emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "checking: the repository's tests at its snapshot", Waiting: true})
 	host := ""
 	if len(vo.Hosts) > 0 {
 		host = vo.Hosts[0]
@@ -138,6 +145,17 @@ func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string,
 		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: s.EnvCheck.String()})
 	}
 	return nil
+}
+
+// hasCandidates says whether repo has a mined task the filter passed
+// that is not built yet.
+func hasCandidates(tasks []*pipeline.Task, repo string) bool {
+	for _, t := range tasks {
+		if t.Repo == repo && t.Mined() && !t.Labels.Excluded && t.Status == pipeline.StatusCandidate {
+			return true
+		}
+	}
+	return false
 }
 
 // minedSince counts repo's tasks mined after a check that ran only the

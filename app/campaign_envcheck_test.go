@@ -1,9 +1,13 @@
 package app
 
 import (
+	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"curate/internal/fixtures"
 	"curate/pipeline"
 )
 
@@ -31,5 +35,47 @@ func TestCampaignChecksAgainAfterNewPRs(t *testing.T) {
 	}
 	if n := minedSince(tasks, "a/r", &EnvCheck{At: at.Add(time.Hour), Scope: "touched"}); n != 0 {
 		t.Errorf("nothing mined after the check: %d, want 0", n)
+	}
+}
+
+// A repository whose mined PRs the filter all rejected has nothing to
+// build, so the campaign does not check its environment (found as a new
+// user: a campaign over a small JS library whose 58 PRs the taskgen preset
+// rejected spent a minute on the check, then built nothing; a Java
+// suite's check can take twenty). The engine here is a dead socket: a
+// check would fail the campaign.
+func TestCampaignSkipsTheCheckWithNoCandidate(t *testing.T) {
+	ws := openTestWorkspace(t)
+	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(t.TempDir(), "no-engine.sock"))
+	g, err := fixtures.NewGit(filepath.Join(t.TempDir(), "docs"), "acme/docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{"README.md": "docs\n"})
+	g.Commit("start")
+	g.Branch("words")
+	g.Write(map[string]string{"README.md": "more docs\n"})
+	g.Commit("words")
+	g.SquashPR(1, "words", "More words", "")
+	if g.Err() != nil {
+		t.Fatal(g.Err())
+	}
+	var events []CampaignEvent
+	_, err = RunCampaign(context.Background(), ws, CampaignOptions{Clones: []string{g.Dir}, Preset: "taskgen",
+		Event: func(e CampaignEvent) { events = append(events, e) }})
+	if err != nil {
+		t.Fatalf("campaign: %v (events %+v)", err, events)
+	}
+	var check []string
+	for _, e := range events {
+		if e.Step == "env_check" {
+			check = append(check, e.Detail)
+		}
+	}
+	if len(check) != 1 || !strings.HasPrefix(check[0], "skipped: no candidate") {
+		t.Errorf("env_check events %q, want one that says it was skipped", check)
+	}
+	if st, err := RepoStateOf(ws, "acme/docs"); err != nil || (st != nil && st.EnvCheck != nil) {
+		t.Errorf("a check was recorded: %+v %v", st, err)
 	}
 }

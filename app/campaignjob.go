@@ -13,16 +13,17 @@ import (
 )
 
 // CampaignFunc is the workbench's campaign job: RunCampaign over clones
-// mined with mine (Since, Until, Limit), reporting each repository's step
-// as progress, and one line of what it did.
-type CampaignFunc func(ctx context.Context, clones []string, mine gitmine.Options, progress ProgressFunc) (summary string, err error)
+// mined with mine (Since, Until, Limit) and the filter's preset ("" = the
+// workspace's), reporting each repository's step as progress, and one
+// line of what it did.
+type CampaignFunc func(ctx context.Context, clones []string, mine gitmine.Options, preset string, progress ProgressFunc) (summary string, err error)
 
 // CampaignJob is `curate campaign` for the jobs list, on the engines of o
 // (the workbench's --engine): the same RunCampaign, its events as the
 // job's progress (stage = step, item = the repository and its counts),
 // each validation run as it ends.
 func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
-	return func(ctx context.Context, clones []string, mine gitmine.Options, progress ProgressFunc) (string, error) {
+	return func(ctx context.Context, clones []string, mine gitmine.Options, preset string, progress ProgressFunc) (string, error) {
 		tally := &campaignTally{clones: len(clones), progress: progress, steps: map[string]int{}}
 		vo := o
 		vo.OnDone = func(r *pipeline.Run) {
@@ -32,7 +33,7 @@ func CampaignJob(ws *workspace.Workspace, o ValidateOptions) CampaignFunc {
 			tally.mu.Unlock()
 			progress.report("validate", n, 0, r.TaskID+" "+r.Mode)
 		}
-		_, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Validate: vo, Event: tally.event})
+		_, err := RunCampaign(ctx, ws, CampaignOptions{Clones: clones, Mine: mine, Preset: preset, Validate: vo, Event: tally.event})
 		tally.mu.Lock()
 		defer tally.mu.Unlock()
 		return campaignSummary(tally.sum), err

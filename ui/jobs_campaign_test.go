@@ -28,8 +28,9 @@ func TestJobCampaignReadsAFileOfClones(t *testing.T) {
 	os.WriteFile(list, []byte("# two clones\ncalc\n"+filepath.Join(dir, "mathx")+"\n"), 0o644)
 	var gotClones []string
 	var gotMine gitmine.Options
-	a.ctx.Services.Campaign = func(ctx context.Context, clones []string, mine gitmine.Options, progress app.ProgressFunc) (string, error) {
-		gotClones, gotMine = clones, mine
+	var gotPreset string
+	a.ctx.Services.Campaign = func(ctx context.Context, clones []string, mine gitmine.Options, preset string, progress app.ProgressFunc) (string, error) {
+		gotClones, gotMine, gotPreset = clones, mine, preset
 		progress(app.Progress{Stage: "mine", Done: 1, Total: 2, Item: "acme/calc: 2 PRs mined"})
 		return "campaign of 2 repositories: 4 PRs mined, 3 built (0 before), 1 refused, 3 valid, 0 invalid", nil
 	}
@@ -42,6 +43,8 @@ func TestJobCampaignReadsAFileOfClones(t *testing.T) {
 	typeText(t, a, "2024-01-01")
 	press(t, a, "tab", "backspace")
 	typeText(t, a, "5")
+	press(t, a, "tab")
+	typeText(t, a, "none")
 	press(t, a, "enter")
 	jobs := a.ctx.Long.All()
 	if len(jobs) != 1 || jobs[0].State != shared.JobDone || !strings.HasPrefix(jobs[0].Line, "campaign of 2 repositories") {
@@ -51,7 +54,18 @@ func TestJobCampaignReadsAFileOfClones(t *testing.T) {
 	if strings.Join(gotClones, " ") != strings.Join(want, " ") || gotMine.Limit != 5 || !gotMine.Since.Equal(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)) {
 		t.Errorf("campaign of %v with %+v", gotClones, gotMine)
 	}
+	if gotPreset != "none" {
+		t.Errorf("campaign preset %q, want none", gotPreset)
+	}
 
+	press(t, a, "c")
+	typeText(t, a, list)
+	press(t, a, "tab", "tab", "tab")
+	typeText(t, a, "strict")
+	press(t, a, "enter")
+	if len(a.ctx.Long.All()) != 1 || !a.statErr || !strings.Contains(a.status, `preset "strict": want taskgen, swesmith or none`) {
+		t.Errorf("a preset the CLI refuses: %d jobs, status %q", len(a.ctx.Long.All()), a.status)
+	}
 	os.WriteFile(list, []byte("calc\nnope\n"), 0o644)
 	press(t, a, "c")
 	typeText(t, a, list)

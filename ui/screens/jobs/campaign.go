@@ -15,19 +15,25 @@ import (
 )
 
 // campaignForm asks for the clones (paths, or one file listing them, as
-// `curate campaign CLONE... | --from FILE`), the first merge date and the
-// PRs per repository.
+// `curate campaign CLONE... | --from FILE`), the first merge date, the
+// candidates per repository and the filter's preset (empty: the
+// workspace's [filter] preset, as the CLI without --preset).
 func campaignForm() *startForm {
-	return newForm("campaign", []string{"Clones or a file of them", "Since (YYYY-MM-DD)", "Limit per repository"}, "", "", "0")
+	return newForm("campaign", []string{"Clones or a file of them", "Since (YYYY-MM-DD)", "Limit per repository", "Preset (taskgen, swesmith, none)"}, "", "", "0", "")
 }
 
 // startCampaign runs `curate campaign` (Services.Campaign) over the clones
 // given: mine, env check, build and validate each, resuming what the store
 // says is left.
-func (s *Model) startCampaign(given, since, limitText string) tea.Cmd {
+func (s *Model) startCampaign(given, since, limitText, preset string) tea.Cmd {
 	f := s.ctx.Services.Campaign
 	if f == nil {
 		return shared.StatusCmd("campaign: not available in this build", true)
+	}
+	switch preset = strings.TrimSpace(preset); preset {
+	case "", "taskgen", "swesmith", "none":
+	default:
+		return shared.StatusCmd(fmt.Sprintf("campaign: preset %q: want taskgen, swesmith or none (empty: the workspace's)", preset), true)
 	}
 	fields := strings.Fields(given)
 	if len(fields) == 0 {
@@ -59,6 +65,6 @@ func (s *Model) startCampaign(given, since, limitText string) tea.Cmd {
 		what = fmt.Sprintf("%d repositories", len(clones))
 	}
 	return s.start("campaign", what, true, func(ctx context.Context, progress app.ProgressFunc) (string, error) {
-		return f(ctx, clones, opt, progress)
+		return f(ctx, clones, opt, preset, progress)
 	})
 }

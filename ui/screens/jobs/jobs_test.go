@@ -3,12 +3,16 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"curate/app"
 	"curate/ui/shared"
 	"curate/ui/uitest"
+	"curate/workspace"
 )
 
 // TestJobProgressThenCancel: a job's progress reaches the list (counts,
@@ -126,5 +130,68 @@ func TestProgressKeepsEachRepositorysStep(t *testing.T) {
 	want := map[string]string{"acme/calc": "build: 3 built", "acme/mathx": "mine: 2 PRs mined"}
 	if fmt.Sprint(r.job.Repos) != fmt.Sprint(want) || r.job.Item != "acme/calc: 3 built" {
 		t.Errorf("repos %v item %q, want %v", r.job.Repos, r.job.Item, want)
+	}
+}
+
+// catalogLoads runs cmd (a batch or one command) and counts the catalogue
+// loads among its messages; r.done must hold a message, so the job's wait
+// answers at once.
+func catalogLoads(t *testing.T, cmd tea.Cmd) int {
+	t.Helper()
+	if cmd == nil {
+		return 0
+	}
+	switch m := cmd().(type) {
+	case tea.BatchMsg:
+		n := 0
+		for _, c := range m {
+			n += catalogLoads(t, c)
+		}
+		return n
+	case shared.JobDoneMsg:
+		if _, ok := m.Inner.(shared.CatalogMsg); ok {
+			return 1
+		}
+	}
+	return 0
+}
+
+// A job that changes tasks reloads the catalogue when it reports a new
+// step or repository, not only when it ends: a campaign's mined PRs
+// showed on the Repos screen (with the campaign's step) only after the
+// whole campaign, found driving the workbench in tmux.
+func TestJobStepReloadsTheCatalogue(t *testing.T) {
+	root, err := workspace.InitProfile(filepath.Join(t.TempDir(), "ws"), "swe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Open(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	s := New(uitest.Context(t, "dark", ws))
+	r := &jobRun{job: s.ctx.Long.Add("campaign", 0, func() {}), notify: make(chan struct{}, 1), done: make(chan finishedMsg, 1), refresh: true}
+	s.runs[r.job.ID] = r
+	step := func(stage, repo string) int {
+		r.done <- finishedMsg{id: -1}
+		n := catalogLoads(t, s.Update(progressMsg{id: r.job.ID, p: app.Progress{Stage: stage, Repo: repo}}))
+		select {
+		case <-r.done:
+		default:
+		}
+		return n
+	}
+	for i, c := range []struct {
+		stage, repo string
+		loads       int
+	}{{"mine", "acme/calc", 1}, {"mine", "acme/calc", 0}, {"mine", "acme/mathx", 1}, {"env_check", "acme/calc", 1}, {"validate", "", 1}, {"validate", "", 0}} {
+		if n := step(c.stage, c.repo); n != c.loads {
+			t.Errorf("step %d (%s %s): %d catalogue loads, want %d", i, c.stage, c.repo, n, c.loads)
+		}
+	}
+	r.refresh = false
+	if n := step("build", "acme/calc"); n != 0 {
+		t.Errorf("a job that changes no task reloaded the catalogue %d times", n)
 	}
 }

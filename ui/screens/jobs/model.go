@@ -48,6 +48,11 @@ type jobRun struct {
 	mu     sync.Mutex
 	latest app.Progress
 	repos  map[string]string // each repository's latest step, for LongJob.Repos
+	// refresh: the job changes tasks; step is the last stage and
+	// repository the UI loop saw (a new one means a step's results are in
+	// the store).
+	refresh bool
+	step    string
 }
 
 // Messages of the jobs list.
@@ -123,7 +128,7 @@ func (s *Model) startSaying(name, what string, refresh bool, w work, say tea.Cmd
 	ctx, cancel := context.WithCancel(context.Background())
 	j := s.ctx.Long.Add(name, 0, cancel)
 	j.What = what
-	r := &jobRun{job: j, notify: make(chan struct{}, 1), done: make(chan finishedMsg, 1)}
+	r := &jobRun{job: j, notify: make(chan struct{}, 1), done: make(chan finishedMsg, 1), refresh: refresh}
 	s.runs[j.ID] = r
 	go func() {
 		line, err := w(ctx, r.report)
@@ -189,7 +194,16 @@ func (s *Model) Update(msg tea.Msg) tea.Cmd {
 		if m.repos != nil {
 			r.job.Repos = m.repos
 		}
-		return r.wait(m.id)
+		cmd := r.wait(m.id)
+		// A new stage or repository means a step's results are saved (a
+		// campaign's mined PRs, its builds): the screens show them while
+		// the job goes on, not only when it ends (the Repos screen had no
+		// repository to mark with the campaign's step).
+		if step := m.p.Stage + "\x00" + m.p.Repo; r.refresh && step != r.step && s.ctx.Store != nil {
+			cmd = tea.Batch(cmd, shared.LoadCatalogCmd(s.ctx))
+			r.step = step
+		}
+		return cmd
 	case finishedMsg:
 		r := s.runs[m.id]
 		if r == nil {

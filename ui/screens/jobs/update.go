@@ -198,7 +198,7 @@ func (s *Model) submit(f *startForm) tea.Cmd {
 	case "rebuild":
 		return s.startRebuild(f.value(0))
 	case "campaign":
-		return s.startCampaign(f.value(0), f.value(1), f.value(2))
+		return s.startCampaign(f.value(0), f.value(1), f.value(2), f.value(3))
 	}
 	return nil
 }
