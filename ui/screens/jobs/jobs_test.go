@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,7 +11,6 @@ import (
 	"curate/app"
 	"curate/ui/shared"
 	"curate/ui/uitest"
-	"curate/workspace"
 )
 
 // TestJobProgressThenCancel: a job's progress reaches the list (counts,
@@ -161,16 +159,7 @@ func catalogLoads(t *testing.T, cmd tea.Cmd) int {
 // showed on the Repos screen (with the campaign's step) only after the
 // whole campaign, found driving the workbench in tmux.
 func TestJobStepReloadsTheCatalogue(t *testing.T) {
-	root, err := workspace.InitProfile(filepath.Join(t.TempDir(), "ws"), "swe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.Open(context.Background(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	s := New(uitest.Context(t, "dark", ws))
+	s := New(uitest.Context(t, "dark", uitest.Workspace(t)))
 	r := &jobRun{job: s.ctx.Long.Add("campaign", 0, func() {}), notify: make(chan struct{}, 1), done: make(chan finishedMsg, 1), refresh: true}
 	s.runs[r.job.ID] = r
 	step := func(stage, repo string) int {
