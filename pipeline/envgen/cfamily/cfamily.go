@@ -175,8 +175,10 @@ func (l lang) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) 
 	// xxd: shell-script tests make binary fixtures with it. netbase:
 	// /etc/services and /etc/protocols, which a CI machine has and a
 	// network library's tests read (getservbyname "http": a DNS resolver's
-	// 5 cases failed in both states without it).
-	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd", "ccache", "netbase"}
+	// 5 cases failed in both states without it). xz-utils: `xz`, which a
+	// CI runner has and tests unpack their fixtures with (a configuration
+	// library's speed test: "sh: 1: xz: not found" in both states).
+	p.Packages = []string{"gcc", "g++", "make", "pkg-config", "python3", "file", "xxd", "ccache", "netbase", "xz-utils"}
 	// ccache's compiler links come first in PATH, whatever the build
 	// system: the image compiles the PR head and then the buggy tree, so
 	// a run that compiles either state again (the oracle, gold's fixed
