@@ -37,6 +37,9 @@ type packageJSON struct {
 	DevDependencies map[string]string `json:"devDependencies"`
 	PackageManager  string            `json:"packageManager"`
 	Workspaces      any               `json:"workspaces"`
+	// wrapperArgs is mocha's command line as the repository's own test
+	// script file writes it (wrapperMochaArgs), not read from the JSON.
+	wrapperArgs string
 }
 
 func (j javascript) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
@@ -57,6 +60,10 @@ func (j javascript) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, e
 		return nil, fmt.Errorf("none of the PR's test files is a suite a runner can load, and no suite in the tree uses them (%s)", strings.Join(tests.Files, ", "))
 	}
 	planPackageManager(tree, pkg, files, p)
+	if args, file := wrapperMochaArgs(tree, pkg.Scripts["test"]); args != "" {
+		pkg.wrapperArgs = args
+		p.Note("scripts.test runs %s, which starts mocha with options of its own (%s)", file, strings.TrimPrefix(args, "mocha "))
+	}
 	run, why, err := jsRunner(pkg, files)
 	if err != nil {
 		var ok bool
@@ -187,6 +194,9 @@ func jsRunnerOnce(pkg packageJSON, files []string) (envgen.Runner, string, error
 		if s, ok := pkg.Scripts[w]; ok && w != "test" {
 			expanded += " && " + s
 		}
+	}
+	if pkg.wrapperArgs != "" {
+		expanded += " && " + pkg.wrapperArgs
 	}
 	words := scriptWordRe.FindAllString(expanded, -1)
 	name, why := "", ""

@@ -96,7 +96,11 @@ func MineAll(ctx context.Context, opt Options) (*Result, error) {
 	if res.FromPullRefs, err = fromPullRefs(ctx, opt, tip, repo, res); err != nil {
 		return nil, err
 	}
-	if res.FromPullRefs > 0 {
+	inner, err := fromIntegrationBranches(ctx, opt, tip, repo, res)
+	if err != nil {
+		return nil, err
+	}
+	if res.FromPullRefs > 0 || inner > 0 {
 		sort.SliceStable(res.PRs, func(i, j int) bool { return res.PRs[i].MergedAt.After(res.PRs[j].MergedAt) })
 		if opt.Limit > 0 && len(res.PRs) > opt.Limit {
 			res.PRs = res.PRs[:opt.Limit]
