@@ -96,15 +96,18 @@ func TestRealTasksBuiltByBuildKit(t *testing.T) {
 		t.Fatalf("validate: %v\n%s", err, out)
 	}
 	validated := time.Now()
-	builtByBuildKit := regexp.MustCompile(`curate: buildkit built and pushed ` + regexp.QuoteMeta(registry) + `/curate-env@sha256:[0-9a-f]{64} in (\S+)`)
-	gold := map[string]bool{}
+	builtByBuildKit := regexp.MustCompile(`curate: buildkit built and pushed ` + regexp.QuoteMeta(registry) + `/curate-(repo|env)@sha256:[0-9a-f]{64} in (\S+)`)
+	gold, builtTasks := map[string]bool{}, map[string]bool{}
 	for _, r := range runs {
 		log, _ := os.ReadFile(r.LogPath)
 		if !strings.Contains(string(log), "image "+registry+"/curate-env@sha256:") {
 			t.Errorf("%s %s: not run from an image in %s\n%s", r.TaskID, r.Mode, registry, tailBytes(log))
 		}
-		if m := builtByBuildKit.FindSubmatch(log); m != nil {
-			t.Logf("%s: buildkit built its image in %s", r.TaskID, m[1])
+		for _, m := range builtByBuildKit.FindAllSubmatch(log, -1) {
+			t.Logf("%s: buildkit built its %s image in %s", r.TaskID, m[1], m[2])
+			if string(m[1]) == "env" {
+				builtTasks[r.TaskID] = true
+			}
 		}
 		w := want[r.TaskID]
 		if r.Outcome != pipeline.OutcomeOK {
@@ -123,6 +126,9 @@ func TestRealTasksBuiltByBuildKit(t *testing.T) {
 		if err != nil || !strings.Contains(string(out), `"status": "valid"`) || !gold[id] {
 			t.Errorf("%s is not valid on the cluster (gold run: %v): %v\n%s", id, gold[id], err, out)
 		}
+	}
+	if len(builtTasks) != len(ids) {
+		t.Errorf("buildkit built the images of %d task(s) (%v), want %d", len(builtTasks), builtTasks, len(ids))
 	}
 	if left := c.Leftovers(t); len(left) > 0 {
 		t.Errorf("left in the namespace: %v", left)
