@@ -33,7 +33,7 @@ type realTask struct {
 
 var realTasksPerLanguage = []realTask{
 	{"spf13/cobra", "2026-04-20", 2397, 61, 0},      // Go
-	{"pallets/click", "2026-08-10", 3769, 6, 253},   // Python
+	{"pallets/click", "2026-08-10", 3769, 6, 231},   // Python
 	{"jshttp/mime-types", "2025-06-01", 140, 1, 46}, // JavaScript
 	{"tokio-rs/bytes", "2026-07-10", 842, 1, 118},   // Rust
 	{"square/javapoet", "2024-01-10", 994, 1, 10},   // Java
