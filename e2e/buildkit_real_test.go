@@ -2,18 +2,14 @@ package e2e
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/docker/docker/api/types/image"
 
 	"curate/internal/testenv"
 	"curate/pipeline"
@@ -55,7 +51,10 @@ func TestRealTasksBuiltByBuildKit(t *testing.T) {
 	root, bundles := requireBundles(t)
 	bin := curateBinary(t, root)
 	registry := c.Registry + "/" + c.Namespace
-	pushBase(t, registry+"/"+validate.DefaultBaseImage[strings.LastIndex(validate.DefaultBaseImage, "/")+1:])
+	// The test base image (the default base's packages, made by the same
+	// debootstrap code) goes where buildkitd builds FROM, through the test's
+	// own Docker client, before DOCKER_HOST points away.
+	testenv.PushImage(t, testenv.BaseImage(t), registry+"/"+validate.DefaultBaseImage[strings.LastIndex(validate.DefaultBaseImage, "/")+1:])
 	ws := &Curate{Bin: bin, Workspace: filepath.Join(t.TempDir(), "ws")}
 	ctx := context.Background()
 	if _, err := (&Curate{Bin: bin}).Run(ctx, "init", ws.Workspace); err != nil {
@@ -135,27 +134,6 @@ func TestRealTasksBuiltByBuildKit(t *testing.T) {
 	}
 	t.Logf("%d real tasks, one per language, built by buildkit and validated on the cluster: install, mine and build %s, validate %s",
 		len(ids), built.Sub(start).Round(time.Second), validated.Sub(built).Round(time.Second))
-}
-
-// pushBase puts the test base image (the default base's packages, made by
-// the same debootstrap code) in the registry as remote, through the test's
-// own Docker client, before DOCKER_HOST points away.
-func pushBase(t *testing.T, remote string) {
-	t.Helper()
-	engine := testenv.RequireDocker(t)
-	ctx := context.Background()
-	if err := engine.ImageTag(ctx, testenv.BaseImage(t), remote); err != nil {
-		t.Fatal(err)
-	}
-	defer engine.ImageRemove(ctx, remote, image.RemoveOptions{})
-	rc, err := engine.ImagePush(ctx, remote, image.PushOptions{RegistryAuth: base64.URLEncoding.EncodeToString([]byte("{}"))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	if err := validate.ReadBuildOutput(rc, io.Discard); err != nil {
-		t.Fatalf("push %s: %v", remote, err)
-	}
 }
 
 func appendFile(t *testing.T, path, text string) {
