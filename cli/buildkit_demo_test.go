@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,7 +33,7 @@ func sameWithBuildKit(t *testing.T, root, base string, onDocker []pipeline.Run) 
 	registry := c.Registry + "/" + c.Namespace
 	// The base image stands in for `curate env bootstrap`'s, as on Docker:
 	// the test (not curate) puts it where buildkitd builds FROM.
-	pushImage(t, base, registry+"/"+base[strings.LastIndex(base, "/")+1:])
+	testenv.PushImage(t, base, registry+"/"+base[strings.LastIndex(base, "/")+1:])
 	setKubernetes(t, root, fmt.Sprintf("kubeconfig = %q\nnamespace = %q\nregistry = %q\nparallelism = 2\nbuilder = \"buildkit\"\n", c.Kubeconfig, c.Namespace, registry))
 	engine := testenv.RequireDocker(t) // the test's own client, made before DOCKER_HOST points away
 	before := workspaceImages(t, engine, root)
@@ -121,26 +119,6 @@ func setKubernetes(t *testing.T, root, body string) {
 	}
 	if err := os.WriteFile(path, []byte(text+"\n[kubernetes]\n"+body), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// pushImage pushes a local image to remote through the test's own Docker
-// client (before DOCKER_HOST is pointed away).
-func pushImage(t *testing.T, local, remote string) {
-	t.Helper()
-	cli := testenv.RequireDocker(t)
-	ctx := context.Background()
-	if err := cli.ImageTag(ctx, local, remote); err != nil {
-		t.Fatal(err)
-	}
-	defer cli.ImageRemove(ctx, remote, image.RemoveOptions{})
-	rc, err := cli.ImagePush(ctx, remote, image.PushOptions{RegistryAuth: base64.URLEncoding.EncodeToString([]byte("{}"))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	if err := validate.ReadBuildOutput(rc, io.Discard); err != nil {
-		t.Fatalf("push %s: %v", remote, err)
 	}
 }
 

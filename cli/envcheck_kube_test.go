@@ -128,7 +128,7 @@ func envCheckStopped(t *testing.T, c *kubetest.Cluster, ws string, last *app.Env
 // not exist: buildkitd builds the image, and the record is the local one.
 func envCheckWithBuildKit(t *testing.T, c *kubetest.Cluster, ws, base string, local *app.EnvCheck) {
 	registry := c.Registry + "/" + c.Namespace
-	pushImage(t, base, registry+"/"+base[strings.LastIndex(base, "/")+1:])
+	testenv.PushImage(t, base, registry+"/"+base[strings.LastIndex(base, "/")+1:])
 	setKubernetes(t, ws, fmt.Sprintf("kubeconfig = %q\nnamespace = %q\nregistry = %q\nbuilder = \"buildkit\"\n", c.Kubeconfig, c.Namespace, registry))
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(t.TempDir(), "no-docker.sock"))
 	if code, out, errs := cli(t, "-w", ws, "env", "buildkit", "install", "--image", kubetest.BuildKitImage); code != 0 {

@@ -69,8 +69,13 @@ func Bundles(root string) (map[string]string, error) {
 	return out, nil
 }
 
+// bundleFiles reads CURATE_SHARED_REPOS when set (as the cli tests do:
+// a worktree may sit away from ../shared), else ../shared/repos.
 func bundleFiles(root string) (map[string]string, error) {
-	dir := filepath.Join(root, "..", "shared", "repos")
+	dir := os.Getenv("CURATE_SHARED_REPOS")
+	if dir == "" {
+		dir = filepath.Join(root, "..", "shared", "repos")
+	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*+*.bundle"))
 	if err != nil {
 		return nil, err

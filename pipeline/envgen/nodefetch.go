@@ -3,7 +3,6 @@ package envgen
 import (
 	_ "embed"
 	"fmt"
-	"strings"
 )
 
 // nodeFetchPy is the curate-node helper (curate-node.py): node of one
@@ -14,14 +13,17 @@ var nodeFetchPy string
 
 // NodeStep adds the curate-node helper to the plan's tools and returns the
 // step that installs node of one major version (and a matching npm) from
-// the npm registry, unless the image has that major already.
-func NodeStep(p *Plan, major int, why string) string {
+// the npm registry, unless the image has that major already. Why the
+// major was picked stays in the plan's notes, not in the step: the same
+// step in every repository that gets the same node lets a build cache
+// reuse its layer across repositories.
+func NodeStep(p *Plan, major int) string {
 	npm := 10
 	if major < 18 {
 		npm = 9
 	}
 	p.Tool("curate-node", nodeFetchPy)
-	return fmt.Sprintf("curate-node %d %d %s", major, npm, ShellQuote(strings.ReplaceAll(why, "\n", " ")))
+	return fmt.Sprintf("curate-node %d %d", major, npm)
 }
 
 // NodeMajors are the versions the planner picks from, in order of

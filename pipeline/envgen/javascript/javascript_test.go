@@ -323,3 +323,18 @@ func TestJavaScriptInstallAsOfDate(t *testing.T) {
 		}
 	}
 }
+
+// Two repositories whose package.json say different things but get the
+// same node share the toolchain step word for word, so BuildKit (or
+// Docker's layer cache) reuses its layer, 59 MB of node and npm, instead
+// of downloading them again for the second repository.
+func TestJavaScriptNodeStepIsSharedAcrossRepositories(t *testing.T) {
+	a := planJS(t, map[string]string{"package.json": `{"engines":{"node":">=18"},"devDependencies":{"ava":"5"}}`}, "test.js")
+	b := planJS(t, map[string]string{"package.json": `{"engines":{"node":">= 0.6"},"devDependencies":{"mocha":"10"}}`}, "test/a.test.js")
+	if a.Toolchain.Version != b.Toolchain.Version || a.Toolchain.Why == b.Toolchain.Why {
+		t.Fatalf("the cases no longer pick one node for two reasons: %+v, %+v", a.Toolchain, b.Toolchain)
+	}
+	if sa, sb := strings.Join(a.ToolchainSteps, "\n"), strings.Join(b.ToolchainSteps, "\n"); sa != sb {
+		t.Errorf("node %s for two reasons, two toolchain steps:\n%s\n%s", a.Toolchain.Version, sa, sb)
+	}
+}

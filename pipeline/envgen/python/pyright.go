@@ -59,7 +59,7 @@ func pyright(p *envgen.Plan, tree *envgen.Tree, tests envgen.Tests, reqs []strin
 			why += "; " + from + " asks for " + s
 		}
 	}
-	p.ToolchainSteps = append(p.ToolchainSteps, envgen.NodeStep(p, envgen.NodeMajors[0], "pyright runs on node"))
+	p.ToolchainSteps = append(p.ToolchainSteps, envgen.NodeStep(p, envgen.NodeMajors[0]))
 	// Wrappers before 1.1.296 run `npx pyright@VERSION`, which asks the
 	// registry first and, offline, falls back to its cache only after
 	// minutes of retries: prefer-offline reads the cache filled at build
