@@ -117,3 +117,45 @@ func TestForgetOtherEnvironments(t *testing.T) {
 		}
 	}
 }
+
+// zserge/jsmn 1682c32e (PR 94, the nineteenth held-out C/C++ set): a Make
+// harness graded from the verifier's ctrf.json. Its strict-mode binaries
+// fail "test for unmatched brackets" in both states, and the Oracle failed
+// on exactly them, but the Oracle's log names no test its format parses
+// (Make's own lines), so the rule did not apply and the task stayed
+// fix_fails_tests. Gold's fixed state is the Oracle's execution, whose
+// results gold's log keeps as graded.
+func TestKnownFailuresFromAReportFile(t *testing.T) {
+	dir := t.TempDir()
+	oracleLog := "cc -DJSMN_STRICT=1   test/tests.c -o test/test_strict\n./test/test_strict\nFAILED: test for unmatched brackets (at line 371)\n\nPASSED: 14\nFAILED: 1\nmake: *** [Makefile:18: test_strict] Error 1\n"
+	state := func(name string, lines ...string) string {
+		s := "curate: gold: " + name + " state\n"
+		if name == "fixed" {
+			s += "curate: gold: fixed state: the tests' output of run o-1 (oracle), not run again\n"
+		}
+		for _, l := range lines {
+			s += "curate: gold: test " + l + "\n"
+		}
+		return s + "curate: gold: " + name + " state: 3 tests from ctrf.json\n"
+	}
+	gold := "curate: gold t on unix:///var/run/docker.sock\n" +
+		state("buggy", `PASSED "binary.test/test_default"`, `FAILED "binary.test/test_links"`, `FAILED "binary.test/test_strict"`) +
+		state("fixed", `PASSED "binary.test/test_default"`, `PASSED "binary.test/test_links"`, `FAILED "binary.test/test_strict"`) +
+		"curate: outcome ok\n"
+	latest := map[string]*pipeline.Run{
+		pipeline.ModeNop: {Mode: pipeline.ModeNop, Outcome: pipeline.OutcomeOK},
+		pipeline.ModeOracle: {ID: "o-1", Mode: pipeline.ModeOracle, Outcome: pipeline.OutcomeOracleFailed, LogPath: writeLog(t, dir, "oracle.log", oracleLog),
+			Failure: &pipeline.Failure{Class: pipeline.ClassFixFailsTests}},
+		pipeline.ModeGold: {ID: "g", Mode: pipeline.ModeGold, Outcome: pipeline.OutcomeOK, FailToPass: []string{"binary.test/test_links"},
+			LogPath: writeLog(t, dir, "gold.log", gold)},
+	}
+	if got := knownFailuresOf(context.Background(), dir, &pipeline.Task{ID: "t"}, latest); !reflect.DeepEqual(got, []string{"binary.test/test_strict"}) {
+		t.Errorf("known failures %v, want [binary.test/test_strict]", got)
+	}
+	// Gold ran the fixed state itself: the Oracle's failures are unknown,
+	// and nothing is adopted.
+	latest[pipeline.ModeOracle].ID = "o-2"
+	if got := knownFailuresOf(context.Background(), dir, &pipeline.Task{ID: "t"}, latest); got != nil {
+		t.Errorf("known failures %v when gold did not share the Oracle's execution, want none", got)
+	}
+}

@@ -31,6 +31,18 @@ const (
 
 var stateNames = [2]string{"buggy", "fixed"}
 
+// SharedOutputLine is gold's log line for a state graded from the output
+// of another run of the batch (run runID, of mode), not run again.
+func SharedOutputLine(state, runID, mode string) string {
+	return fmt.Sprintf("curate: gold: %s state: the tests' output of run %s (%s), not run again", state, runID, mode)
+}
+
+// SharesOutput says whether gold's log says its state (StateBuggy or
+// StateFixed) was graded from run runID's output.
+func SharesOutput(goldLog []byte, state int, runID, mode string) bool {
+	return bytes.Contains(goldLog, []byte(SharedOutputLine(stateNames[state], runID, mode)))
+}
+
 // stateFixedAgain names the gold run's second run of the fixed state (the
 // one that keeps test ids carrying a time or an address out of the task);
 // the matrix reads it as another attempt of the fixed state.
@@ -187,6 +199,9 @@ func GoldMatrix(ctx context.Context, run *pipeline.Run, format string) (*Matrix,
 			if strings.HasSuffix(t, "fixed state") || strings.Contains(t, stateFixedAgain) {
 				secState = StateFixed
 			}
+		case secState >= 0 && strings.HasSuffix(t, ", not run again") && strings.Contains(t, " state: the tests' output of run "):
+			// Graded from another run's execution (one per state): not the
+			// state's end; its reported results, if any, follow.
 		case strings.HasPrefix(t, goldTestPrefix) && secState >= 0:
 			if name, st, ok := parseReportedTest(t); ok {
 				reported[name] = st

@@ -360,8 +360,7 @@ func (v *Validator) attempt(ctx context.Context, runner Runner, job Job, runID s
 			spec.Oracle = oracle
 			var res *ExecResult
 			if shared, ok := stash.take(job, oracle); ok && i < 2 {
-				log.Line(fmt.Sprintf("curate: gold: %s state: the tests' output of run %s (%s), not run again", state, shared.runID,
-					map[bool]string{false: ModeNop, true: ModeOracle}[oracle]))
+				log.Line(SharedOutputLine(state, shared.runID, map[bool]string{false: ModeNop, true: ModeOracle}[oracle]))
 				res = shared.res
 			} else {
 				var o pipeline.Outcome
