@@ -121,8 +121,12 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	if err != nil {
 		return nil, err
 	}
-	var subPaths []string
+	var subPaths, leftOut []string
 	for _, s := range subs {
+		if s.LeftOut != "" {
+			leftOut = append(leftOut, fmt.Sprintf("git submodule %s left out: the clone's copy (.git/modules) lacks objects of the commit the tree records (%s)", s.Path, s.LeftOut))
+			continue
+		}
 		tree = append(tree, s.Files...)
 		subPaths = append(subPaths, s.Path)
 	}
@@ -222,6 +226,7 @@ func Build(ctx context.Context, t *pipeline.Task, tasksDir string, cfg Config) (
 	plan.Layer = Layer{Repo: t.Repo, Revision: rev, Strategy: strategy, Method: method, CRLF: crlfCheckout(tr),
 		Network: touchesAny(set.SourceFiles, plan.Manifests) || touchesAny(testPaths(set.TestFiles), plan.Manifests) ||
 			touchesName(set.SourceFiles, plan.RefetchOn) || touchesName(testPaths(set.TestFiles), plan.RefetchOn)}
+	plan.Notes = append(plan.Notes, leftOut...)
 	if len(subPaths) > 0 {
 		plan.Note("git submodules %s from the clone (.git/modules), at the commits the tree records: git archive leaves their folders empty", strings.Join(subPaths, ", "))
 	}

@@ -17,6 +17,9 @@ import (
 type Submodule struct {
 	Path  string   // where the superproject's tree has it
 	Files []string // its files, relative to the superproject's root
+	// LeftOut says why the clone's copy was not added (its objects are
+	// incomplete); Files is empty then.
+	LeftOut string
 }
 
 // safeModulePath is a submodule path or name that needs no quoting.
@@ -75,7 +78,12 @@ func ArchiveSubmodules(ctx context.Context, repo, head, dest string) ([]Submodul
 		}
 		tar := dest + ".sub"
 		if err := writeTar(ctx, "", tar, dirArg, "archive", "--format=tar", "--prefix="+l.path+"/", l.commit); err != nil {
-			return nil, err
+			// A copy with the commit but not all its blobs (a partial or
+			// interrupted submodule fetch) is left out like a missing one,
+			// not the whole build failed (git archive: invalid object).
+			os.Remove(tar)
+			out = append(out, Submodule{Path: l.path, LeftOut: strings.SplitN(strings.TrimSpace(err.Error()), "\n", 2)[0]})
+			continue
 		}
 		cat := exec.CommandContext(ctx, "tar", "--concatenate", "-f", dest, tar)
 		msg, err := cat.CombinedOutput()

@@ -135,3 +135,61 @@ func TestSafeSubmodulePath(t *testing.T) {
 		}
 	}
 }
+
+// A held-out C library (vstakhov/libucl set 19): the clone's
+// .git/modules copy had the commit the tree records but not all its
+// blobs, `git archive` stopped at "invalid object", and `curate build`
+// exited 1 with nothing recorded on the task. Such a copy is left out
+// like a missing one, and says why.
+func TestArchiveSubmodulesLeavesOutAnIncompleteCopy(t *testing.T) {
+	ctx := context.Background()
+	root := superWithSubmodule(t)
+	clone := filepath.Join(root, "clone")
+	if out, err := exec.Command("git", "-c", "protocol.file.allow=always", "clone", "-q", "--recurse-submodules", filepath.Join(root, "super"), clone).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	gitDir := filepath.Join(clone, ".git", "modules", "urlparse")
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"--git-dir=" + gitDir}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	blob := git("rev-parse", "HEAD:urlparse.c") // the submodule's HEAD: the commit the super records
+	// Every object loose, then the blob removed: the commit and its tree stay.
+	packs, _ := filepath.Glob(filepath.Join(gitDir, "objects", "pack", "*.pack"))
+	for _, p := range packs {
+		moved := p + ".moved"
+		if err := os.Rename(p, moved); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.Open(moved)
+		cmd := exec.Command("git", "--git-dir="+gitDir, "unpack-objects", "-q")
+		cmd.Stdin = f
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("unpack: %v\n%s", err, out)
+		}
+		f.Close()
+		os.Remove(moved)
+		os.Remove(strings.TrimSuffix(p, ".pack") + ".idx")
+	}
+	if err := os.Remove(filepath.Join(gitDir, "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
+	}
+
+	tar := filepath.Join(t.TempDir(), "repo.tar")
+	if err := Archive(ctx, clone, "HEAD", tar); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ArchiveSubmodules(ctx, clone, "HEAD", tar)
+	if err != nil {
+		t.Fatalf("an incomplete submodule copy failed the archive: %v", err)
+	}
+	if len(got) != 1 || got[0].Path != "third-party/urlparse" || len(got[0].Files) != 0 || got[0].LeftOut == "" {
+		t.Fatalf("submodules %+v, want third-party/urlparse left out with a reason", got)
+	}
+	if out, _ := exec.Command("tar", "-tf", tar).Output(); !strings.Contains(string(out), "CMakeLists.txt") || strings.Contains(string(out), "urlparse.c") {
+		t.Errorf("the archive should hold the superproject and nothing of the submodule:\n%s", out)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"curate/pipeline/envgen"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -107,7 +108,7 @@ func (r *pyReqs) add(source string, reqs ...string) {
 		r.reqs = append(r.reqs, q)
 		n++
 	}
-	if n > 0 {
+	if n > 0 && !slices.Contains(r.sources, source) {
 		r.sources = append(r.sources, source)
 	}
 }
@@ -215,9 +216,16 @@ func collectPyReqs(tree *envgen.Tree) *pyReqs {
 	for _, m := range regexp.MustCompile(`["']([A-Za-z0-9_.-]+)["']\s*:\s*\[`).FindAllStringSubmatch(extrasBlock(setupPy), -1) {
 		pyExtras = append(pyExtras, m[1])
 	}
+	block := extrasBlock(setupPy)
 	for _, k := range preferTestGroups(pyExtras) {
 		extras[k] = true
+		// Listed too, so curate-pip installs them as of the revision: the
+		// editable install after it takes what is missing at today's
+		// versions (pytest 5262, 2019: its "testing" extra's hypothesis
+		// came as 6.141 and warned that pytest 4.5 is too old).
+		r.add("setup.py extras_require."+k, pyStringLiterals(setupPyList(block, `["']`+regexp.QuoteMeta(k)+`["']\s*:`))...)
 	}
+	r.add("setup.py install_requires", pyStringLiterals(setupPyList(setupPy, `install_requires\s*=`))...)
 	if m := regexp.MustCompile(`(?s)tests_require\s*=\s*\[(.*?)\]`).FindStringSubmatch(setupPy); m != nil {
 		r.add("setup.py tests_require", pyStringLiterals(m[1])...)
 	}
@@ -440,6 +448,48 @@ func extrasBlock(setupPy string) string {
 		end = len(setupPy)
 	}
 	return setupPy[i:end]
+}
+
+// setupPyList is the text inside the list literal that follows the
+// pattern in setup.py (`"testing": [...]`, `install_requires=[...]`), or
+// inside the list a variable it names holds (install_requires=NAME with
+// NAME = [...] above); "" when neither.
+func setupPyList(text, pattern string) string {
+	loc := regexp.MustCompile(pattern + `\s*`).FindStringIndex(text)
+	if loc == nil {
+		return ""
+	}
+	rest := text[loc[1]:]
+	if m := regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*[,)\n]`).FindStringSubmatch(rest); m != nil {
+		d := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(m[1]) + `\s*=\s*`).FindStringIndex(text)
+		if d == nil {
+			return ""
+		}
+		rest = text[d[1]:]
+	}
+	if !strings.HasPrefix(rest, "[") {
+		return ""
+	}
+	var quote byte
+	for i := 1; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			for i < len(rest) && rest[i] != '\n' {
+				i++ // a comment's "don't" opens no string
+			}
+		case c == ']':
+			return rest[1:i] // a "]" inside a string ("x[extra]") is not the end
+		}
+	}
+	return ""
 }
 
 // extrasVarRe is extras_require=NAME, a variable rather than a literal.

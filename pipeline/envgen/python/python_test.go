@@ -196,3 +196,52 @@ if __name__ == "__main__":
 		t.Errorf("extras %v, want the test extras of EXTRAS_REQUIRE", r.extras)
 	}
 }
+
+// pytest 5262 (c8f7e50c, merged 2019-05-15): setup.py's "testing" extra
+// (hypothesis>=3.56) and its INSTALL_REQUIRES variable were installed by
+// `pip install -e .[testing]` at today's versions, and a test asserting
+// empty stderr got hypothesis 6.141's warning that pytest 4.5 is too old.
+// Both lists are requirements now, installed as of the revision.
+func TestPySetupPyListsAreDated(t *testing.T) {
+	tree := envgen.MapTree("o/n", map[string]string{
+		"setup.py": `from setuptools import setup
+
+# don't list py here: see below
+INSTALL_REQUIRES = [
+    "py>=1.5.0",
+    'more-itertools>=4.0.0;python_version>"2.7"',  # it's split
+    "pluggy>=0.9,!=0.10,<1.0",
+]
+
+
+def main():
+    setup(
+        extras_require={
+            "testing": [
+                "argcomplete",
+                "hypothesis>=3.56",
+                "other[extra]",
+                "mock;python_version=='2.7'",
+            ],
+            "docs": ["sphinx"],
+        },
+        install_requires=INSTALL_REQUIRES,
+    )
+`,
+		"testing/test_x.py": "",
+	})
+	r := collectPyReqs(tree)
+	want := []string{"argcomplete", "hypothesis>=3.56", "other[extra]", "mock;python_version=='2.7'", "py>=1.5.0", `more-itertools>=4.0.0;python_version>"2.7"`, "pluggy>=0.9,!=0.10,<1.0"}
+	if !reflect.DeepEqual(r.reqs, want) {
+		t.Errorf("requirements %q\nwant %q", r.reqs, want)
+	}
+	if !reflect.DeepEqual(r.extras, []string{"testing"}) {
+		t.Errorf("extras %v, want [testing]", r.extras)
+	}
+	if got := setupPyList("setup(install_requires=['a'])", `install_requires\s*=`); got != "'a'" {
+		t.Errorf("a literal list: %q", got)
+	}
+	if got := setupPyList("setup(install_requires=DEPS)", `install_requires\s*=`); got != "" {
+		t.Errorf("a variable never assigned: %q", got)
+	}
+}

@@ -306,6 +306,11 @@ func oneLine(stderr string, err error) string {
 	return err.Error()
 }
 
+// githubOpened is when GitHub's pull requests first existed (its beta,
+// early 2008): a "(#N)" in an older subject is another tracker's number
+// (a SourceForge patch "(#1047014)" in a 2004 C library's history).
+var githubOpened = time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC)
+
 func isPR(subject string) bool { return mergeRe.MatchString(subject) || squashRe.MatchString(subject) }
 
 func newMarker() string {
@@ -339,7 +344,7 @@ func ToPR(c *Commit, repo string) *source.PR {
 	} else {
 		return nil
 	}
-	if pr.Number <= 0 || pr.BaseCommit == "" {
+	if pr.Number <= 0 || pr.BaseCommit == "" || pr.MergedAt.Before(githubOpened) {
 		return nil
 	}
 	pr.Issues = source.LinkedIssues(c.Subject+"\n"+c.Body, repo, pr.Number)

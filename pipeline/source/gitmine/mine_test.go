@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"curate/internal/fixtures"
 	"curate/pipeline/source"
@@ -199,4 +200,20 @@ func FuzzParseLog(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+// A C library's history imported from CVS (held-out set 19) has a 2004
+// subject ending in a SourceForge patch number, "(#1047014)": it was
+// mined as a squash-merged PR and built. GitHub had no pull requests
+// before 2008; the same subject a year after GitHub opened is one.
+func TestSquashSubjectBeforeGitHubIsNoPR(t *testing.T) {
+	c := &Commit{Hash: "b", Parents: []string{"a"}, Subject: "Fix a leak in the parser (#1047014)",
+		Time: time.Date(2004, 10, 12, 9, 0, 0, 0, time.UTC).Unix()}
+	if pr := ToPR(c, "o/r"); pr != nil {
+		t.Errorf("a 2004 commit mined as PR %d", pr.Number)
+	}
+	c.Time = time.Date(2009, 3, 1, 0, 0, 0, 0, time.UTC).Unix()
+	if pr := ToPR(c, "o/r"); pr == nil || pr.Number != 1047014 || pr.Kind != "squash" {
+		t.Errorf("a 2009 squash subject: %+v", pr)
+	}
 }
