@@ -62,6 +62,23 @@ def index_answers():
         return False
 
 
+def installed_pins(skip):
+    """pip arguments constraining what is installed now but skip to its
+    version: a later release of one requirement must not move what the
+    others installed as of the date (a test runner's 2019 revision: today's
+    twisted brought attrs 26, and its own pytest, written against attrs 19,
+    no longer imported)."""
+    p = subprocess.run([sys.executable, "-m", "pip", "freeze", "--disable-pip-version-check"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    pins = [l.strip() for l in p.stdout.splitlines() if "==" in l and not l.startswith("-") and name(l) != skip]
+    if p.returncode != 0 or not pins:
+        return []
+    f = tempfile.NamedTemporaryFile("w", prefix="curate-installed-", suffix=".txt", delete=False)
+    f.write("\n".join(pins) + "\n")
+    f.close()
+    return ["-c", f.name]
+
+
 def name(req):
     m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req)
     return re.sub(r"[-_.]+", "-", m.group(1)).lower() if m else ""
@@ -143,14 +160,15 @@ def install():
     failed, gone = [], []
     for r in reqs:
         code, out = pip([r])
+        keep = installed_pins(name(r)) if code != 0 and BEFORE else []
         if code != 0 and BEFORE and LATER:
-            code, out = pip([r], before=LATER)
+            code, out = pip([r] + keep, before=LATER)
             if code == 0:
                 print("curate: note: %s: no release uploaded before %s installs here; as of %s (the interpreter's release) instead" % (r, BEFORE, LATER))
         if code != 0 and BEFORE:
-            code, out = pip([r], dated=False)
+            code, out = pip([r] + keep, dated=False)
             if code == 0:
-                print("curate: note: %s: no release uploaded before %s installs here; today's instead" % (r, BEFORE))
+                print("curate: note: %s: no release uploaded before %s installs here; today's instead (what the others installed kept)" % (r, BEFORE))
         if code != 0:
             missing = [m for m in MISSING.findall(out) if name(m) not in loosened]
             if missing and BEFORE:

@@ -19,6 +19,14 @@ import (
 // index lacks.
 const fakePip = `import os, sys
 args = sys.argv[1:]
+if args[:1] == ["freeze"]:
+    print("\n".join(os.environ.get("FAKE_PIP_FROZEN", "").split()))
+    sys.exit(0)
+constrained = ""
+if "-c" in args:
+    i = args.index("-c")
+    constrained = " -c " + ",".join(l.strip() for l in open(args[i + 1]))
+    del args[i:i + 2]
 before = ""
 if "--uploaded-prior-to" in args:
     i = args.index("--uploaded-prior-to")
@@ -28,7 +36,7 @@ reqs = [a for a in args if not a.startswith("-") and a not in ("install", "off")
 if "--upgrade" in args:
     open(os.environ["FAKE_PIP_LOG"] + ".upgraded", "w").close()
 with open(os.environ["FAKE_PIP_LOG"], "a") as f:
-    f.write(("before=%s " % before if before else "") + " ".join(reqs) + "\n")
+    f.write(("before=%s " % before if before else "") + " ".join(reqs) + constrained + "\n")
 fail = False
 for r in reqs:
     if before and before < os.environ.get("FAKE_PIP_BUILDS_FROM", "9") and r in os.environ.get("FAKE_PIP_TOO_OLD", "").split():
@@ -189,5 +197,24 @@ func TestCuratePipSetuptoolsAsOfTheDate(t *testing.T) {
 	_, _, calls = runCuratePip(t, "pytest\n", "", "")
 	if calls[0] != "pytest" {
 		t.Errorf("undated pip calls %q, want the requirements only", calls)
+	}
+}
+
+// A test runner's PR 5356 (merge e4fe41eb, 2019-06-01): its tox.ini asks
+// for twisted, whose 2019 sdist does not build on Python 3.9; today's
+// twisted came instead and brought attrs 26 over the attrs 19.1 the
+// revision's requirements had installed, and the project's own pytest
+// (attr.s(cmp=...)) no longer imported: no test ran in either state. A
+// later release of one requirement is now constrained to what the others
+// installed.
+func TestCuratePipFallbackKeepsWhatIsInstalled(t *testing.T) {
+	out, ok, calls := runCuratePip(t, "attrs>=17.4.0\ntwisted\n", "", "", "CURATE_UPLOADED_PRIOR_TO=2019-06-01T22:09:43Z",
+		"CURATE_INTERPRETER_RELEASED=2020-10-05T00:00:00Z", "FAKE_PIP_TOO_OLD=twisted", "FAKE_PIP_BUILDS_FROM=2020-01-01",
+		"FAKE_PIP_FROZEN=attrs==19.1.0 twisted==1.0 -e_git+x#egg=y")
+	want := []string{"before=2020-10-05T00:00:00Z setuptools", "before=2019-06-01T22:09:43Z attrs>=17.4.0 twisted",
+		"before=2019-06-01T22:09:43Z attrs>=17.4.0", "before=2019-06-01T22:09:43Z twisted",
+		"before=2020-10-05T00:00:00Z twisted -c attrs==19.1.0"}
+	if !ok || strings.Join(calls, "|") != strings.Join(want, "|") {
+		t.Errorf("passed %v, calls %q\nwant %q, output:\n%s", ok, calls, want, out)
 	}
 }
