@@ -147,7 +147,7 @@ func buildAt(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cfg
 	if strategy != pipeline.AtMerge && t.SourcePath != "" {
 		st, err := repoSnapshot(ctx, ws, t.Repo, t.SourcePath, rev)
 		if err != nil {
-			return BuildResult{ID: t.ID, Status: "error", Error: err.Error()}, nil
+			return buildError(ctx, ws, t, err)
 		}
 		switch {
 		case strategy == pipeline.AtSnapshot:
@@ -238,12 +238,27 @@ func buildOne(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, cf
 			recordStrategy(t, pipeline.AtSnapshot, cfg.Snapshot, "")
 		}
 	default:
-		r.Status, r.Error = "error", err.Error()
-		return r, nil
+		return buildError(ctx, ws, t, err)
 	}
+	delete(t.Extra, pipeline.ExtraBuildError)
 	if err := ScoreWith(ws, t); err != nil {
 		return r, err
 	}
+	return r, ws.Store.UpsertTasks(ctx, []*pipeline.Task{t})
+}
+
+// buildError is the result of a build that stopped outside the checks,
+// recorded on t (pipeline.ExtraBuildError) unless it was cancelled; only
+// a store error is returned.
+func buildError(ctx context.Context, ws *workspace.Workspace, t *pipeline.Task, err error) (BuildResult, error) {
+	r := BuildResult{ID: t.ID, Status: "error", Error: err.Error()}
+	if ctx.Err() != nil {
+		return r, nil // stopped, not failed: the last record stands
+	}
+	if t.Extra == nil {
+		t.Extra = map[string]any{}
+	}
+	t.Extra[pipeline.ExtraBuildError] = strings.SplitN(strings.TrimSpace(err.Error()), "\n", 2)[0]
 	return r, ws.Store.UpsertTasks(ctx, []*pipeline.Task{t})
 }
 

@@ -228,3 +228,39 @@ func TestMineLimitCountsCandidates(t *testing.T) {
 		t.Errorf("--limit 5 past the fixture's 2 candidates: want all 8 PRs mined:\n%s", out)
 	}
 }
+
+// A build that stops outside the checks (held-out set 19: git could not
+// pack a submodule's tree) left the task a candidate with nothing said:
+// `curate funnel` counted it "not built yet". The error is recorded on
+// the task and shown as why it is not built; a later build that works
+// clears it.
+func TestBuildErrorIsRecorded(t *testing.T) {
+	ws := newWorkspace(t)
+	py, err := fixtures.PythonRepo(filepath.Join(t.TempDir(), "calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := cli(t, "-w", ws, "mine", "git", py.Path); code != 0 {
+		t.Fatal(e)
+	}
+	moved := py.Path + ".away"
+	if err := os.Rename(py.Path, moved); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := cli(t, "-w", ws, "build", "acme__calc-1", "--at", "merge", "--base-image", "curate/base:bookworm"); code == 0 {
+		t.Fatal("a build from a clone that is gone passed")
+	}
+	_, out, _ := cli(t, "-w", ws, "funnel")
+	if !strings.Contains(out, "build error: ") || !strings.Contains(out, "acme__calc-1") {
+		t.Errorf("funnel does not say why acme__calc-1 is not built:\n%s", out)
+	}
+	if err := os.Rename(moved, py.Path); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := cli(t, "-w", ws, "build", "acme__calc-1", "--at", "merge", "--base-image", "curate/base:bookworm"); code != 0 {
+		t.Fatal(e)
+	}
+	if _, out, _ = cli(t, "-w", ws, "funnel"); strings.Contains(out, "build error") {
+		t.Errorf("a build that worked left the error:\n%s", out)
+	}
+}

@@ -30,6 +30,10 @@ const (
 	// BuildNotePrefix; validate keeps the last run's on the task, a build
 	// that changes the task's digest drops them.
 	ExtraBuildNotes = "build_notes"
+	// ExtraBuildError is the first line of the error that stopped the
+	// task's last build outside the checks (git could not pack its tree):
+	// the task stays a candidate, the funnel shows why it is not built.
+	ExtraBuildError = "build_error"
 )
 
 // BuildNotesFile is where a dependency step writes its "curate: note: "

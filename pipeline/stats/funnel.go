@@ -116,6 +116,8 @@ func (f *RepoFunnel) add(t *pipeline.Task, runs []*pipeline.Run) {
 				reason = pipeline.ClassPatchConflict // one row, whatever the files
 			}
 			f.NotBuilt = addExample(f.NotBuilt, reason, t.ID)
+		} else if e, _ := t.Extra[pipeline.ExtraBuildError].(string); e != "" {
+			f.NotBuilt = addExample(f.NotBuilt, "build error: "+e, t.ID)
 		} else {
 			f.Unbuilt++
 		}
