@@ -97,14 +97,7 @@ func TestMineGitBadInput(t *testing.T) {
 }
 
 func TestBuildCommand(t *testing.T) {
-	ws := newWorkspace(t)
-	py, err := fixtures.PythonRepo(filepath.Join(t.TempDir(), "calc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if code, _, e := cli(t, "-w", ws, "mine", "git", py.Path); code != 0 {
-		t.Fatal(e)
-	}
+	ws, py := minedCalc(t)
 	code, out, errOut := cli(t, "-w", ws, "build", "--accepted", "--base-image", "curate/base:bookworm", "--json")
 	if code != 0 {
 		t.Fatalf("build: %s", errOut)
@@ -235,14 +228,7 @@ func TestMineLimitCountsCandidates(t *testing.T) {
 // the task and shown as why it is not built; a later build that works
 // clears it.
 func TestBuildErrorIsRecorded(t *testing.T) {
-	ws := newWorkspace(t)
-	py, err := fixtures.PythonRepo(filepath.Join(t.TempDir(), "calc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if code, _, e := cli(t, "-w", ws, "mine", "git", py.Path); code != 0 {
-		t.Fatal(e)
-	}
+	ws, py := minedCalc(t)
 	moved := py.Path + ".away"
 	if err := os.Rename(py.Path, moved); err != nil {
 		t.Fatal(err)
@@ -263,4 +249,19 @@ func TestBuildErrorIsRecorded(t *testing.T) {
 	if _, out, _ = cli(t, "-w", ws, "funnel"); strings.Contains(out, "build error") {
 		t.Errorf("a build that worked left the error:\n%s", out)
 	}
+}
+
+// minedCalc is a new workspace with the Python fixture repository
+// ("calc", acme/calc) mined into it.
+func minedCalc(t *testing.T) (string, fixtures.Project) {
+	t.Helper()
+	ws := newWorkspace(t)
+	py, err := fixtures.PythonRepo(filepath.Join(t.TempDir(), "calc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := cli(t, "-w", ws, "mine", "git", py.Path); code != 0 {
+		t.Fatal(e)
+	}
+	return ws, py
 }

@@ -1,24 +1,14 @@
 package cli
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"curate/internal/fixtures"
 )
 
 // A label's reason (--note with other changes) stays with it through undo
 // and redo: history shows it on the label and on its redo.
 func TestLabelReasonSurvivesRedo(t *testing.T) {
-	ws := newWorkspace(t)
-	py, err := fixtures.PythonRepo(filepath.Join(t.TempDir(), "calc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if code, _, e := cli(t, "-w", ws, "mine", "git", py.Path); code != 0 {
-		t.Fatal(e)
-	}
+	ws, _ := minedCalc(t)
 	if code, _, e := cli(t, "-w", ws, "label", "acme__calc-1", "--difficulty", "hard", "--note", "checked by hand"); code != 0 {
 		t.Fatal(e)
 	}
