@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 
 	"curate/pipeline"
 	"curate/pipeline/source/gitmine"
@@ -84,11 +85,8 @@ func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions
 			repos = append(repos, repo)
 		}
 	}
-	for _, repo := range repos {
-		if o.NoEnvCheck {
-			break
-		}
-		if err := campaignEnvCheck(ctx, ws, repo, o.Validate, emit); err != nil {
+	if !o.NoEnvCheck {
+		if err := campaignEnvChecks(ctx, ws, repos, o.Validate, emit); err != nil {
 			return repos, err
 		}
 	}
@@ -100,22 +98,68 @@ func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions
 	return repos, campaignValidate(ctx, ws, repos, o.Validate, emit)
 }
 
-// campaignEnvCheck checks repo's environment unless a check at its
-// snapshot is recorded.
-func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string, vo ValidateOptions, emit func(CampaignEvent)) error {
+// campaignEnvChecks checks the environments of repos that have no check
+// recorded at their snapshot, as many at once as the campaign's budget
+// (--concurrency, else the engine's own) lets the engine run.
+func campaignEnvChecks(ctx context.Context, ws *workspace.Workspace, repos []string, vo ValidateOptions, emit func(CampaignEvent)) error {
+	var todo []string
+	for _, repo := range repos {
+		need, err := campaignNeedsCheck(ctx, ws, repo, emit)
+		if err != nil {
+			return err
+		}
+		if need {
+			todo = append(todo, repo)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	host := ""
+	if len(vo.Hosts) > 0 {
+		host = vo.Hosts[0]
+	}
+	var mu sync.Mutex // checks end, and wait, at once
+	say := func(e CampaignEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		emit(e)
+	}
+	// The checks run on the campaign's engine: with --engine kubernetes
+	// Jobs on the cluster, like the validation runs.
+	_, err := CheckEnvironments(ctx, ws, EnvCheckOptions{Repos: todo, Host: host, Engine: vo.Engine, Concurrency: vo.Concurrency,
+		Started: func(repo string) {
+			say(CampaignEvent{Repo: repo, Step: "env_check", Detail: "checking: the repository's tests at its snapshot", Waiting: true})
+		},
+		Waiting: func(repo, why string) {
+			if why != "" {
+				say(CampaignEvent{Repo: repo, Step: "env_check", Detail: "waiting for the cluster: " + why, Waiting: true})
+			}
+		},
+		Checked: func(s *RepoState) { say(CampaignEvent{Repo: s.Repo, Step: "env_check", Detail: s.EnvCheck.String()}) }})
+	if err != nil {
+		return fmt.Errorf("env check: %w", err)
+	}
+	return nil
+}
+
+// campaignNeedsCheck says whether repo's environment must be checked: no
+// check recorded at its snapshot covers its mined PRs, and it has a
+// candidate to build. It says why not.
+func campaignNeedsCheck(ctx context.Context, ws *workspace.Workspace, repo string, emit func(CampaignEvent)) (bool, error) {
 	st, err := RepoStateOf(ws, repo)
 	if err != nil {
-		return err
+		return false, err
 	}
 	tasks, err := ws.Store.Tasks(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if c := st.EnvCheck; c != nil && st.Snapshot != "" && c.Snapshot == st.Snapshot {
 		newer := minedSince(tasks, repo, c)
 		if newer == 0 {
 			emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "recorded: " + c.String()})
-			return nil
+			return false, nil
 		}
 		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: fmt.Sprintf("checked again: %d PRs mined since the recorded check, whose tests it did not run", newer)})
 	}
@@ -123,28 +167,9 @@ func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string,
 		// The check only decides where candidates build: with none it
 		// would cost minutes (a Java suite, twenty) for nothing.
 		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "skipped: no candidate to build (every PR mined was rejected by the filter: curate funnel)"})
-		return nil
+		return false, nil
 	}
-	emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "checking: the repository's tests at its snapshot", Waiting: true})
-	host := ""
-	if len(vo.Hosts) > 0 {
-		host = vo.Hosts[0]
-	}
-	// The check runs on the campaign's engine: with --engine kubernetes a
-	// Job on the cluster, like the validation runs.
-	states, err := CheckEnvironments(ctx, ws, EnvCheckOptions{Repos: []string{repo}, Host: host, Engine: vo.Engine,
-		Waiting: func(repo, why string) {
-			if why != "" {
-				emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "waiting for the cluster: " + why, Waiting: true})
-			}
-		}})
-	if err != nil {
-		return fmt.Errorf("env check %s: %w", repo, err)
-	}
-	for _, s := range states {
-		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: s.EnvCheck.String()})
-	}
-	return nil
+	return true, nil
 }
 
 // hasCandidates says whether repo has a mined task the filter passed
