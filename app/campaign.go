@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"curate/pipeline"
 	"curate/pipeline/source/gitmine"
@@ -52,11 +53,18 @@ type CampaignEvent struct {
 	// Waiting: the step is under way (Detail says what it does or waits
 	// for: its tests, the cluster's capacity); not a step's end.
 	Waiting bool `json:"waiting,omitempty"`
+	// At is when the campaign said it; Seconds, at a step's end, the wall
+	// time the step took: for mine, env_check and build the repository's
+	// own, for validate the whole batch's (its runs are interleaved). So
+	// the --json stream alone times a campaign per repository and phase.
+	At      time.Time `json:"at"`
+	Seconds float64   `json:"seconds,omitempty"`
 }
 
 // RunCampaign runs the campaign; it returns the repositories it covered.
 func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions) ([]string, error) {
 	emit := func(e CampaignEvent) {
+		e.At = time.Now().UTC()
 		if o.Event != nil {
 			o.Event(e)
 		}
@@ -65,6 +73,7 @@ func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions
 	for _, clone := range o.Clones {
 		opt := o.Mine
 		opt.Path, opt.Repo = clone, ""
+		start := time.Now()
 		res, err := MineGit(ctx, ws, opt, MineOptions{Preset: o.Preset})
 		if err != nil {
 			return repos, fmt.Errorf("mine %s: %w", clone, err)
@@ -80,7 +89,7 @@ func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions
 				rejected++
 			}
 		}
-		emit(CampaignEvent{Repo: repo, Step: "mine", Mined: len(res.Tasks), Rejected: rejected})
+		emit(CampaignEvent{Repo: repo, Step: "mine", Mined: len(res.Tasks), Rejected: rejected, Seconds: secondsSince(start)})
 		if !slices.Contains(repos, repo) { // two paths to one clone
 			repos = append(repos, repo)
 		}
@@ -120,6 +129,7 @@ func campaignEnvChecks(ctx context.Context, ws *workspace.Workspace, repos []str
 		host = vo.Hosts[0]
 	}
 	var mu sync.Mutex // checks end, and wait, at once
+	started := map[string]time.Time{}
 	say := func(e CampaignEvent) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -129,6 +139,9 @@ func campaignEnvChecks(ctx context.Context, ws *workspace.Workspace, repos []str
 	// Jobs on the cluster, like the validation runs.
 	_, err := CheckEnvironments(ctx, ws, EnvCheckOptions{Repos: todo, Host: host, Engine: vo.Engine, Concurrency: vo.Concurrency,
 		Started: func(repo string) {
+			mu.Lock()
+			started[repo] = time.Now()
+			mu.Unlock()
 			say(CampaignEvent{Repo: repo, Step: "env_check", Detail: "checking: the repository's tests at its snapshot", Waiting: true})
 		},
 		Waiting: func(repo, why string) {
@@ -136,7 +149,12 @@ func campaignEnvChecks(ctx context.Context, ws *workspace.Workspace, repos []str
 				say(CampaignEvent{Repo: repo, Step: "env_check", Detail: "waiting for the cluster: " + why, Waiting: true})
 			}
 		},
-		Checked: func(s *RepoState) { say(CampaignEvent{Repo: s.Repo, Step: "env_check", Detail: s.EnvCheck.String()}) }})
+		Checked: func(s *RepoState) {
+			mu.Lock()
+			took := secondsSince(started[s.Repo])
+			mu.Unlock()
+			say(CampaignEvent{Repo: s.Repo, Step: "env_check", Detail: s.EnvCheck.String(), Seconds: took})
+		}})
 	if err != nil {
 		return fmt.Errorf("env check: %w", err)
 	}
@@ -219,7 +237,9 @@ func campaignBuild(ctx context.Context, ws *workspace.Workspace, repo string, em
 	}
 	e := CampaignEvent{Repo: repo, Step: "build", Already: already}
 	if len(ids) > 0 {
+		start := time.Now()
 		results, err := Build(ctx, ws, BuildOptions{IDs: ids})
+		e.Seconds = secondsSince(start)
 		if err != nil {
 			return fmt.Errorf("build %s: %w", repo, err)
 		}
@@ -267,16 +287,19 @@ func campaignValidate(ctx context.Context, ws *workspace.Workspace, repos []stri
 		js, _ := ValidationJobs(ws.Root, []*pipeline.Task{t}, modes)
 		jobs = append(jobs, js...)
 	}
+	took := 0.0
 	if len(jobs) > 0 {
+		start := time.Now()
 		if _, err := Validate(ctx, ws, jobs, vo); err != nil {
 			return err
 		}
+		took = secondsSince(start)
 		if tasks, err = ws.Store.Tasks(ctx); err != nil {
 			return err
 		}
 	}
 	for _, repo := range repos {
-		e := CampaignEvent{Repo: repo, Step: "validate"}
+		e := CampaignEvent{Repo: repo, Step: "validate", Seconds: took}
 		for _, t := range tasks {
 			if t.Repo != repo {
 				continue
@@ -309,6 +332,11 @@ func finishedModes(ctx context.Context, ws *workspace.Workspace) (map[string]boo
 		out[r.TaskID+"\x00"+r.Digest+"\x00"+r.Mode] = true
 	}
 	return out, nil
+}
+
+// secondsSince is the wall seconds from start, to the millisecond.
+func secondsSince(start time.Time) float64 {
+	return time.Since(start).Round(time.Millisecond).Seconds()
 }
 
 // repoOfMined is the repository a mine's tasks belong to.
