@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
+	"time"
 
 	"curate/pipeline"
 	"curate/pipeline/source/gitmine"
@@ -51,11 +53,18 @@ type CampaignEvent struct {
 	// Waiting: the step is under way (Detail says what it does or waits
 	// for: its tests, the cluster's capacity); not a step's end.
 	Waiting bool `json:"waiting,omitempty"`
+	// At is when the campaign said it; Seconds, at a step's end, the wall
+	// time the step took: for mine, env_check and build the repository's
+	// own, for validate the whole batch's (its runs are interleaved). So
+	// the --json stream alone times a campaign per repository and phase.
+	At      time.Time `json:"at"`
+	Seconds float64   `json:"seconds,omitempty"`
 }
 
 // RunCampaign runs the campaign; it returns the repositories it covered.
 func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions) ([]string, error) {
 	emit := func(e CampaignEvent) {
+		e.At = time.Now().UTC()
 		if o.Event != nil {
 			o.Event(e)
 		}
@@ -64,6 +73,7 @@ func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions
 	for _, clone := range o.Clones {
 		opt := o.Mine
 		opt.Path, opt.Repo = clone, ""
+		start := time.Now()
 		res, err := MineGit(ctx, ws, opt, MineOptions{Preset: o.Preset})
 		if err != nil {
 			return repos, fmt.Errorf("mine %s: %w", clone, err)
@@ -79,16 +89,13 @@ func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions
 				rejected++
 			}
 		}
-		emit(CampaignEvent{Repo: repo, Step: "mine", Mined: len(res.Tasks), Rejected: rejected})
+		emit(CampaignEvent{Repo: repo, Step: "mine", Mined: len(res.Tasks), Rejected: rejected, Seconds: secondsSince(start)})
 		if !slices.Contains(repos, repo) { // two paths to one clone
 			repos = append(repos, repo)
 		}
 	}
-	for _, repo := range repos {
-		if o.NoEnvCheck {
-			break
-		}
-		if err := campaignEnvCheck(ctx, ws, repo, o.Validate, emit); err != nil {
+	if !o.NoEnvCheck {
+		if err := campaignEnvChecks(ctx, ws, repos, o.Validate, emit); err != nil {
 			return repos, err
 		}
 	}
@@ -100,22 +107,77 @@ func RunCampaign(ctx context.Context, ws *workspace.Workspace, o CampaignOptions
 	return repos, campaignValidate(ctx, ws, repos, o.Validate, emit)
 }
 
-// campaignEnvCheck checks repo's environment unless a check at its
-// snapshot is recorded.
-func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string, vo ValidateOptions, emit func(CampaignEvent)) error {
+// campaignEnvChecks checks the environments of repos that have no check
+// recorded at their snapshot, as many at once as the campaign's budget
+// (--concurrency, else the engine's own) lets the engine run.
+func campaignEnvChecks(ctx context.Context, ws *workspace.Workspace, repos []string, vo ValidateOptions, emit func(CampaignEvent)) error {
+	var todo []string
+	for _, repo := range repos {
+		need, err := campaignNeedsCheck(ctx, ws, repo, emit)
+		if err != nil {
+			return err
+		}
+		if need {
+			todo = append(todo, repo)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	host := ""
+	if len(vo.Hosts) > 0 {
+		host = vo.Hosts[0]
+	}
+	var mu sync.Mutex // checks end, and wait, at once
+	started := map[string]time.Time{}
+	say := func(e CampaignEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		emit(e)
+	}
+	// The checks run on the campaign's engine: with --engine kubernetes
+	// Jobs on the cluster, like the validation runs.
+	_, err := CheckEnvironments(ctx, ws, EnvCheckOptions{Repos: todo, Host: host, Engine: vo.Engine, Concurrency: vo.Concurrency,
+		Started: func(repo string) {
+			mu.Lock()
+			started[repo] = time.Now()
+			mu.Unlock()
+			say(CampaignEvent{Repo: repo, Step: "env_check", Detail: "checking: the repository's tests at its snapshot", Waiting: true})
+		},
+		Waiting: func(repo, why string) {
+			if why != "" {
+				say(CampaignEvent{Repo: repo, Step: "env_check", Detail: "waiting for the cluster: " + why, Waiting: true})
+			}
+		},
+		Checked: func(s *RepoState) {
+			mu.Lock()
+			took := secondsSince(started[s.Repo])
+			mu.Unlock()
+			say(CampaignEvent{Repo: s.Repo, Step: "env_check", Detail: s.EnvCheck.String(), Seconds: took})
+		}})
+	if err != nil {
+		return fmt.Errorf("env check: %w", err)
+	}
+	return nil
+}
+
+// campaignNeedsCheck says whether repo's environment must be checked: no
+// check recorded at its snapshot covers its mined PRs, and it has a
+// candidate to build. It says why not.
+func campaignNeedsCheck(ctx context.Context, ws *workspace.Workspace, repo string, emit func(CampaignEvent)) (bool, error) {
 	st, err := RepoStateOf(ws, repo)
 	if err != nil {
-		return err
+		return false, err
 	}
 	tasks, err := ws.Store.Tasks(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if c := st.EnvCheck; c != nil && st.Snapshot != "" && c.Snapshot == st.Snapshot {
 		newer := minedSince(tasks, repo, c)
 		if newer == 0 {
 			emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "recorded: " + c.String()})
-			return nil
+			return false, nil
 		}
 		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: fmt.Sprintf("checked again: %d PRs mined since the recorded check, whose tests it did not run", newer)})
 	}
@@ -123,28 +185,9 @@ func campaignEnvCheck(ctx context.Context, ws *workspace.Workspace, repo string,
 		// The check only decides where candidates build: with none it
 		// would cost minutes (a Java suite, twenty) for nothing.
 		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "skipped: no candidate to build (every PR mined was rejected by the filter: curate funnel)"})
-		return nil
+		return false, nil
 	}
-	emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "checking: the repository's tests at its snapshot", Waiting: true})
-	host := ""
-	if len(vo.Hosts) > 0 {
-		host = vo.Hosts[0]
-	}
-	// The check runs on the campaign's engine: with --engine kubernetes a
-	// Job on the cluster, like the validation runs.
-	states, err := CheckEnvironments(ctx, ws, EnvCheckOptions{Repos: []string{repo}, Host: host, Engine: vo.Engine,
-		Waiting: func(repo, why string) {
-			if why != "" {
-				emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: "waiting for the cluster: " + why, Waiting: true})
-			}
-		}})
-	if err != nil {
-		return fmt.Errorf("env check %s: %w", repo, err)
-	}
-	for _, s := range states {
-		emit(CampaignEvent{Repo: repo, Step: "env_check", Detail: s.EnvCheck.String()})
-	}
-	return nil
+	return true, nil
 }
 
 // hasCandidates says whether repo has a mined task the filter passed
@@ -194,7 +237,9 @@ func campaignBuild(ctx context.Context, ws *workspace.Workspace, repo string, em
 	}
 	e := CampaignEvent{Repo: repo, Step: "build", Already: already}
 	if len(ids) > 0 {
+		start := time.Now()
 		results, err := Build(ctx, ws, BuildOptions{IDs: ids})
+		e.Seconds = secondsSince(start)
 		if err != nil {
 			return fmt.Errorf("build %s: %w", repo, err)
 		}
@@ -242,16 +287,19 @@ func campaignValidate(ctx context.Context, ws *workspace.Workspace, repos []stri
 		js, _ := ValidationJobs(ws.Root, []*pipeline.Task{t}, modes)
 		jobs = append(jobs, js...)
 	}
+	took := 0.0
 	if len(jobs) > 0 {
+		start := time.Now()
 		if _, err := Validate(ctx, ws, jobs, vo); err != nil {
 			return err
 		}
+		took = secondsSince(start)
 		if tasks, err = ws.Store.Tasks(ctx); err != nil {
 			return err
 		}
 	}
 	for _, repo := range repos {
-		e := CampaignEvent{Repo: repo, Step: "validate"}
+		e := CampaignEvent{Repo: repo, Step: "validate", Seconds: took}
 		for _, t := range tasks {
 			if t.Repo != repo {
 				continue
@@ -284,6 +332,11 @@ func finishedModes(ctx context.Context, ws *workspace.Workspace) (map[string]boo
 		out[r.TaskID+"\x00"+r.Digest+"\x00"+r.Mode] = true
 	}
 	return out, nil
+}
+
+// secondsSince is the wall seconds from start, to the millisecond.
+func secondsSince(start time.Time) float64 {
+	return time.Since(start).Round(time.Millisecond).Seconds()
 }
 
 // repoOfMined is the repository a mine's tasks belong to.

@@ -31,6 +31,13 @@ type EnvCheckOptions struct {
 	// Waiting hears that a repository's check waits for the engine's
 	// capacity (a cluster's quota or full nodes: why), "" once it runs.
 	Waiting func(repo, why string)
+	// Concurrency is checks at once; 0: the engine's own budget, as its
+	// validation runs have ([kubernetes] parallelism, [docker] concurrency).
+	Concurrency int
+	// Started hears that a repository's check starts; Checked, of its
+	// recorded check as it ends.
+	Started func(repo string)
+	Checked func(*RepoState)
 }
 
 // CheckEnvironments builds each repository's environment image at its
@@ -70,13 +77,23 @@ func CheckEnvironments(ctx context.Context, ws *workspace.Workspace, o EnvCheckO
 	if len(repos) == 0 {
 		return nil, nil // nothing mined: no engine to open
 	}
-	runner, closeRunner, err := openEnvChecker(ctx, ws, o.Engine, o.Host, o.Log)
+	runner, size, closeRunner, err := openEnvChecker(ctx, ws, o.Engine, o.Host, o.Log)
 	if err != nil {
 		return nil, err
 	}
 	defer closeRunner()
-	var out []*RepoState
-	for _, repo := range repos {
+	n := o.Concurrency
+	if n <= 0 {
+		n = size
+	}
+	log := o.Log
+	if log != nil && n > 1 {
+		log = &lockedWriter{w: log}
+	}
+	return checkConcurrently(ctx, repos, n, func(ctx context.Context, repo string) (*RepoState, error) {
+		if o.Started != nil {
+			o.Started(repo)
+		}
 		// The check's image build and suite run are metered and stored
 		// even when the check fails: the machine spent them.
 		meter := &validate.Meter{}
@@ -85,7 +102,7 @@ func CheckEnvironments(ctx context.Context, ws *workspace.Workspace, o EnvCheckO
 				o.Waiting(repo, why)
 			}
 		}
-		st, err := checkRepo(validate.WithMeter(ctx, meter), ws, runner, repo, rev, byRepo[repo], o.Log, waiting)
+		st, err := checkRepo(validate.WithMeter(ctx, meter), ws, runner, repo, rev, byRepo[repo], log, waiting)
 		times := meter.Times()
 		for i := range times {
 			times[i].Repo, times[i].At = repo, time.Now()
@@ -93,12 +110,11 @@ func CheckEnvironments(ctx context.Context, ws *workspace.Workspace, o EnvCheckO
 		if serr := ws.Store.SavePhaseTimes(context.WithoutCancel(ctx), times); serr != nil && err == nil {
 			err = serr
 		}
-		if err != nil {
-			return out, err
+		if err == nil && o.Checked != nil {
+			o.Checked(st)
 		}
-		out = append(out, st)
-	}
-	return out, nil
+		return st, err
+	})
 }
 
 // checkRepo runs one repository's check and records it; a check that

@@ -24,25 +24,31 @@ type envChecker interface {
 }
 
 // openEnvChecker opens the engine the checks run on: Docker (host, ""
-// = the environment's) unless engine names a registered one.
-func openEnvChecker(ctx context.Context, ws *workspace.Workspace, engine, host string, warn io.Writer) (envChecker, func(), error) {
+// = the environment's) unless engine names a registered one. size is how
+// many runs it takes at once, as validate resolves it.
+func openEnvChecker(ctx context.Context, ws *workspace.Workspace, engine, host string, warn io.Writer) (envChecker, int, func(), error) {
 	if engine == "" || engine == "docker" {
 		runners, err := OpenRunners(ctx, ws, []string{host}, warn)
 		if err != nil {
-			return nil, nil, err
+			return nil, 0, nil, err
 		}
-		return runners[0], func() { runners[0].Close() }, nil
+		size := ResolvedConcurrency([]validate.Runner{runners[0]}, ws.Config.Docker.Concurrency)
+		return runners[0], size, func() { runners[0].Close() }, nil
 	}
 	opened, err := OpenEngine(ctx, ws, engine, warn)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, nil, err
 	}
 	c, ok := opened.Runners[0].(envChecker)
 	if !ok {
 		opened.Close()
-		return nil, nil, fmt.Errorf("the %s engine cannot run environment checks", engine)
+		return nil, 0, nil, fmt.Errorf("the %s engine cannot run environment checks", engine)
 	}
-	return c, opened.Close, nil
+	size := opened.Concurrency
+	if size <= 0 {
+		size = ws.Config.Docker.Concurrency
+	}
+	return c, ResolvedConcurrency(opened.Runners, size), opened.Close, nil
 }
 
 // envCheckRunPrefix starts the run id of a check's execution. A check has

@@ -65,7 +65,13 @@ repository and step; --json prints each as a JSON object.`,
 						enc.Encode(e)
 						return
 					}
-					fmt.Fprintf(env.Out, "%-28s %-10s %s\n", sanitize.Line(e.Repo), e.Step, app.CampaignEventLine(e))
+					took := ""
+					if d := time.Duration(e.Seconds * float64(time.Second)); d >= time.Second {
+						took = fmt.Sprintf(" (%s)", d.Round(100*time.Millisecond))
+					} else if d > 0 {
+						took = fmt.Sprintf(" (%s)", d.Round(time.Millisecond))
+					}
+					fmt.Fprintf(env.Out, "%-28s %-10s %s%s\n", sanitize.Line(e.Repo), e.Step, app.CampaignEventLine(e), took)
 				}}
 			_, err = app.RunCampaign(ctx, ws, o)
 			return err

@@ -176,7 +176,7 @@ checked. The result is recorded as a local check's is.`,
 			if asJSON {
 				waitOut = env.Err
 			}
-			states, err := app.CheckEnvironments(ctx, ws, app.EnvCheckOptions{Repos: args, Host: host, Engine: engine, At: at, Log: log,
+			states, err := app.CheckEnvironments(ctx, ws, app.EnvCheckOptions{Repos: args, Host: host, Engine: engine, At: at, Log: log, Concurrency: 1,
 				Waiting: func(repo, why string) {
 					if why != "" {
 						fmt.Fprintln(waitOut, sanitize.Line(repo+"  waiting for the cluster: "+why))

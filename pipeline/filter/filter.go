@@ -98,6 +98,11 @@ func (c *Config) Evaluate(pr *source.PR, opt Options) ([]string, error) {
 		if s.RequireTests && nTest == 0 {
 			reasons = append(reasons, "no test change")
 		}
+		if nTest > 0 && nTest == len(pr.Files) {
+			// Build refuses it (nothing for the agent to fix); passed here,
+			// it took a --limit slot and an environment check for nothing.
+			reasons = append(reasons, "changes only test files: nothing for the agent to fix")
+		}
 		if s.MaxSourceFiles > 0 && nSource > s.MaxSourceFiles {
 			reasons = append(reasons, fmt.Sprintf("%d source files, more than %d", nSource, s.MaxSourceFiles))
 		}

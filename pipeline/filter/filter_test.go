@@ -3,6 +3,7 @@ package filter
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,5 +173,25 @@ func TestUnsafePathIsAReason(t *testing.T) {
 	got, err := c.Evaluate(pr, Options{Preset: "none"})
 	if err != nil || len(got) != 2 || !strings.Contains(got[0], "unsafe file path") || !strings.Contains(got[1], "absolute") {
 		t.Errorf("reasons %q (%v)", got, err)
+	}
+}
+
+// A PR that changes only test files is no task (build refuses it: nothing
+// for the agent to fix), so the swesmith preset turns it away (found on a
+// campaign with --preset swesmith --limit 2: both PRs of a C++ library
+// and of a JavaScript one changed only tests, build refused all four
+// after the C++ library's thirteen-minute environment check).
+func TestSWESmithRejectsTestOnlyPRs(t *testing.T) {
+	c := defaults(t)
+	testsOnly := &source.PR{Title: "Guard nullptr in a test", HeadCommit: "abc", BaseCommit: "def",
+		Files: []source.FileChange{{Path: "test/test_proxy.cc", Added: 4}}}
+	got, err := c.Evaluate(testsOnly, Options{Preset: "swesmith"})
+	if err != nil || !slices.Contains(got, "changes only test files: nothing for the agent to fix") {
+		t.Errorf("tests-only PR under swesmith: reasons %q (%v)", got, err)
+	}
+	withSource := &source.PR{Title: "Fix the proxy", HeadCommit: "abc", BaseCommit: "def",
+		Files: []source.FileChange{{Path: "test/test_proxy.cc", Added: 4}, {Path: "httplib.h", Added: 2, Removed: 1}}}
+	if got, err := c.Evaluate(withSource, Options{Preset: "swesmith"}); err != nil || len(got) != 0 {
+		t.Errorf("a PR with a source change: reasons %q (%v)", got, err)
 	}
 }
