@@ -60,6 +60,7 @@ type trailerTap struct {
 	limit   int
 	found   bool
 	trailer []byte
+	head    []byte // the stream's first headLimit bytes (see locateReplayed)
 }
 
 func newTrailerTap(next io.Writer, limit int) *trailerTap {
@@ -68,6 +69,9 @@ func newTrailerTap(next io.Writer, limit int) *trailerTap {
 
 func (t *trailerTap) Write(p []byte) (int, error) {
 	n := len(p)
+	if k := min(headLimit-len(t.head), len(p)); k > 0 {
+		t.head = append(t.head, p[:k]...)
+	}
 	if t.holding {
 		t.hold(p)
 		return n, nil
@@ -124,6 +128,11 @@ func (t *trailerTap) Flush() {
 	}
 	if start, end, ok := t.locate(); ok {
 		t.next.Write(t.held[:start])
+		t.trailer = t.held[start+len(t.marker) : end]
+		t.found = true
+	} else if start, end, after, ok := t.locateReplayed(); ok {
+		t.next.Write(t.held[:start])
+		fmt.Fprintf(t.next, "curate: the log stream repeated its first %d bytes after the result trailer; not shown again\n", len(t.held)-after)
 		t.trailer = t.held[start+len(t.marker) : end]
 		t.found = true
 	} else {

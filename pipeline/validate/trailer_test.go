@@ -98,3 +98,37 @@ func FuzzTrailerFiles(f *testing.F) {
 		tap.files() // must not panic
 	})
 }
+
+// A cluster's log stream, followed to the container's end, sent the log
+// again from its start and cut it short (campaign on the CI cluster,
+// tokio-rs/bytes PR 827: the trailer in the middle of the log, the run
+// `reward_missing`). Bytes after the footer that replay the stream's
+// start are the transport's: the trailer stands, the replay is dropped
+// with a line saying so. Bytes after the footer that are anything else
+// still void it.
+func TestTrailerTapDropsAReplayedStream(t *testing.T) {
+	output := "curate: verifier: bash /tests/test.sh\ntest a ... ok\ncurate: test status 0\n"
+	stream := output + realTrailer("/logs/verifier/reward.txt", "1\n")
+	for _, cut := range []int{len(output) / 2, len(stream) - 5} {
+		var out bytes.Buffer
+		tap := newTrailerTap(&out, 1<<20)
+		tap.Write([]byte(stream))
+		tap.Write([]byte(stream[:cut]))
+		tap.Flush()
+		files, err := tap.files()
+		if err != nil || string(files["/logs/verifier/reward.txt"]) != "1\n" {
+			t.Fatalf("replay of %d bytes: files %q, %v", cut, files, err)
+		}
+		want := output + fmt.Sprintf("curate: the log stream repeated its first %d bytes after the result trailer; not shown again\n", cut)
+		if out.String() != want {
+			t.Errorf("replay of %d bytes: log %q, want %q", cut, out.String(), want)
+		}
+	}
+	var out bytes.Buffer
+	tap := newTrailerTap(&out, 1<<20)
+	tap.Write([]byte(stream + "a test's own line printed after the footer\n"))
+	tap.Flush()
+	if tap.found {
+		t.Error("a trailer followed by other output was believed")
+	}
+}
