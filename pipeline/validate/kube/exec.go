@@ -85,6 +85,9 @@ func (r *Runner) execOnce(ctx context.Context, spec validate.ExecSpec, stdout io
 	// out of memory, or by the test): the result has no reward, as a
 	// Docker run without reward files.
 	if res.ExitCode == 0 {
+		if !tap.Found() {
+			tap = rereadLog(stdout, func() (io.ReadCloser, error) { return run.fullLog(ctx) })
+		}
 		_ = tap.Fill(res, spec.KeepTestLog)
 	}
 	return res, nil
