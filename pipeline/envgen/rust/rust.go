@@ -54,6 +54,7 @@ func (rust) Plan(tree *envgen.Tree, tests envgen.Tests) (*envgen.Plan, error) {
 		p.Tool("curate-cargo-lock", cargoLockSh)
 		p.Install = append([]string{envgen.RegistryStep(CratesIO, CargoMissing, "curate-cargo-lock")}, p.Install...)
 	}
+	planGitDependencies(tree, p)
 	p.Note("crates fetched (cargo fetch) and tests compiled (%s) at image build", compile)
 	if warm := featuresWarm(compile, features); warm != "" {
 		p.Install = append(p.Install, warm)
