@@ -47,21 +47,12 @@ func TestCampaignChecksAgainAfterNewPRs(t *testing.T) {
 func TestCampaignSkipsTheCheckWithNoCandidate(t *testing.T) {
 	ws := openTestWorkspace(t)
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(t.TempDir(), "no-engine.sock"))
-	g, err := fixtures.NewGit(filepath.Join(t.TempDir(), "docs"), "acme/docs")
+	docs, err := fixtures.DocsOnlyRepo(filepath.Join(t.TempDir(), "docs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Write(map[string]string{"README.md": "docs\n"})
-	g.Commit("start")
-	g.Branch("words")
-	g.Write(map[string]string{"README.md": "more docs\n"})
-	g.Commit("words")
-	g.SquashPR(1, "words", "More words", "")
-	if g.Err() != nil {
-		t.Fatal(g.Err())
-	}
 	var events []CampaignEvent
-	_, err = RunCampaign(context.Background(), ws, CampaignOptions{Clones: []string{g.Dir}, Preset: "taskgen",
+	_, err = RunCampaign(context.Background(), ws, CampaignOptions{Clones: []string{docs}, Preset: "taskgen",
 		Event: func(e CampaignEvent) { events = append(events, e) }})
 	if err != nil {
 		t.Fatalf("campaign: %v (events %+v)", err, events)

@@ -20,21 +20,12 @@ import (
 func TestCampaignEventsSayWhenAndHowLong(t *testing.T) {
 	ws := newWorkspace(t)
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(t.TempDir(), "no-engine.sock"))
-	g, err := fixtures.NewGit(filepath.Join(t.TempDir(), "docs"), "acme/docs")
+	docs, err := fixtures.DocsOnlyRepo(filepath.Join(t.TempDir(), "docs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Write(map[string]string{"README.md": "docs\n"})
-	g.Commit("start")
-	g.Branch("words")
-	g.Write(map[string]string{"README.md": "more docs\n"})
-	g.Commit("words")
-	g.SquashPR(1, "words", "More words", "")
-	if g.Err() != nil {
-		t.Fatal(g.Err())
-	}
 	start := time.Now()
-	code, out, errs := cli(t, "-w", ws, "campaign", g.Dir, "--preset", "taskgen", "--json")
+	code, out, errs := cli(t, "-w", ws, "campaign", docs, "--preset", "taskgen", "--json")
 	end := time.Now()
 	if code != 0 {
 		t.Fatalf("campaign: %d\n%s%s", code, out, errs)
@@ -61,7 +52,7 @@ func TestCampaignEventsSayWhenAndHowLong(t *testing.T) {
 	if steps < 2 {
 		t.Errorf("%d lines, want mine and env_check at least:\n%s", steps, out)
 	}
-	code, out, _ = cli(t, "-w", ws, "campaign", g.Dir, "--preset", "taskgen")
+	code, out, _ = cli(t, "-w", ws, "campaign", docs, "--preset", "taskgen")
 	if code != 0 || !regexp.MustCompile(`acme/docs +mine +1 PRs mined, 1 rejected by the filter \(curate funnel\) \([0-9.]+m?s\)`).MatchString(out) {
 		t.Errorf("the text line does not say how long mining took:\n%s", out)
 	}
