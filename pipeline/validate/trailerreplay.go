@@ -12,9 +12,8 @@ const headLimit = 64 << 10
 // locateReplayed finds a trailer whose footer is followed not by the end
 // of the stream but by a replay of the stream's own start: a cluster's
 // log stream, followed to the container's end, sent the whole log again,
-// cut short (a campaign on the CI cluster: tokio-rs/bytes PR 827 and
-// p-ranav/argparse PR 395, both `reward_missing` with the trailer in the
-// middle of their logs). Nothing of the container's can follow its
+// cut short (a campaign on the CI cluster: a Rust task's NOP run
+// `reward_missing` with the trailer in the middle of its log). Nothing of the container's can follow its
 // footer (the script killed every other process and exits right after
 // it), so bytes after it that repeat the stream's first bytes are the
 // transport's, and the trailer before them stands. after is where the

@@ -221,11 +221,11 @@ func collectPyReqs(tree *envgen.Tree) *pyReqs {
 		extras[k] = true
 		// Listed too, so curate-pip installs them as of the revision: the
 		// editable install after it takes what is missing at today's
-		// versions (pytest 5262, 2019: its "testing" extra's hypothesis
+		// versions (a 2019 test runner: its "testing" extra's hypothesis
 		// came as 6.141 and warned that pytest 4.5 is too old). Not
 		// install_requires: its bounds say what runs (pluggy<1.0), and a
-		// dated release may not run on the image's newer Python (pytest
-		// 5356: pluggy 0.12's importlib-metadata 0.17 fails on 3.9).
+		// dated release may not run on the image's newer Python (the
+		// same project: pluggy 0.12's importlib-metadata 0.17 fails on 3.9).
 		r.add("setup.py extras_require."+k, pyStringLiterals(setupPyList(block, `["']`+regexp.QuoteMeta(k)+`["']\s*:`))...)
 	}
 	if m := regexp.MustCompile(`(?s)tests_require\s*=\s*\[(.*?)\]`).FindStringSubmatch(setupPy); m != nil {

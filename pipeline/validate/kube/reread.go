@@ -13,8 +13,8 @@ import (
 // rereadLog reads a finished pod's whole log again for the result
 // trailer when the followed stream ended without it: the stream of a
 // container that exited 0 was cut short in the middle of its trailer (a
-// campaign on the CI cluster, p-ranav/argparse PR 395, `reward_missing`
-// with its log ending inside ctrf.json). The log already shown is not
+// campaign on the CI cluster: a C++ task's NOP run `reward_missing`, its
+// log ending inside ctrf.json). The log already shown is not
 // shown again; one line in it says what happened.
 func rereadLog(stdout io.Writer, open func() (io.ReadCloser, error)) *validate.ResultTap {
 	tap := validate.NewResultTap(io.Discard)
